@@ -1,0 +1,65 @@
+# The README's two commands are `make run` and `make test`; the rest is an operator's day.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= $(shell command -v python3.12 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha1sum | cut -c1-12)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: help install run test lint check pytest pytest-sqlite pytest-postgres worker beat bench lock demo clean
+
+help:  ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml constraints.txt
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else "error: Python 3.12 or newer is needed (pyenv reads .python-version)")'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
+	rm -f $(VENV)/.installed-* && touch $@
+
+install: $(STAMP)  ## Create .venv and install the site with its dev tools
+
+run: install  ## Set up the embedded mode (SQLite, eager tasks, mail to var/mail) and serve on :8000
+	$(PY) manage.py migrate --no-input -v0
+	$(PY) manage.py seed_demo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+demo: install  ## Create the demo accounts and game without serving
+	$(PY) manage.py migrate --no-input -v0
+	$(PY) manage.py seed_demo
+
+lint: install  ## ruff, mypy, import contracts and the migrations check
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+	$(PY) manage.py makemigrations --check --dry-run
+
+pytest-sqlite: install  ## The whole test suite on SQLite
+	scripts/system-deps.sh redis-server
+	$(VENV)/bin/pytest -q
+
+pytest-postgres: install  ## The site tests (all but the pure engine ones) on a throw-away PostgreSQL cluster
+	scripts/system-deps.sh redis-server
+	scripts/with-postgres.sh $(VENV)/bin/pytest -q --ignore=tests/engine
+
+test: lint pytest-sqlite pytest-postgres  ## Every check: lint, then pytest on SQLite and on PostgreSQL
+
+worker: install  ## A Celery worker (needs CELERY_BROKER_URL)
+	$(VENV)/bin/celery -A tigris_site worker -l info
+
+beat: install  ## Celery beat: the deadline and outbox sweeps (needs CELERY_BROKER_URL)
+	$(VENV)/bin/celery -A tigris_site beat -l info --schedule var/celerybeat-schedule
+
+bench: install  ## Benchmarks (printed figures, run by hand)
+	$(PY) bench/engine_bench.py
+
+lock: install  ## Regenerate constraints.txt from what is installed
+	{ echo "# Exact versions CI and every machine install (pip install -c constraints.txt -e '.[dev]')."; \
+	  echo "# Regenerate with: make lock"; $(PY) -m pip freeze --exclude-editable; } > constraints.txt
+
+clean:  ## Remove the virtualenv and runtime files
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""The games app: games, seats, the move history, and the pages to play them."""

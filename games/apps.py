@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class GamesConfig(AppConfig):
+    """The games app: storage of games and moves, services, views and tasks."""
+
+    name = "games"
+    default_auto_field = "django.db.models.BigAutoField"

@@ -1,0 +1,116 @@
+"""Games, seats and the append-only move history (DESIGN.md, games/).
+
+``Game.state`` is the engine's JSON snapshot after ``version`` plies; replaying every
+``Move`` from ``Game.seed`` must give exactly that snapshot (``manage.py verify_games``).
+The seed and the snapshot hold secrets (the bag order, every hand): they are never
+rendered; pages receive only ``engine.view_for(state, seat)``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def _new_seed() -> int:
+    return secrets.randbits(63)
+
+
+def _new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Game(models.Model):
+    """One game of 2–4 seats, from the open lobby entry to the final ranking."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        ACTIVE = "active", "active"
+        FINISHED = "finished", "finished"
+        ABORTED = "aborted", "aborted"
+        EXPIRED = "expired", "expired"
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    num_players = models.PositiveSmallIntegerField()
+    days_per_move = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Time per decision in days; empty means no limit."
+    )
+    is_public = models.BooleanField(default=True)
+    is_rated = models.BooleanField(default=True)
+    open_scoring = models.BooleanField(default=False)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    invite_token = models.CharField(max_length=32, unique=True, default=_new_invite_token)
+    seed = models.BigIntegerField(default=_new_seed, editable=False)
+    state = models.JSONField(null=True, blank=True, editable=False)
+    version = models.PositiveIntegerField(default=0)
+    to_act_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "is_public"], name="game_lobby_idx"),
+            models.Index(fields=["status", "deadline"], name="game_deadline_idx"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(num_players__gte=2, num_players__lte=4),
+                name="game_num_players_2_to_4",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game #{self.pk} ({self.num_players} players, {self.status})"
+
+
+class Seat(models.Model):
+    """A player's place in a game: seat number 1..N once the game starts, and results."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    position = models.PositiveSmallIntegerField(null=True, blank=True)
+    dynasty = models.CharField(max_length=10, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    final_score = models.JSONField(null=True, blank=True)
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+        ]
+        ordering = ["game", "position"]
+
+    def __str__(self) -> str:
+        return f"Seat {self.position} of game #{self.game_id}"
+
+
+class Move(models.Model):
+    """One applied engine action: ply ``n`` turns ``Game.state`` at version n-1 into n."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=64)
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="move_unique_ply"),
+        ]
+        ordering = ["game", "ply"]
+
+    def __str__(self) -> str:
+        return f"#{self.game_id} ply {self.ply}: {self.action}"

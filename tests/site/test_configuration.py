@@ -1,0 +1,62 @@
+"""Bad configuration fails loudly in one line; good production configuration passes checks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.services import ROOT, free_port
+
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": "x" * 50 + "-a-long-random-production-key",
+    "ALLOWED_HOSTS": "tigris.example",
+    "DATABASE_URL": "postgres://tigris:secret@127.0.0.1:5432/tigris",
+    "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+    "EMAIL_URL": "smtp+tls://mailer:secret@smtp.example:587",
+}
+OUR_VARIABLES = set(PRODUCTION) | {"CELERY_TASK_ALWAYS_EAGER", "CACHE_URL", "SITE_URL"}
+
+
+def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in OUR_VARIABLES}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_deploy_passes_with_production_variables() -> None:
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_missing_secret_key_is_one_line_naming_it() -> None:
+    env = {k: v for k, v in PRODUCTION.items() if k != "SECRET_KEY"}
+    result = manage("check", **env)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: SECRET_KEY must be set")
+    assert "Traceback" not in result.stderr
+
+
+def test_unreachable_database_is_one_line_naming_it_without_the_password() -> None:
+    url = f"postgres://tigris:hunter2@127.0.0.1:{free_port()}/tigris"
+    result = manage("migrate", **{**PRODUCTION, "DATABASE_URL": url})
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: DATABASE_URL: cannot connect to postgres://tigris:***@")
+    assert "hunter2" not in result.stderr
+
+
+def test_embedded_defaults_need_no_environment() -> None:
+    result = manage("check")
+    assert result.returncode == 0, result.stderr

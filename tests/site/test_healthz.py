@@ -1,0 +1,57 @@
+"""The /healthz endpoint answers for the database and, when configured, the broker."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from tests import services
+
+
+@pytest.mark.django_db
+def test_healthy_in_embedded_mode(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["database"] == "ok"
+    assert body["broker"].startswith("not configured")
+
+
+@pytest.mark.django_db
+def test_broken_database_answers_503(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.db import OperationalError
+
+    def broken_cursor(*args: object, **kwargs: object) -> object:
+        raise OperationalError("server closed the connection")
+
+    monkeypatch.setattr(connection, "cursor", broken_cursor)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == {
+        "status": "unhealthy",
+        "database": "error: OperationalError",
+        "broker": "not configured (tasks run eagerly)",
+    }
+
+
+@pytest.mark.django_db
+def test_real_broker_up_and_down(client: Client, settings, redis_url: str) -> None:
+    from tigris_site.celery import app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    original = app.conf.broker_url
+    try:
+        app.conf.broker_url = redis_url
+        assert client.get("/healthz").json()["broker"] == "ok"
+        app.conf.broker_url = f"redis://127.0.0.1:{services.free_port()}/0"
+        response = client.get("/healthz")
+        assert response.status_code == 503
+        assert response.json()["broker"].startswith("error:")
+    finally:
+        app.conf.broker_url = original
+
+
+def test_post_is_refused(client: Client) -> None:
+    assert client.post("/healthz").status_code == 405

@@ -1,0 +1,48 @@
+"""The import-linter contracts pass on the tree and can fail: the guard is real."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.services import ROOT
+
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+
+
+def run_lint_imports(tree: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache"],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def copy_tree(destination: Path) -> Path:
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "migrations")
+    for package in ("engine", "games", "tigris_site"):
+        shutil.copytree(ROOT / package, destination / package, ignore=ignore)
+    shutil.copy(ROOT / "pyproject.toml", destination / "pyproject.toml")
+    return destination
+
+
+def test_contracts_hold_on_a_copy_of_the_tree(tmp_path: Path) -> None:
+    result = run_lint_imports(copy_tree(tmp_path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Contracts: 2 kept, 0 broken." in result.stdout
+
+
+def test_engine_importing_django_breaks_the_contract(tmp_path: Path) -> None:
+    tree = copy_tree(tmp_path)
+    (tree / "engine" / "offending.py").write_text("from django.db import models  # noqa\n")
+    result = run_lint_imports(tree)
+    assert result.returncode != 0
+    assert "BROKEN" in result.stdout
+    assert "engine.offending -> django" in result.stdout

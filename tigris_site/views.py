@@ -1,0 +1,47 @@
+"""Site-wide views that belong to no game: the health check."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from tigris_site.celery import app as celery_app
+
+
+def _database_status() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
+        return f"error: {type(exc).__name__}"
+    return "ok"
+
+
+def _broker_status() -> str:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return "not configured (tasks run eagerly)"
+    try:
+        with celery_app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+    except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
+        return f"error: {type(exc).__name__}"
+    return "ok"
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """Answer 200 when the database (and the broker, when configured) respond, else 503.
+
+    Body: ``{"status": "ok"|"unhealthy", "database": str, "broker": str}``. Error texts
+    name only the exception class, never connection strings.
+    """
+    checks = {"database": _database_status(), "broker": _broker_status()}
+    healthy = all(not value.startswith("error") for value in checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "unhealthy", **checks}, status=200 if healthy else 503
+    )

@@ -1,0 +1,12 @@
+"""WSGI entry point (gunicorn ``tigris_site.wsgi``); checks the environment before serving."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+from tigris_site.startup import check_database_or_exit, setup_django_or_exit
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tigris_site.settings")
+setup_django_or_exit()
+check_database_or_exit()
+application = get_wsgi_application()
