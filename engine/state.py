@@ -1,0 +1,345 @@
+"""The game state: an immutable value with an exact JSON round trip.
+
+``GameState`` is a frozen dataclass of tuples. ``apply`` (rules.py) copies it
+into a mutable ``Work`` and freezes the result, so no state is ever mutated.
+Derived data (regions, kingdoms) is cached on the instance, outside ``==``
+and JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import COLS, NUM_SQUARES, ROWS, SQUARE_BY_NAME, SQUARE_NAMES
+from .events import Event
+from .pieces import (
+    CATASTROPHE,
+    COLOR_BY_LETTER,
+    COLOR_BY_NAME,
+    COLOR_LETTERS,
+    COLOR_NAMES,
+    EMPTY,
+    FACE_DOWN,
+    LEADER_BASE,
+    LEADER_BY_LETTER,
+    LEADER_LETTERS,
+    TILE_BASE,
+    cell_leader,
+    leader_cell,
+)
+
+DECISION_KINDS: tuple[str, ...] = ("support", "war_order", "monument", "treasure")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Name who must decide what, outside an ordinary action (RULES.md §15).
+
+    ``kind`` is one of ``support``, ``war_order``, ``monument``, ``treasure``.
+    For support: ``conflict`` (``revolt``/``war``), ``color`` (the leaders'
+    colour), ``support_color`` (colour of tiles to commit), the two seats and
+    their strengths so far. For ``war_order``/``monument``/``treasure``:
+    ``options`` lists the choices as notation arguments (``"black"``,
+    ``"red-blue e4"``, ``"b2"``) and for treasures ``count`` is how many are
+    still to take. Everything in a decision is public.
+    """
+
+    seat: int
+    kind: str
+    conflict: str | None = None
+    color: str | None = None
+    support_color: str | None = None
+    attacker: int | None = None
+    defender: int | None = None
+    attacker_strength: int | None = None
+    defender_strength: int | None = None
+    options: tuple[str, ...] = ()
+    count: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the decision as a JSON-able dict."""
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "conflict": self.conflict,
+            "color": self.color,
+            "support_color": self.support_color,
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "attacker_strength": self.attacker_strength,
+            "defender_strength": self.defender_strength,
+            "options": list(self.options),
+            "count": self.count,
+        }
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> Decision:
+        """Rebuild a decision written by ``to_dict``."""
+        return Decision(
+            d["seat"],
+            d["kind"],
+            d["conflict"],
+            d["color"],
+            d["support_color"],
+            d["attacker"],
+            d["defender"],
+            d["attacker_strength"],
+            d["defender_strength"],
+            tuple(d["options"]),
+            d["count"],
+        )
+
+    def describe(self) -> str:
+        """Return a one-line English description (used by diagrams)."""
+        if self.kind == "support":
+            return (
+                f"support by seat {self.seat} in {self.conflict} {self.color}: "
+                f"attacker {self.attacker} {self.attacker_strength}, "
+                f"defender {self.defender} {self.defender_strength}"
+            )
+        if self.kind == "treasure":
+            return f"treasure by seat {self.seat}: take {self.count} of {' '.join(self.options)}"
+        return f"{self.kind.replace('_', ' ')} by seat {self.seat}: {', '.join(self.options)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Hold a revolt or war being fought (RULES.md §6, §7).
+
+    ``color`` is the leaders' colour (ints, see pieces.py); squares are where
+    the two leaders stand; ``attacker_commit`` is -1 until the attacker has
+    committed.
+    """
+
+    kind: str
+    color: int
+    attacker: int
+    defender: int
+    attacker_square: int
+    defender_square: int
+    attacker_base: int
+    defender_base: int
+    attacker_commit: int = -1
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the conflict as a JSON-able dict."""
+        return {
+            "kind": self.kind,
+            "color": self.color,
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "attacker_square": self.attacker_square,
+            "defender_square": self.defender_square,
+            "attacker_base": self.attacker_base,
+            "defender_base": self.defender_base,
+            "attacker_commit": self.attacker_commit,
+        }
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> Conflict:
+        """Rebuild a conflict written by ``to_dict``."""
+        return Conflict(**d)
+
+
+Counts = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Hold a whole position (RULES.md §1–§16); compare with ``==``.
+
+    Seats are 1..N. ``board`` has 176 cell codes (pieces.py); ``treasures``
+    the sorted squares still holding a treasure; ``hands``/``vp`` per seat
+    counts in colour order red, black, blue, green; ``bag`` the remaining
+    tiles in draw order (drawn from the end; secret); ``monuments`` the top-left
+    square of each built monument or -1; ``discarded`` counts tiles out of the
+    game. ``conflict``/``unification``/``placed`` carry an action being
+    resolved while ``pending`` waits for a decision.
+    """
+
+    num_players: int
+    seed: int
+    open_scoring: bool
+    board: tuple[int, ...]
+    treasures: tuple[int, ...]
+    hands: tuple[Counts, ...]
+    vp: tuple[Counts, ...]
+    treasures_held: tuple[int, ...]
+    catastrophes: tuple[int, ...]
+    bag: tuple[int, ...]
+    discarded: int
+    monuments: tuple[int, ...]
+    active_seat: int
+    actions_left: int
+    pending: Decision | None = None
+    conflict: Conflict | None = None
+    unification: int = -1
+    placed: int = -1
+    is_over: bool = False
+    end_reason: str | None = None
+    events: tuple[Event, ...] = ()
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def to_act(self) -> int | None:
+        """Return the seat that must act now (RULES.md §15), or None when the game is over."""
+        if self.is_over:
+            return None
+        if self.pending is not None:
+            return self.pending.seat
+        return self.active_seat
+
+    def leader_square(self, seat: int, color: int) -> int:
+        """Return the square of ``seat``'s leader of ``color``, or -1 if in supply."""
+        return self.leader_squares()[seat - 1][color]
+
+    def leader_squares(self) -> tuple[tuple[int, ...], ...]:
+        """Return per seat (index seat-1) the four leader squares (-1 = in supply)."""
+        got = self.cache.get("leaders")
+        if got is None:
+            pos = [[-1] * 4 for _ in range(self.num_players)]
+            for s, cell in enumerate(self.board):
+                if cell >= LEADER_BASE:
+                    seat, color = cell_leader(cell)
+                    pos[seat - 1][color] = s
+            got = tuple(tuple(p) for p in pos)
+            self.cache["leaders"] = got
+        return got  # type: ignore[no-any-return,unused-ignore]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the complete state as a JSON-able dict (includes secrets)."""
+        return {
+            "version": 1,
+            "num_players": self.num_players,
+            "seed": self.seed,
+            "open_scoring": self.open_scoring,
+            "board": board_rows(self.board, ()),
+            "treasures": [SQUARE_NAMES[s] for s in self.treasures],
+            "hands": [list(h) for h in self.hands],
+            "vp": [list(v) for v in self.vp],
+            "treasures_held": list(self.treasures_held),
+            "catastrophes": list(self.catastrophes),
+            "bag": "".join(COLOR_LETTERS[c] for c in self.bag),
+            "discarded": self.discarded,
+            "monuments": list(self.monuments),
+            "active_seat": self.active_seat,
+            "actions_left": self.actions_left,
+            "pending": None if self.pending is None else self.pending.to_dict(),
+            "conflict": None if self.conflict is None else self.conflict.to_dict(),
+            "unification": self.unification,
+            "placed": self.placed,
+            "is_over": self.is_over,
+            "end_reason": self.end_reason,
+            "events": [e.to_dict() for e in self.events],
+        }
+
+    def to_json(self) -> str:
+        """Return the state as JSON text with a stable key order (exact round trip)."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> GameState:
+        """Rebuild a state from ``to_dict`` output; raise ``ValueError`` if malformed."""
+        try:
+            return GameState(
+                num_players=int(d["num_players"]),
+                seed=int(d["seed"]),
+                open_scoring=bool(d["open_scoring"]),
+                board=parse_board_rows(d["board"]),
+                treasures=tuple(SQUARE_BY_NAME[n] for n in d["treasures"]),
+                hands=tuple(_counts(h) for h in d["hands"]),
+                vp=tuple(_counts(v) for v in d["vp"]),
+                treasures_held=tuple(int(x) for x in d["treasures_held"]),
+                catastrophes=tuple(int(x) for x in d["catastrophes"]),
+                bag=tuple(COLOR_BY_LETTER[ch] for ch in d["bag"]),
+                discarded=int(d["discarded"]),
+                monuments=tuple(int(x) for x in d["monuments"]),
+                active_seat=int(d["active_seat"]),
+                actions_left=int(d["actions_left"]),
+                pending=None if d["pending"] is None else Decision.from_dict(d["pending"]),
+                conflict=None if d["conflict"] is None else Conflict.from_dict(d["conflict"]),
+                unification=int(d["unification"]),
+                placed=int(d["placed"]),
+                is_over=bool(d["is_over"]),
+                end_reason=d["end_reason"],
+                events=tuple(Event.from_dict(e) for e in d["events"]),
+            )
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"malformed game state JSON: {exc!r}") from exc
+
+    @staticmethod
+    def from_json(text: str) -> GameState:
+        """Rebuild a state from ``to_json`` text; raise ``ValueError`` if malformed."""
+        return GameState.from_dict(json.loads(text))
+
+
+def _counts(seq: Any) -> Counts:
+    a, b, c, d = (int(x) for x in seq)
+    return (a, b, c, d)
+
+
+def cell_token(cell: int) -> str:
+    """Return the diagram token of a cell code, without terrain or treasure (``r``, ``2P``)."""
+    if cell == EMPTY:
+        return "."
+    if cell == CATASTROPHE:
+        return "x"
+    if cell == FACE_DOWN:
+        return "#"
+    if cell >= LEADER_BASE:
+        seat, color = cell_leader(cell)
+        return f"{seat}{LEADER_LETTERS[color]}"
+    return COLOR_LETTERS[cell - TILE_BASE]
+
+
+def token_cell(token: str) -> int:
+    """Return the cell code of a diagram token (no ``*``); raise ``ValueError`` if unknown."""
+    if token in (".", "~"):
+        return EMPTY
+    if token == "x":
+        return CATASTROPHE
+    if token == "#":
+        return FACE_DOWN
+    if token in COLOR_BY_LETTER:
+        return TILE_BASE + COLOR_BY_LETTER[token]
+    if len(token) == 2 and token[0] in "1234" and token[1] in LEADER_BY_LETTER:
+        return leader_cell(int(token[0]), LEADER_BY_LETTER[token[1]])
+    raise ValueError(f"unknown cell {token!r}")
+
+
+def board_rows(board: tuple[int, ...], treasures: tuple[int, ...]) -> list[str]:
+    """Return the board as 11 strings of 16 space-separated tokens (``*`` marks treasures)."""
+    from .board import IS_RIVER
+
+    marks = set(treasures)
+    rows = []
+    for r in range(ROWS):
+        toks = []
+        for s in range(r * COLS, (r + 1) * COLS):
+            cell = board[s]
+            tok = "~" if cell == EMPTY and IS_RIVER[s] else cell_token(cell)
+            if s in marks:
+                tok += "*"
+            toks.append(tok)
+        rows.append(" ".join(toks))
+    return rows
+
+
+def parse_board_rows(rows: list[str]) -> tuple[int, ...]:
+    """Return the cell codes of 11 rows written by ``board_rows`` (treasure marks ignored)."""
+    cells = [token_cell(t.rstrip("*")) for row in rows for t in row.split()]
+    if len(cells) != NUM_SQUARES:
+        raise ValueError("a board has 176 cells")
+    return tuple(cells)
+
+
+def color_name(c: int) -> str:
+    """Return the name of colour index ``c``."""
+    return COLOR_NAMES[c]
+
+
+def color_index(name: str) -> int:
+    """Return the index of colour ``name``."""
+    return COLOR_BY_NAME[name]

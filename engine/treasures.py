@@ -1,0 +1,61 @@
+"""Treasures taken by a kingdom's trader (RULES.md §9)."""
+
+from __future__ import annotations
+
+from .board import SPECIAL_TREASURES, SQUARE_NAMES
+from .pieces import TRADER
+from .state import Decision
+from .work import Work
+
+
+def resolve(w: Work, take: int = -1, taker: int = 0) -> bool:
+    """Take ``take`` for seat ``taker`` if given, then every forced take (RULES.md §9).
+
+    Return True when a choice is pending.
+
+    A kingdom with a trader and two or more treasures gives treasures to the
+    trader's owner until one remains; special treasures first; the owner
+    chooses only when there is a real choice (§9, §15).
+    """
+    w.pending = None
+    if take >= 0:
+        _take(w, take, taker)
+    if not any(pos[TRADER] >= 0 for pos in w.leaders) or len(w.treasures) < 2:
+        return False
+    regions = w.regions()
+    rid = regions.rid
+    for r, leaders in enumerate(regions.leaders):
+        traders = [seat for seat, c, _ in leaders if c == TRADER]
+        if not traders:
+            continue
+        owner = traders[0]
+        while True:
+            here = sorted(t for t in w.treasures if rid[t] == r)
+            need = len(here) - 1
+            if need <= 0:
+                break
+            special = [t for t in here if t in SPECIAL_TREASURES]
+            choices = special or here
+            if len(choices) <= need:
+                for t in choices:
+                    _take(w, t, owner)
+                continue
+            w.pending = Decision(
+                seat=owner,
+                kind="treasure",
+                options=tuple(SQUARE_NAMES[t] for t in choices),
+                count=need,
+            )
+            return True
+    return False
+
+
+def _take(w: Work, square: int, owner: int) -> None:
+    w.treasures.discard(square)
+    w.treasures_held[owner - 1] += 1
+    w.emit(
+        "treasure_taken",
+        seat=owner,
+        square=SQUARE_NAMES[square],
+        special=square in SPECIAL_TREASURES,
+    )

@@ -1,0 +1,170 @@
+"""A mutable working copy of a ``GameState`` used inside ``apply``.
+
+``Work(state)`` copies the tuples into lists, the rule modules change it, and
+``freeze()`` returns the new immutable state: copy-on-write, so ``apply``
+never mutates its input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import NEIGHBOURS, SQUARE_NAMES
+from .events import Event
+from .kingdoms import Regions, label
+from .pieces import (
+    COLOR_NAMES,
+    EMPTY,
+    LEADER_BASE,
+    LEADER_NAMES,
+    RED,
+    TILE_BASE,
+    cell_leader,
+)
+from .state import Conflict, Decision, GameState
+
+
+class Work:
+    """Hold every field of a state as mutable lists while one action resolves."""
+
+    __slots__ = (
+        "num_players",
+        "seed",
+        "open_scoring",
+        "board",
+        "treasures",
+        "hands",
+        "vp",
+        "treasures_held",
+        "catastrophes",
+        "bag",
+        "discarded",
+        "monuments",
+        "active",
+        "actions_left",
+        "pending",
+        "conflict",
+        "unification",
+        "placed",
+        "is_over",
+        "end_reason",
+        "events",
+        "leaders",
+    )
+
+    def __init__(self, st: GameState) -> None:
+        """Copy ``st`` into mutable fields (events start empty)."""
+        self.num_players = st.num_players
+        self.seed = st.seed
+        self.open_scoring = st.open_scoring
+        self.board = list(st.board)
+        self.treasures = set(st.treasures)
+        self.hands = [list(h) for h in st.hands]
+        self.vp = [list(v) for v in st.vp]
+        self.treasures_held = list(st.treasures_held)
+        self.catastrophes = list(st.catastrophes)
+        self.bag = list(st.bag)
+        self.discarded = st.discarded
+        self.monuments = list(st.monuments)
+        self.active = st.active_seat
+        self.actions_left = st.actions_left
+        self.pending: Decision | None = st.pending
+        self.conflict: Conflict | None = st.conflict
+        self.unification = st.unification
+        self.placed = st.placed
+        self.is_over = st.is_over
+        self.end_reason = st.end_reason
+        self.events: list[Event] = []
+        self.leaders = [list(p) for p in st.leader_squares()]
+
+    def freeze(self) -> GameState:
+        """Return the immutable state holding the current values."""
+        st = GameState(
+            num_players=self.num_players,
+            seed=self.seed,
+            open_scoring=self.open_scoring,
+            board=tuple(self.board),
+            treasures=tuple(sorted(self.treasures)),
+            hands=tuple((h[0], h[1], h[2], h[3]) for h in self.hands),
+            vp=tuple((v[0], v[1], v[2], v[3]) for v in self.vp),
+            treasures_held=tuple(self.treasures_held),
+            catastrophes=tuple(self.catastrophes),
+            bag=tuple(self.bag),
+            discarded=self.discarded,
+            monuments=tuple(self.monuments),
+            active_seat=self.active,
+            actions_left=self.actions_left,
+            pending=self.pending,
+            conflict=self.conflict,
+            unification=self.unification,
+            placed=self.placed,
+            is_over=self.is_over,
+            end_reason=self.end_reason,
+            events=tuple(self.events),
+        )
+        st.cache["leaders"] = tuple(tuple(p) for p in self.leaders)
+        return st
+
+    # --- small helpers shared by the rule modules -------------------------
+
+    def emit(self, code: str, private_to: int | None = None, **params: Any) -> None:
+        """Append an event."""
+        self.events.append(Event(code, params, private_to))
+
+    def regions(self, skip: int = -1) -> Regions:
+        """Return the regions of the current board (§3)."""
+        return label(self.board, skip)
+
+    def score(self, seat: int, color: int, amount: int, reason: str) -> None:
+        """Give ``seat`` ``amount`` VP of ``color`` and log it."""
+        self.vp[seat - 1][color] += amount
+        self.emit("vp_scored", seat=seat, color=COLOR_NAMES[color], amount=amount, reason=reason)
+
+    def remove_leader(self, square: int, reason: str) -> None:
+        """Return the leader on ``square`` to its owner's supply and log why."""
+        seat, color = cell_leader(self.board[square])
+        self.board[square] = EMPTY
+        self.leaders[seat - 1][color] = -1
+        self.emit(
+            "leader_withdrawn",
+            seat=seat,
+            leader=LEADER_NAMES[color],
+            square=SQUARE_NAMES[square],
+            reason=reason,
+        )
+
+    def withdraw_stranded(self, near: list[int] | tuple[int, ...]) -> None:
+        """Withdraw leaders next to ``near`` squares left without a face-up temple (§4.3)."""
+        board = self.board
+        temple = TILE_BASE + RED
+        seen: set[int] = set()
+        for s in near:
+            for y in NEIGHBOURS[s]:
+                if board[y] >= LEADER_BASE and y not in seen:
+                    seen.add(y)
+                    if not any(board[z] == temple for z in NEIGHBOURS[y]):
+                        self.remove_leader(y, "no_temple")
+
+    def draw(self, seat: int, n: int) -> bool:
+        """Draw ``n`` tiles for ``seat``; return False (drawing nothing) if the bag is short."""
+        if n <= 0:
+            return True
+        if len(self.bag) < n:
+            return False
+        hand = self.hands[seat - 1]
+        for c in self.bag[-n:]:
+            hand[c] += 1
+        del self.bag[-n:]
+        self.emit("tiles_drawn", seat=seat, count=n)
+        return True
+
+    def end_game(self, reason: str) -> None:
+        """End the game now (§13.1)."""
+        self.is_over = True
+        self.end_reason = reason
+        self.pending = None
+        self.conflict = None
+        self.unification = -1
+        self.placed = -1
+        self.actions_left = 0
+        self.emit("game_over", reason=reason)
