@@ -51,7 +51,8 @@ def run(players: int, games: int, seed: int) -> None:
         f"({plies / games:.0f} plies/game)  "
         f"legal_actions median {statistics.median(t_legal) * 1e6:6.0f} us p99 "
         f"{_pct(t_legal, 0.99) * 1e6:6.0f} us  "
-        f"apply median {statistics.median(t_apply) * 1e6:6.0f} us p99 {_pct(t_apply, 0.99) * 1e6:6.0f} us"
+        f"apply median {statistics.median(t_apply) * 1e6:6.0f} us "
+        f"p99 {_pct(t_apply, 0.99) * 1e6:6.0f} us"
     )
 
 

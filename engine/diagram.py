@@ -47,8 +47,17 @@ from __future__ import annotations
 
 import random
 
-from .board import COL_LETTERS, COLS, IS_RIVER, NEIGHBOURS, NUM_SQUARES, ROWS, SQUARE_NAMES
-from .board import block_squares, parse_square
+from .board import (
+    COL_LETTERS,
+    COLS,
+    IS_RIVER,
+    NEIGHBOURS,
+    NUM_SQUARES,
+    ROWS,
+    SQUARE_NAMES,
+    block_squares,
+    parse_square,
+)
 from .errors import DiagramError
 from .kingdoms import label
 from .pieces import (
@@ -278,15 +287,15 @@ def _build(headers: dict[str, tuple[int, str]], rows: list[tuple[int, list[str]]
             raise DiagramError(
                 line_of[top], f"the monument on {SQUARE_NAMES[top]} mixes land and river"
             )
-        pair = MONUMENTS[m]
+        colours = MONUMENTS[m]
         if all(river):
-            if BLUE not in pair:
+            if BLUE not in colours:
                 raise DiagramError(
                     line_of[top], f"a {MONUMENT_NAMES[m]} monument cannot stand on a river"
                 )
             under[BLUE] += 4
         else:
-            under[next(c for c in pair if c != BLUE)] += 4
+            under[next(c for c in colours if c != BLUE)] += 4
     for s in range(NUM_SQUARES):
         if board[s] == FACE_DOWN and s not in covered:
             raise DiagramError(line_of[s], f"'#' on {SQUARE_NAMES[s]} is under no monument line")
@@ -308,7 +317,8 @@ def _build(headers: dict[str, tuple[int, str]], rows: list[tuple[int, list[str]]
         if used[c] + bag_counts[c] > TILE_TOTALS[c]:
             raise DiagramError(
                 headers.get("bag", (0, ""))[0],
-                f"more {COLOR_NAMES[c]} tiles than exist: {used[c] + bag_counts[c]} > {TILE_TOTALS[c]}",
+                f"more {COLOR_NAMES[c]} tiles than exist: "
+                f"{used[c] + bag_counts[c]} > {TILE_TOTALS[c]}",
             )
     bag = [c for c in range(4) for _ in range(bag_counts[c])]
     random.Random(seed).shuffle(bag)
@@ -385,7 +395,7 @@ def _check_leaders(board: list[int], n: int, line_of: list[int]) -> None:
     regions = label(board)
     for leaders in regions.leaders:
         colors = [c for _, c, _ in leaders]
-        for seat, c, s in leaders:
+        for _, c, s in leaders:
             if colors.count(c) > 1:
                 raise DiagramError(
                     line_of[s],

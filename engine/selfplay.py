@@ -98,9 +98,12 @@ def check_invariants(state: GameState, *, json_round_trip: bool = True) -> None:
         colours = [c for _, c, _ in leaders]
         if settled and len(set(colours)) != len(colours):
             raise InvariantError("two same-colour leaders in one kingdom")
-        if state.pending is None and TRADER in colours:
-            if sum(1 for t in state.treasures if regions.rid[t] == r) >= 2:
-                raise InvariantError("a kingdom with a trader keeps two or more treasures")
+        if (
+            state.pending is None
+            and TRADER in colours
+            and sum(1 for t in state.treasures if regions.rid[t] == r) >= 2
+        ):
+            raise InvariantError("a kingdom with a trader keeps two or more treasures")
     if state.is_over != (state.to_act is None):
         raise InvariantError("to_act disagrees with is_over")
     if json_round_trip and GameState.from_json(state.to_json()) != state:
