@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import NEIGHBOURS, NUM_SQUARES
-from .pieces import CATASTROPHE, EMPTY, LEADER_BASE, cell_leader
+from .pieces import CATASTROPHE, LEADER_BASE, cell_leader
+
+_ALL = range(NUM_SQUARES)
 
 
 @dataclass(slots=True)
@@ -41,33 +43,45 @@ class Regions:
 
 def label(board: Sequence[int], skip: int = -1) -> Regions:
     """Flood-fill ``board`` (176 cell codes) into regions, treating ``skip`` as empty (§3)."""
-    rid = [-1] * NUM_SQUARES
+    # -1: connecting and not yet labelled; -2: connects nothing.
+    rid = [-1 if c and c != CATASTROPHE else -2 for c in board]
+    if skip >= 0:
+        rid[skip] = -2
     squares: list[list[int]] = []
-    leaders: list[list[tuple[int, int, int]]] = []
     neigh = NEIGHBOURS
-    for s in range(NUM_SQUARES):
-        c = board[s]
-        if c in (EMPTY, CATASTROPHE) or rid[s] >= 0 or s == skip:
+    for s in _ALL:
+        if rid[s] != -1:
             continue
         r = len(squares)
         rid[s] = r
         members = [s]
-        found: list[tuple[int, int, int]] = []
-        i = 0
-        while i < len(members):
-            x = members[i]
-            i += 1
-            cx = board[x]
-            if cx >= LEADER_BASE:
-                seat, color = cell_leader(cx)
-                found.append((seat, color, x))
+        for x in members:  # the list grows while we walk it: a breadth-first fill
             for y in neigh[x]:
-                if rid[y] < 0 and y != skip:
-                    cy = board[y]
-                    if cy != EMPTY and cy != CATASTROPHE:
-                        rid[y] = r
-                        members.append(y)
+                if rid[y] == -1:
+                    rid[y] = r
+                    members.append(y)
         squares.append(members)
-        leaders.append(found)
+    leaders: list[list[tuple[int, int, int]]] = [[] for _ in squares]
+    for s in _ALL:
+        c = board[s]
+        if c >= LEADER_BASE and s != skip:
+            seat, color = cell_leader(c)
+            leaders[rid[s]].append((seat, color, s))
     kid = [r if r >= 0 and leaders[r] else -1 for r in rid]
+    rid = [r if r >= 0 else -1 for r in rid]
     return Regions(rid, squares, leaders, kid)
+
+
+def region_of(board: Sequence[int], start: int, skip: int = -1) -> list[int]:
+    """Return the squares of the region containing ``start`` (a connecting square)."""
+    seen = {start}
+    members = [start]
+    neigh = NEIGHBOURS
+    for x in members:
+        for y in neigh[x]:
+            if y not in seen and y != skip:
+                c = board[y]
+                if c and c != CATASTROPHE:
+                    seen.add(y)
+                    members.append(y)
+    return members

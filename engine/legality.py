@@ -35,9 +35,17 @@ from .actions import (
     WithdrawLeader,
     swap_actions_for,
 )
-from .board import IS_RIVER, NEIGHBOURS, NUM_SQUARES, SQUARE_BY_NAME, SQUARE_NAMES
+from .board import (
+    IS_RIVER,
+    LAND_SQUARES,
+    NEIGHBOURS,
+    NUM_SQUARES,
+    RIVER_SQUARES,
+    SQUARE_BY_NAME,
+    SQUARE_NAMES,
+)
 from .errors import IllegalActionError
-from .kingdoms import Regions, label
+from .kingdoms import Regions, label, region_of
 from .pieces import (
     BLUE,
     CATASTROPHE,
@@ -53,6 +61,7 @@ from .pieces import (
 from .state import GameState
 
 TEMPLE = TILE_BASE + RED
+_ALL = range(NUM_SQUARES)
 
 
 @dataclass(slots=True)
@@ -84,51 +93,90 @@ def analysis(state: GameState) -> Analysis:
 def _analyse(board: tuple[int, ...]) -> Analysis:
     regions = label(board)
     kid = regions.kid
-    nk = [9] * NUM_SQUARES
-    land_ok: list[int] = []
-    river_ok: list[int] = []
-    spots: list[int] = []
-    river = IS_RIVER
-    for s in range(NUM_SQUARES):
-        if board[s]:
+    neigh = NEIGHBOURS
+    # Only empty squares next to a kingdom can touch one: walk the kingdoms' edges.
+    touching: dict[int, set[int]] = {}
+    for r, leaders in enumerate(regions.leaders):
+        if not leaders:
             continue
-        ks = [kid[y] for y in NEIGHBOURS[s] if kid[y] >= 0]
-        n = len(set(ks)) if ks else 0
-        nk[s] = n
-        if river[s]:
-            if n <= 2:
-                river_ok.append(s)
-        else:
-            if n <= 2:
-                land_ok.append(s)
-            if any(board[y] == TEMPLE for y in NEIGHBOURS[s]):
-                spots.append(s)
+        for x in regions.squares[r]:
+            for y in neigh[x]:
+                if not board[y]:
+                    got = touching.get(y)
+                    if got is None:
+                        touching[y] = {r}
+                    else:
+                        got.add(r)
+    nk = [0 if not c else 9 for c in board]
+    for y, ks in touching.items():
+        nk[y] = len(ks)
+    land_ok = [s for s in LAND_SQUARES if nk[s] <= 2]
+    river_ok = [s for s in RIVER_SQUARES if nk[s] <= 2]
+    spots = sorted(
+        {
+            y
+            for t in _ALL
+            if board[t] == TEMPLE
+            for y in neigh[t]
+            if not board[y] and not IS_RIVER[y]
+        }
+    )
+    del kid
     return Analysis(regions, nk, land_ok, river_ok, spots)
 
 
 def leader_targets(state: GameState, color: int) -> list[int]:
     """Return the squares where the active seat's leader of ``color`` may go (§4.1, §4.2).
 
-    A leader on the board is judged with itself lifted: one flood fill of the
-    board without it.
+    A leader on the board is judged with itself lifted: only its own region
+    changes, so only that region is flood-filled again.
     """
     an = analysis(state)
     pos = state.leader_square(state.active_seat, color)
+    nk = an.nk
     if pos < 0:
-        nk = an.nk
         return [s for s in an.leader_spots if nk[s] <= 1]
     key = f"lifted{pos}"
     got = state.cache.get(key)
     if got is None:
-        kid = label(state.board, pos).kid
-        got = []
-        for s in an.leader_spots:
-            ks = {kid[y] for y in NEIGHBOURS[s] if kid[y] >= 0}
-            if len(ks) <= 1:
-                got.append(s)
-        # The lifted leader's own square becomes empty land: can it stand there? Not an action.
+        got = _lifted_targets(state.board, an, pos)
         state.cache[key] = got
     return got  # type: ignore[no-any-return,unused-ignore]
+
+
+def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]:
+    """Return leader spots legal once the leader on ``pos`` is lifted (§4.1)."""
+    regions = an.regions
+    home = regions.rid[pos]
+    kid = list(regions.kid)
+    # Relabel the leader's region without it: its parts are kingdoms only if they keep a leader.
+    kid[pos] = -1
+    part_id = NUM_SQUARES  # fresh ids, distinct from every region id
+    for x in regions.squares[home]:
+        if x == pos or kid[x] >= NUM_SQUARES or kid[x] == -2:
+            continue
+        part = region_of(board, x, pos)
+        has_leader = any(board[y] >= LEADER_BASE for y in part)
+        mark = part_id if has_leader else -2
+        for y in part:
+            kid[y] = mark
+        part_id += 1
+    out = []
+    neigh = NEIGHBOURS
+    for s in an.leader_spots:
+        first = -1
+        ok = True
+        for y in neigh[s]:
+            k = kid[y]
+            if k >= 0:
+                if first < 0:
+                    first = k
+                elif k != first:
+                    ok = False
+                    break
+        if ok:
+            out.append(s)
+    return out
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -166,20 +214,20 @@ def _legal(state: GameState) -> tuple[Action, ...]:
     for c in range(4):
         if hand[c]:
             table = TILE_ACTIONS[c]
-            out.extend(table[s] for s in (an.river_ok if c == BLUE else an.land_ok))
+            out += [table[s] for s in (an.river_ok if c == BLUE else an.land_ok)]
     leaders = state.leader_squares()[seat - 1]
     for c in range(4):
         table2 = LEADER_ACTIONS[c]
-        out.extend(table2[s] for s in leader_targets(state, c))
+        out += [table2[s] for s in leader_targets(state, c)]
     out.extend(WITHDRAW_ACTIONS[c] for c in range(4) if leaders[c] >= 0)
     if state.catastrophes[seat - 1]:
         board = state.board
         treasures = set(state.treasures)
-        out.extend(
+        out += [
             CATASTROPHE_ACTIONS[s]
-            for s in range(NUM_SQUARES)
-            if board[s] == EMPTY or (board[s] < FACE_DOWN and s not in treasures)
-        )
+            for s in _ALL
+            if board[s] < FACE_DOWN and (board[s] == EMPTY or s not in treasures)
+        ]
     out.extend(swap_actions_for(hand))
     out.append(PASS)
     return tuple(out)

@@ -26,6 +26,7 @@ from .actions import (
     WithdrawLeader,
 )
 from .board import NUM_SQUARES, SQUARE_NAMES, START_TEMPLES
+from .kingdoms import region_of
 from .legality import analysis, check
 from .pieces import (
     CATASTROPHE,
@@ -33,6 +34,7 @@ from .pieces import (
     COLOR_NAMES,
     EMPTY,
     HAND_SIZE,
+    LEADER_BASE,
     LEADER_NAMES,
     MAX_PLAYERS,
     MONUMENTS,
@@ -204,9 +206,10 @@ def _place_leader(w: Work, action: PlaceLeader) -> bool:
         w.emit("leader_placed", seat=seat, leader=LEADER_NAMES[c], square=SQUARE_NAMES[s])
     w.board[s] = leader_cell(seat, c)
     w.leaders[seat - 1][c] = s
-    regions = w.regions()
-    for other, color, square in regions.leaders[regions.rid[s]]:
-        if color == c and other != seat:
+    mine = leader_cell(seat, c)
+    for square in region_of(w.board, s):
+        cell = w.board[square]
+        if cell >= LEADER_BASE and cell != mine and (cell - LEADER_BASE) % 4 == c:
             conflicts.start_revolt(w, s, square)
             return True
     return False

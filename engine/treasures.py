@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .board import SPECIAL_TREASURES, SQUARE_NAMES
+from .kingdoms import region_of
 from .pieces import TRADER
 from .state import Decision
 from .work import Work
@@ -20,17 +21,15 @@ def resolve(w: Work, take: int = -1, taker: int = 0) -> bool:
     w.pending = None
     if take >= 0:
         _take(w, take, taker)
-    if not any(pos[TRADER] >= 0 for pos in w.leaders) or len(w.treasures) < 2:
+    if len(w.treasures) < 2:
         return False
-    regions = w.regions()
-    rid = regions.rid
-    for r, leaders in enumerate(regions.leaders):
-        traders = [seat for seat, c, _ in leaders if c == TRADER]
-        if not traders:
-            continue
-        owner = traders[0]
+    traders = sorted(
+        (pos[TRADER], seat) for seat, pos in enumerate(w.leaders, start=1) if pos[TRADER] >= 0
+    )
+    for square, owner in traders:
         while True:
-            here = sorted(t for t in w.treasures if rid[t] == r)
+            region = set(region_of(w.board, square))
+            here = sorted(t for t in w.treasures if t in region)
             need = len(here) - 1
             if need <= 0:
                 break
