@@ -12,6 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def _new_seed() -> int:
@@ -26,11 +27,11 @@ class Game(models.Model):
     """One game of 2–4 seats, from the open lobby entry to the final ranking."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "open"
-        ACTIVE = "active", "active"
-        FINISHED = "finished", "finished"
-        ABORTED = "aborted", "aborted"
-        EXPIRED = "expired", "expired"
+        OPEN = "open", _("open")
+        ACTIVE = "active", _("in progress")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+        EXPIRED = "expired", _("expired")
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     num_players = models.PositiveSmallIntegerField()
@@ -78,7 +79,14 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
     position = models.PositiveSmallIntegerField(null=True, blank=True)
-    dynasty = models.CharField(max_length=10, blank=True)
+
+    class Dynasty(models.TextChoices):
+        ARCHER = "archer", _("Archer")
+        BULL = "bull", _("Bull")
+        POT = "pot", _("Pot")
+        LION = "lion", _("Lion")
+
+    dynasty = models.CharField(max_length=10, blank=True, choices=Dynasty.choices)
     joined_at = models.DateTimeField(auto_now_add=True)
     final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
     final_score = models.JSONField(null=True, blank=True)

@@ -1,3 +1,5 @@
+"""URLs of the games app: the lobby, game pages, actions, polling and replay."""
+
 from django.urls import path
 
 from games import views
@@ -6,4 +8,12 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("games/new", views.game_create, name="create"),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/act", views.game_act, name="act"),
+    path("games/<int:game_id>/poll", views.game_poll, name="poll"),
+    path("games/<int:game_id>/join", views.game_join, name="join"),
+    path("games/<int:game_id>/leave", views.game_leave, name="leave"),
+    path("games/<int:game_id>/invite/<str:token>", views.game_invite, name="invite"),
+    path("games/<int:game_id>/replay", views.game_replay, name="replay"),
 ]

@@ -1,16 +1,208 @@
-"""Pages of the games app."""
+"""Pages of the games app: thin function views over services, selectors and pages.
+
+``request.htmx`` (django-htmx) picks the named partial ``games/game.html#game`` instead of
+the whole page. Services raise ``games.errors.GameError``; views answer with its status and
+message (a partial with the message for HTMX, the page with the message otherwise).
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from typing import Any
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from games import selectors, services
+from games.errors import GameError
+from games.forms import ActionForm, GameCreateForm
 from games.models import Game
+from games.pages import game_context, replay_context
+
+INVITES_SESSION_KEY = "game_invites"
+
+
+class HtmxHttpRequest(HttpRequest):
+    """An ``HttpRequest`` with django-htmx's ``request.htmx`` (typing only)."""
+
+    htmx: HtmxDetails
+
+
+def _invites(request: HtmxHttpRequest) -> list[str]:
+    return list(request.session.get(INVITES_SESSION_KEY, []))
+
+
+def _viewable_game(request: HtmxHttpRequest, game_id: int) -> Game:
+    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
+    if game.status == Game.Status.ABORTED and not request.user.is_staff:
+        raise Http404("aborted")
+    if not selectors.game_can_view(game, request.user, invite_tokens=_invites(request)):
+        raise Http404("private")
+    return game
+
+
+def _render_game(
+    request: HtmxHttpRequest, game: Game, *, status: int = 200, **extra: Any
+) -> HttpResponse:
+    ctx = game_context(game, request.user, invite_tokens=_invites(request), **extra)
+    template = "games/game.html#game" if request.htmx else "games/game.html"
+    return render(request, template, ctx, status=status)
 
 
 @require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
-    """Render the lobby: games in progress and open games."""
-    games = Game.objects.exclude(status=Game.Status.ABORTED).order_by("-updated_at")[:50]
-    return render(request, "games/lobby.html", {"games": games})
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    """Render the lobby: open public games, the create form and the user's own games."""
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "open_games": selectors.games_open(),
+            "my_games": selectors.games_of_user(request.user),
+            "form": GameCreateForm(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def game_create(request: HtmxHttpRequest) -> HttpResponse:
+    """Create a game from ``GameCreateForm`` and go to its page."""
+    form = GameCreateForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request,
+            "games/lobby.html",
+            {
+                "open_games": selectors.games_open(),
+                "my_games": selectors.games_of_user(request.user),
+                "form": form,
+            },
+            status=400,
+        )
+    game = services.game_create(creator=request.user, **form.cleaned_data)
+    messages.success(request, _("Game created. It starts when every seat is taken."))
+    return redirect("games:game", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Take a seat in an open game (a private one needs its invitation in the session)."""
+    game = get_object_or_404(Game, pk=game_id)
+    token = game.invite_token if game.invite_token in _invites(request) else None
+    try:
+        game = services.game_join(game_id=game_id, user=request.user, invite_token=token)
+    except GameError as exc:
+        messages.error(request, str(exc))
+        return redirect("games:lobby")
+    if game.status == Game.Status.ACTIVE:
+        messages.success(request, _("Every seat is taken: the game has started."))
+    else:
+        messages.success(request, _("You joined the game."))
+    return redirect("games:game", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_leave(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Give up a seat in a game that has not started."""
+    try:
+        services.game_leave(game_id=game_id, user=request.user)
+    except GameError as exc:
+        messages.error(request, str(exc))
+        return redirect("games:game", game_id=game_id)
+    messages.success(request, _("You left the game."))
+    return redirect("games:lobby")
+
+
+@require_GET
+def game_invite(request: HtmxHttpRequest, game_id: int, token: str) -> HttpResponse:
+    """Remember an invitation link in the session, then show the game."""
+    game = get_object_or_404(Game, pk=game_id, invite_token=token)
+    invites = _invites(request)
+    if game.invite_token not in invites:
+        request.session[INVITES_SESSION_KEY] = [*invites[-19:], game.invite_token]
+    return redirect("games:game", game_id=game.pk)
+
+
+@require_GET
+def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Render the game page (or its ``#game`` partial for HTMX) for the viewer's seat."""
+    return _render_game(request, _viewable_game(request, game_id))
+
+
+@require_POST
+def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Submit one action (form fields ``action`` and ``version``).
+
+    Success: the fresh ``#game`` partial for HTMX, a redirect to the page otherwise.
+    Errors: the page or partial with the message and the error's status (403 wrong
+    user/seat, 409 stale version or finished game, 400 malformed or illegal action).
+    """
+    game = _viewable_game(request, game_id)
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return _render_game(
+            request, game, status=400, error=_("Send an action and the game's version.")
+        )
+    try:
+        result = services.game_submit_action(
+            game_id=game.pk,
+            user=request.user,
+            action=form.cleaned_data["action"],
+            expected_version=form.cleaned_data["version"],
+        )
+    except GameError as exc:
+        game.refresh_from_db()
+        return _render_game(request, game, status=exc.status, error=str(exc))
+    next_game = selectors.next_game_waiting(request.user, exclude_id=game.pk)
+    if not request.htmx:
+        if next_game is not None and result.game.to_act_seat != result.move.seat:
+            text = _("Another game is waiting for you: #%(id)s") % {"id": next_game.pk}
+            messages.info(request, text)
+        return redirect("games:game", game_id=game.pk)
+    game = _viewable_game(request, game_id)
+    return _render_game(request, game, next_game=next_game)
+
+
+@require_GET
+def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Answer 204 while the game is still at ``?version=N``; else the viewer's partial.
+
+    The unchanged answer costs one indexed query and renders nothing.
+    """
+    version = selectors.game_version(game_id)
+    if version is None:
+        raise Http404("no game")
+    try:
+        known = int(request.GET.get("version", ""))
+    except ValueError:
+        known = -1
+    if known == version:
+        return HttpResponse(status=204)
+    game = _viewable_game(request, game_id)
+    ctx = game_context(game, request.user, invite_tokens=_invites(request))
+    return render(request, "games/game.html#game", ctx)
+
+
+@require_GET
+def game_replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Step through a game: any ply of a finished game, or what the viewer's seat saw."""
+    game = _viewable_game(request, game_id)
+    if game.state is None:
+        raise Http404("not started")
+    seat = selectors.seat_for(game, request.user)
+    if game.status != Game.Status.FINISHED and seat is None:
+        messages.error(request, _("Only players can replay a game in progress."))
+        return redirect("games:game", game_id=game.pk)
+    try:
+        ply = int(request.GET["ply"]) if "ply" in request.GET else None
+    except ValueError:
+        ply = None
+    ctx = replay_context(game, request.user, ply=ply)
+    template = "games/replay.html#replay" if request.htmx else "games/replay.html"
+    return render(request, template, ctx)

@@ -1,0 +1,122 @@
+"""Django admin for games, seats and moves: history read-only, games can be aborted.
+
+The seed and the engine snapshot are secrets (RULES.md §14): they are excluded from
+every admin page.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from games import services
+from games.errors import GameError
+from games.models import Game, Move, Seat
+
+# The admin classes are generic only for the type checker (no django_stubs_ext monkeypatch).
+if TYPE_CHECKING:
+    SeatInlineBase = admin.TabularInline[Seat, Game]
+    GameAdminBase = admin.ModelAdmin[Game]
+    SeatAdminBase = admin.ModelAdmin[Seat]
+    MoveAdminBase = admin.ModelAdmin[Move]
+else:
+    SeatInlineBase = admin.TabularInline
+    GameAdminBase = SeatAdminBase = MoveAdminBase = admin.ModelAdmin
+
+
+class SeatInline(SeatInlineBase):
+    """The seats of a game, read-only."""
+
+    model = Seat
+    extra = 0
+    can_delete = False
+    fields = ("position", "user", "dynasty", "final_rank", "final_score", "joined_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Seats are added by joining, never in the admin."""
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(GameAdminBase):
+    """Games: search by player, filter by status, abort from the list."""
+
+    list_display = (
+        "id",
+        "status",
+        "num_players",
+        "version",
+        "to_act_seat",
+        "is_public",
+        "created_at",
+    )
+    list_filter = ("status", "is_public", "is_rated", "open_scoring")
+    search_fields = ("seats__user__username", "=id")
+    exclude = ("seed", "state", "invite_token")
+    readonly_fields = (
+        "status",
+        "num_players",
+        "creator",
+        "version",
+        "to_act_seat",
+        "started_at",
+        "finished_at",
+    )
+    inlines = [SeatInline]
+    actions = ["abort_games"]
+
+    @admin.action(description=_("Abort the selected games"))
+    def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        """Abort each selected open or active game through ``services.game_abort``."""
+        done = 0
+        for game in queryset:
+            try:
+                services.game_abort(game_id=game.pk)
+                done += 1
+            except GameError as exc:
+                self.message_user(request, f"#{game.pk}: {exc}", messages.WARNING)
+        self.message_user(request, _("%(n)s games aborted.") % {"n": done}, messages.SUCCESS)
+
+
+@admin.register(Seat)
+class SeatAdmin(SeatAdminBase):
+    """Seats, read-only."""
+
+    list_display = ("game", "position", "user", "dynasty", "final_rank")
+    search_fields = ("user__username",)
+    list_filter = ("game__status",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        """Seats come from joining games."""
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Seats are history."""
+        return False
+
+
+@admin.register(Move)
+class MoveAdmin(MoveAdminBase):
+    """The append-only move history, read-only (events may hold private colours)."""
+
+    list_display = ("game", "ply", "seat", "action", "created_at")
+    search_fields = ("game__seats__user__username",)
+    list_filter = ("game__status",)
+    exclude = ("events",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        """Moves come only from ``game_submit_action``."""
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """History is never edited."""
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """History is never deleted."""
+        return False

@@ -1,0 +1,50 @@
+"""Forms of the games pages: creating a game and submitting an action."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+DAYS_PER_MOVE_CHOICES = [
+    ("", _("no limit")),
+    ("1", _("1 day per move")),
+    ("2", _("2 days per move")),
+    ("3", _("3 days per move")),
+    ("5", _("5 days per move")),
+    ("7", _("7 days per move")),
+]
+
+
+class GameCreateForm(forms.Form):
+    """Choose the seats, visibility, rating, scoring and time control of a new game."""
+
+    num_players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(2, "2"), (3, "3"), (4, "4")],
+        coerce=int,
+        initial=2,
+    )
+    is_public = forms.BooleanField(
+        label=_("Public (listed in the lobby; otherwise join by invitation link)"),
+        required=False,
+        initial=True,
+    )
+    is_rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    open_scoring = forms.BooleanField(
+        label=_("Open scoring (everyone sees everyone's points)"), required=False
+    )
+    days_per_move = forms.TypedChoiceField(
+        label=_("Time per move"),
+        choices=DAYS_PER_MOVE_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial="3",
+    )
+
+
+class ActionForm(forms.Form):
+    """One action in engine notation (``tile red f7``) and the version it was chosen at."""
+
+    action = forms.CharField(max_length=64, strip=True)
+    version = forms.IntegerField(min_value=0)

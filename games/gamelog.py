@@ -1,0 +1,213 @@
+"""Write the game log in words from the events stored on each ``Move`` (RULES.md §14).
+
+Only events the viewer may see are written: an event with ``private_to`` (the colours of
+a swap) is shown to that seat alone until the game is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.presenters import (
+    COLOR_NAME,
+    LEADER_NAME,
+    TILE_NAME,
+    SeatInfo,
+    conflict_name,
+    seat_label,
+)
+
+
+def visible(event: Mapping[str, Any], viewer: int | None, *, game_over: bool) -> bool:
+    """Return whether ``viewer`` (seat or None) may see ``event``."""
+    private_to = event.get("private_to")
+    return game_over or private_to is None or private_to == viewer
+
+
+def _color(name: Any) -> str:
+    return str(COLOR_NAME.get(str(name), name))
+
+
+def _tile(name: Any) -> str:
+    return str(TILE_NAME.get(str(name), name))
+
+
+def _leader(name: Any) -> str:
+    return str(LEADER_NAME.get(str(name), name))
+
+
+def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | None:
+    """Return one event in words, or None for events the log leaves out (turn bookkeeping)."""
+    code = event.get("code")
+    p: Mapping[str, Any] = event.get("params", {})
+
+    def who(key: str = "seat") -> str:
+        return seat_label(seats, p.get(key))
+
+    if code == "tile_placed":
+        return _("%(who)s placed a %(tile)s on %(square)s.") % {
+            "who": who(),
+            "tile": _tile(p.get("color")),
+            "square": p.get("square"),
+        }
+    if code == "leader_placed":
+        return _("%(who)s placed their %(leader)s on %(square)s.") % {
+            "who": who(),
+            "leader": _leader(p.get("leader")),
+            "square": p.get("square"),
+        }
+    if code == "leader_moved":
+        return _("%(who)s moved their %(leader)s from %(from)s to %(square)s.") % {
+            "who": who(),
+            "leader": _leader(p.get("leader")),
+            "from": p.get("from_square"),
+            "square": p.get("square"),
+        }
+    if code == "leader_withdrawn":
+        reasons = {
+            "action": _("withdrawn"),
+            "no_temple": _("withdrawn: no temple beside it"),
+            "revolt": _("removed: lost the revolt"),
+            "war": _("removed: lost the war"),
+        }
+        return _("%(who)s's %(leader)s on %(square)s was %(reason)s.") % {
+            "who": who(),
+            "leader": _leader(p.get("leader")),
+            "square": p.get("square"),
+            "reason": reasons.get(str(p.get("reason")), p.get("reason")),
+        }
+    if code == "catastrophe_placed":
+        if p.get("removed"):
+            return _("%(who)s placed a catastrophe on %(square)s, destroying a %(tile)s.") % {
+                "who": who(),
+                "square": p.get("square"),
+                "tile": _tile(p.get("removed")),
+            }
+        return _("%(who)s placed a catastrophe on %(square)s.") % {
+            "who": who(),
+            "square": p.get("square"),
+        }
+    if code == "tiles_swapped":
+        return _("%(who)s swapped %(n)s tiles.") % {"who": who(), "n": p.get("count")}
+    if code == "tiles_discarded":
+        return _("(%(who)s discarded: %(colors)s.)") % {
+            "who": who(),
+            "colors": ", ".join(_color(c) for c in p.get("colors", [])),
+        }
+    if code == "tiles_drawn":
+        return None
+    if code == "vp_scored":
+        return _("%(n)s %(color)s VP to %(who)s.") % {
+            "n": p.get("amount"),
+            "color": _color(p.get("color")),
+            "who": who(),
+        }
+    if code == "unification":
+        wars = p.get("wars") or []
+        if wars:
+            return _("Kingdoms united at %(square)s: war over %(colors)s.") % {
+                "square": p.get("square"),
+                "colors": ", ".join(_color(c) for c in wars),
+            }
+        return _("Kingdoms united peacefully at %(square)s.") % {"square": p.get("square")}
+    if code in ("revolt_started", "war_started"):
+        return _(
+            "%(Conflict)s over the %(color)s leaders: %(attacker)s (%(a)s) attacks "
+            "%(defender)s (%(d)s)."
+        ) % {
+            "Conflict": conflict_name("revolt" if code == "revolt_started" else "war").capitalize(),
+            "color": _color(p.get("color")),
+            "attacker": who("attacker"),
+            "a": p.get("attacker_strength"),
+            "defender": who("defender"),
+            "d": p.get("defender_strength"),
+        }
+    if code == "war_cancelled":
+        return _("The %(color)s war is cancelled.") % {"color": _color(p.get("color"))}
+    if code == "support_committed":
+        return _("%(who)s committed %(n)s %(color)s tiles.") % {
+            "who": who(),
+            "n": p.get("count"),
+            "color": _color(p.get("color")),
+        }
+    if code == "conflict_resolved":
+        return _("%(winner)s won the %(color)s %(conflict)s %(a)s–%(d)s against %(loser)s.") % {
+            "winner": who("winner"),
+            "loser": who("loser"),
+            "color": _color(p.get("color")),
+            "conflict": conflict_name(p.get("kind")),
+            "a": p.get("attacker_strength"),
+            "d": p.get("defender_strength"),
+        }
+    if code == "tiles_removed":
+        return _("%(n)s %(color)s tiles removed (%(squares)s).") % {
+            "n": p.get("count"),
+            "color": _color(p.get("color")),
+            "squares": ", ".join(p.get("squares", [])),
+        }
+    if code == "monument_built":
+        return _("%(who)s built the %(name)s monument on %(square)s.") % {
+            "who": who(),
+            "name": p.get("monument"),
+            "square": p.get("square"),
+        }
+    if code == "monument_declined":
+        return _("%(who)s declined to build a monument.") % {"who": who()}
+    if code == "treasure_taken":
+        return _("%(who)s took the %(kind)s on %(square)s.") % {
+            "who": who(),
+            "kind": _("special treasure") if p.get("special") else _("treasure"),
+            "square": p.get("square"),
+        }
+    if code == "passed":
+        return _("%(who)s passed.") % {"who": who()}
+    if code == "turn_ended":
+        return None
+    if code == "game_over":
+        reasons = {
+            "treasures": _("only two treasures are left on the board"),
+            "bag": _("the bag ran out of tiles"),
+        }
+        return _("The game is over: %(reason)s.") % {
+            "reason": reasons.get(str(p.get("reason")), p.get("reason"))
+        }
+    return str(code)
+
+
+def event_squares(events: Iterable[Mapping[str, Any]]) -> set[str]:
+    """Return every square named by ``events`` (marked as changed on the board)."""
+    out: set[str] = set()
+    for event in events:
+        p = event.get("params", {})
+        for key in ("square", "from_square"):
+            if isinstance(p.get(key), str):
+                out.add(p[key])
+        out.update(s for s in p.get("squares", []) if isinstance(s, str))
+    return out
+
+
+def log_entries(
+    moves: Iterable[Any], seats: Mapping[int, SeatInfo], viewer: int | None, *, game_over: bool
+) -> list[dict[str, Any]]:
+    """Return ``[{"ply", "seat", "who", "lines": [str], "squares"}]`` for ``moves``.
+
+    ``moves`` are ``Move`` rows (``ply``, ``seat``, ``events``); only events the viewer
+    may see are written.
+    """
+    out = []
+    for move in moves:
+        events = [e for e in move.events if visible(e, viewer, game_over=game_over)]
+        lines = [s for s in (sentence(e, seats) for e in events) if s]
+        out.append(
+            {
+                "ply": move.ply,
+                "seat": move.seat,
+                "who": seat_label(seats, move.seat),
+                "lines": lines,
+                "squares": event_squares(events),
+            }
+        )
+    return out

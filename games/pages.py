@@ -1,0 +1,172 @@
+"""Build the template context of the game and replay pages from ``engine.view_for``.
+
+The context holds the view-derived values of ``games.presenters`` and ``games.gamelog``,
+database facts that are public (seat names, versions, ranks) and nothing else: never the
+engine state, the seed or the bag (RULES.md §14).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+import engine
+from games import gamelog, presenters, selectors
+from games.models import Game, Move
+from games.states import game_state, replay
+
+LOG_PLIES = 40
+
+
+def seat_infos(game: Game) -> dict[int, presenters.SeatInfo]:
+    """Return position → ``SeatInfo`` for the seated players of a started game."""
+    return {
+        seat.position: presenters.SeatInfo(
+            position=seat.position,
+            username=seat.user.get_username(),
+            dynasty=seat.dynasty,
+            final_rank=seat.final_rank,
+            final_score=seat.final_score,
+        )
+        for seat in game.seats.all()
+        if seat.position is not None
+    }
+
+
+def _view_context(
+    view: engine.PlayerView,
+    seats: dict[int, presenters.SeatInfo],
+    *,
+    changed: set[str],
+) -> dict[str, Any]:
+    groups = presenters.action_groups(view)
+    me = view.seat
+    my_scores = view.scores.get(me) if me is not None else None
+    return {
+        "view_seat": me,
+        "board_rows": presenters.board_rows(
+            view, seats, changed=changed, targets=presenters.board_targets(groups)
+        ),
+        "columns": list("abcdefghijklmnop"),
+        "hand": presenters.hand_tiles(view.hand),
+        "hand_code": presenters.hand_code(view.hand),
+        "my_scores": my_scores,
+        "my_score_code": presenters.score_code(my_scores),
+        "players": presenters.players(view, seats),
+        "decision": presenters.decision(view, seats),
+        "waiting": presenters.waiting_text(view, seats),
+        "action_groups": groups,
+        "board_groups": [g for g in groups if g.on_board],
+        "other_groups": [g for g in groups if not g.on_board],
+        "has_actions": bool(view.legal_actions),
+        "bag_size": view.bag_size,
+        "treasures_left": view.treasures_left,
+        "monuments_available": view.monuments_available,
+        "actions_left": view.actions_left,
+        "is_over": view.is_over,
+        "ranking": presenters.ranking(view, seats) if view.is_over else [],
+        "hands_revealed": view.hands is not None,
+    }
+
+
+def game_context(
+    game: Game,
+    user: AbstractBaseUser | AnonymousUser,
+    *,
+    invite_tokens: list[str] | None = None,
+    error: str | None = None,
+    next_game: Game | None = None,
+) -> dict[str, Any]:
+    """Return the context of ``games/game.html`` for ``user`` looking at ``game``.
+
+    Before the game starts only the seats are shown. Once started, the viewer's seat
+    (or None for a spectator) gets ``engine.view_for(state, seat)`` turned into template
+    values; the log shows the last ``LOG_PLIES`` plies, with the events since the viewer's
+    last move marked.
+    """
+    seat = selectors.seat_for(game, user)
+    position = seat.position if seat else None
+    ctx: dict[str, Any] = {
+        "game": game,
+        "seat": position,
+        "my_seat": seat,
+        "error": error,
+        "next_game": next_game,
+        "can_join": (
+            game.status == Game.Status.OPEN
+            and seat is None
+            and user.is_authenticated
+            and (game.is_public or game.invite_token in (invite_tokens or []))
+        ),
+        "invite_url": (f"/games/{game.pk}/invite/{game.invite_token}" if seat is not None else ""),
+        "open_seats": [s.user.get_username() for s in game.seats.all()],
+        "my_turn": game.status == Game.Status.ACTIVE
+        and position is not None
+        and position == game.to_act_seat,
+    }
+    if game.state is None:
+        ctx["started"] = False
+        return ctx
+    ctx["started"] = True
+    seats = seat_infos(game)
+    state = game_state(game)
+    view = engine.view_for(state, position)
+    moves = list(Move.objects.filter(game=game).order_by("ply"))
+    game_over = view.is_over
+    # "Since your last move": everything after the viewer's latest ply.
+    last_mine = max((m.ply for m in moves if m.seat == position), default=0)
+    since = [m for m in moves if m.ply > last_mine] if position is not None and last_mine else []
+    since_entries = gamelog.log_entries(since, seats, position, game_over=game_over)
+    changed: set[str] = set()
+    for entry in since_entries:
+        changed |= entry["squares"]
+    ctx.update(_view_context(view, seats, changed=changed))
+    log = gamelog.log_entries(moves[-LOG_PLIES:], seats, position, game_over=game_over)
+    for entry in log:
+        entry["new"] = entry["ply"] > last_mine and position is not None and last_mine > 0
+    ctx.update(
+        log=list(reversed(log)),
+        log_truncated=len(moves) > LOG_PLIES,
+        since=since_entries,
+        to_act_label=presenters.seat_label(seats, game.to_act_seat),
+        can_replay=game_over or position is not None,
+    )
+    return ctx
+
+
+def replay_context(
+    game: Game, user: AbstractBaseUser | AnonymousUser, *, ply: int | None
+) -> dict[str, Any]:
+    """Return the context of ``games/replay.html``: the board at ``ply`` as the viewer saw it.
+
+    Re-applies the moves from the seed up to ``ply`` (default: the last) and renders
+    ``engine.view_for(state, seat)`` for the viewer's seat (None for spectators, who may
+    replay finished games only). ``ply`` is clamped to 0..version.
+    """
+    seat = selectors.seat_for(game, user)
+    position = seat.position if seat else None
+    moves = list(Move.objects.filter(game=game).order_by("ply"))
+    last = len(moves)
+    ply = last if ply is None else max(0, min(ply, last))
+    state = replay(game, moves[:ply])
+    seats = seat_infos(game)
+    view = engine.view_for(state, position)
+    shown = moves[:ply]
+    entries = gamelog.log_entries(shown, seats, position, game_over=view.is_over)
+    changed = entries[-1]["squares"] if entries else set()
+    ctx = _view_context(view, seats, changed=changed)
+    ctx.update(
+        game=game,
+        seat=position,
+        ply=ply,
+        last=last,
+        prev_ply=max(ply - 1, 0),
+        next_ply=min(ply + 1, last),
+        log=list(reversed(entries)),
+        waiting=presenters.waiting_text(view, seats),
+        replay=True,
+    )
+    # A replay never offers actions.
+    ctx.update(action_groups=[], board_groups=[], other_groups=[], has_actions=False)
+    return ctx

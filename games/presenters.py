@@ -1,0 +1,434 @@
+"""Turn an ``engine.PlayerView`` into template-ready values (RULES.md §14).
+
+This module and ``gamelog`` are the only places that read the engine's view fields, so a
+renamed field costs one edit here. Everything returned derives from the view alone: the
+full ``GameState`` never reaches a template.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+import engine
+from engine.board import COL_LETTERS, IS_RIVER, SPECIAL_TREASURES, SQUARE_BY_NAME
+
+COLORS = ("red", "black", "blue", "green")
+LEADERS = ("king", "priest", "farmer", "trader")
+LEADER_COLOR = {"king": "black", "priest": "red", "farmer": "blue", "trader": "green"}
+LEADER_BY_LETTER = {"K": "king", "P": "priest", "F": "farmer", "T": "trader"}
+TILE_BY_LETTER = {"r": "red", "k": "black", "b": "blue", "g": "green"}
+# Letters drawn on tiles so colour is never the only cue (temple, settlement, farm, market).
+TILE_LETTER = {"red": "T", "black": "S", "blue": "F", "green": "M"}
+TILE_NAME = {
+    "red": gettext_lazy("red temple"),
+    "black": gettext_lazy("black settlement"),
+    "blue": gettext_lazy("blue farm"),
+    "green": gettext_lazy("green market"),
+}
+COLOR_NAME = {
+    "red": gettext_lazy("red"),
+    "black": gettext_lazy("black"),
+    "blue": gettext_lazy("blue"),
+    "green": gettext_lazy("green"),
+}
+LEADER_NAME = {
+    "king": gettext_lazy("king"),
+    "priest": gettext_lazy("priest"),
+    "farmer": gettext_lazy("farmer"),
+    "trader": gettext_lazy("trader"),
+}
+DYNASTY_SYMBOL = {"archer": "🏹", "bull": "🐂", "pot": "🏺", "lion": "🦁"}
+DYNASTY_NAME = {
+    "archer": gettext_lazy("Archer"),
+    "bull": gettext_lazy("Bull"),
+    "pot": gettext_lazy("Pot"),
+    "lion": gettext_lazy("Lion"),
+}
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Public facts about one seat from the database: number, player name and dynasty."""
+
+    position: int
+    username: str
+    dynasty: str
+    final_rank: int | None = None
+    final_score: dict[str, Any] | None = None
+
+    @property
+    def symbol(self) -> str:
+        """Return the dynasty's symbol (an emoji)."""
+        return DYNASTY_SYMBOL.get(self.dynasty, "")
+
+    @property
+    def label(self) -> str:
+        """Return "Seat 2 (bob, Bull)"."""
+        return _("Seat %(n)s (%(name)s, %(dynasty)s)") % {
+            "n": self.position,
+            "name": self.username,
+            "dynasty": DYNASTY_NAME.get(self.dynasty, self.dynasty),
+        }
+
+
+def seat_label(seats: Mapping[int, SeatInfo], seat: int | None) -> str:
+    """Return a seat's readable name, or "nobody" for None."""
+    if seat is None:
+        return _("nobody")
+    info = seats.get(int(seat))
+    return info.label if info else _("Seat %(n)s") % {"n": seat}
+
+
+def _monument_squares(built: Mapping[str, str]) -> dict[str, str]:
+    """Return square name → monument name for each of the four squares of a built monument."""
+    out = {}
+    for name, top in built.items():
+        col, row = top[0], int(top[1:])
+        ci = COL_LETTERS.index(col)
+        for dc in (0, 1):
+            for dr in (0, 1):
+                out[f"{COL_LETTERS[ci + dc]}{row + dr}"] = name
+    return out
+
+
+def _cell(
+    token: str, square: str, seats: Mapping[int, SeatInfo], monuments: dict[str, str]
+) -> dict[str, Any]:
+    river = IS_RIVER[SQUARE_BY_NAME[square]]
+    treasure = token.endswith("*")
+    token = token.rstrip("*")
+    cell: dict[str, Any] = {
+        "name": square,
+        "river": river,
+        "treasure": treasure,
+        "special": treasure and SQUARE_BY_NAME[square] in SPECIAL_TREASURES,
+        "kind": "empty",
+        "monument": monuments.get(square, ""),
+    }
+    words = [square, _("river") if river else _("land")]
+    if token in TILE_BY_LETTER:
+        color = TILE_BY_LETTER[token]
+        cell.update(kind="tile", color=color, letter=TILE_LETTER[color])
+        words.append(str(TILE_NAME[color]))
+    elif token == "#":
+        cell.update(kind="facedown", letter="")
+        words.append(_("face-down tile"))
+    elif token == "x":
+        cell.update(kind="catastrophe", letter="✕")
+        words.append(_("catastrophe"))
+    elif len(token) == 2 and token[0].isdigit():
+        seat = int(token[0])
+        leader = LEADER_BY_LETTER[token[1]]
+        info = seats.get(seat)
+        cell.update(
+            kind="leader",
+            seat=seat,
+            leader=leader,
+            color=LEADER_COLOR[leader],
+            letter=token[1],
+            symbol=info.symbol if info else "",
+            dynasty=info.dynasty if info else "",
+        )
+        owner = seat_label(seats, seat)
+        words.append(_("%(seat)s's %(leader)s") % {"seat": owner, "leader": LEADER_NAME[leader]})
+    if cell["monument"]:
+        words.append(_("%(name)s monument") % {"name": cell["monument"]})
+    if treasure:
+        words.append(_("special treasure") if cell["special"] else _("treasure"))
+    cell["label"] = ", ".join(str(w) for w in words)
+    return cell
+
+
+def board_rows(
+    view: engine.PlayerView,
+    seats: Mapping[int, SeatInfo],
+    *,
+    changed: Iterable[str] = (),
+    targets: Mapping[str, list[str]] | None = None,
+) -> list[dict[str, Any]]:
+    """Return 11 rows ``{"number", "cells": [cell × 16]}`` for the board partial.
+
+    A cell has ``name`` (``"e2"``), ``river``, ``kind`` (empty, tile, facedown,
+    catastrophe, leader), ``color``, ``letter``, ``treasure``, ``special``, ``monument``,
+    ``label`` (the ``aria-label``: ``"e2, river, blue farm"``), ``changed`` (touched since
+    the viewer's last move) and ``targets`` (the action groups that may land there).
+    """
+    monuments = _monument_squares(view.monuments_built)
+    changed_set = set(changed)
+    rows = []
+    for r, line in enumerate(view.board):
+        cells = []
+        for c, token in enumerate(line.split()):
+            square = f"{COL_LETTERS[c]}{r + 1}"
+            cell = _cell(token, square, seats, monuments)
+            cell["changed"] = square in changed_set
+            cell["targets"] = " ".join((targets or {}).get(square, ()))
+            cells.append(cell)
+        rows.append({"number": r + 1, "cells": cells})
+    return rows
+
+
+def hand_tiles(hand: Mapping[str, int] | None) -> list[dict[str, Any]]:
+    """Return one item per tile in ``hand`` (colour counts) in colour order."""
+    if not hand:
+        return []
+    return [
+        {"color": color, "letter": TILE_LETTER[color], "name": TILE_NAME[color]}
+        for color in COLORS
+        for _unused in range(int(hand.get(color, 0)))
+    ]
+
+
+def hand_code(hand: Mapping[str, int] | None) -> str:
+    """Return a hand as ``"red:3,black:0,blue:2,green:1"`` (the ``data-hand`` attribute)."""
+    if hand is None:
+        return ""
+    return ",".join(f"{c}:{int(hand.get(c, 0))}" for c in COLORS)
+
+
+def players(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict[str, Any]]:
+    """Return the public panel of every seat, with totals only where the view has them."""
+    out = []
+    for n in range(1, view.num_players + 1):
+        info = seats.get(n)
+        leaders = view.leaders.get(n, {})
+        scores = view.scores.get(n)
+        hand = view.hands.get(n) if view.hands else None
+        out.append(
+            {
+                "seat": n,
+                "label": seat_label(seats, n),
+                "username": info.username if info else "",
+                "symbol": info.symbol if info else "",
+                "dynasty": info.dynasty if info else "",
+                "is_me": view.seat == n,
+                "to_act": view.to_act == n,
+                "active": view.active_seat == n,
+                "supply": [
+                    {"leader": name, "name": LEADER_NAME[name], "color": LEADER_COLOR[name]}
+                    for name in LEADERS
+                    if leaders.get(name) is None
+                ],
+                "catastrophes": view.catastrophes.get(n, 0),
+                "hand_size": view.hand_sizes.get(n, 0),
+                "scores": scores,
+                "score_code": score_code(scores),
+                "hand": hand_tiles(hand) if hand is not None else None,
+                "final_rank": info.final_rank if info else None,
+                "final_score": info.final_score if info else None,
+            }
+        )
+    return out
+
+
+def score_code(scores: Mapping[str, int] | None) -> str:
+    """Return totals as ``"red:3,black:0,blue:2,green:1,treasures:0"`` (``data-vp``)."""
+    if scores is None:
+        return ""
+    return ",".join(f"{k}:{int(scores.get(k, 0))}" for k in (*COLORS, "treasures"))
+
+
+def ranking(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict[str, Any]]:
+    """Return the final ranking rows (rank, seat label, colours after treasures, score)."""
+    rows = []
+    for placing in view.ranking:
+        colors = list(placing["colors"])
+        rows.append(
+            {
+                "rank": placing["rank"],
+                "seat": placing["seat"],
+                "label": seat_label(seats, placing["seat"]),
+                "colors": dict(zip(COLORS, colors, strict=True)),
+                "sorted": sorted(colors),
+                "score": placing.get("score", min(colors)),
+            }
+        )
+    return rows
+
+
+# ----------------------------------------------------------------------------- actions
+
+
+def action_words(notation: str, view: engine.PlayerView) -> str:
+    """Return an action in words for the confirm step (``"Place a red temple on f7"``)."""
+    words = notation.split()
+    head, args = words[0], words[1:]
+    mine = view.leaders.get(view.seat or 0, {})
+    if head == "tile":
+        return _("Place a %(tile)s on %(square)s") % {
+            "tile": TILE_NAME[args[0]],
+            "square": args[1],
+        }
+    if head == "leader":
+        if mine.get(args[0]):
+            return _("Move your %(leader)s from %(from)s to %(square)s") % {
+                "leader": LEADER_NAME[args[0]],
+                "from": mine[args[0]],
+                "square": args[1],
+            }
+        return _("Place your %(leader)s on %(square)s") % {
+            "leader": LEADER_NAME[args[0]],
+            "square": args[1],
+        }
+    if head == "withdraw":
+        return _("Withdraw your %(leader)s") % {"leader": LEADER_NAME[args[0]]}
+    if head == "catastrophe":
+        return _("Place a catastrophe on %(square)s") % {"square": args[0]}
+    if head == "swap":
+        return _("Swap %(n)s tiles: %(tiles)s") % {
+            "n": len(args),
+            "tiles": ", ".join(str(COLOR_NAME[a]) for a in args),
+        }
+    if head == "pass":
+        return _("Pass and end your turn")
+    if head == "commit":
+        pending = view.pending or {}
+        return _("Commit %(n)s %(color)s tiles as support") % {
+            "n": args[0],
+            "color": COLOR_NAME.get(pending.get("support_color") or "", ""),
+        }
+    if head == "war":
+        return _("Fight the %(color)s war next") % {"color": COLOR_NAME[args[0]]}
+    if head == "monument":
+        return _("Build the %(name)s monument on %(square)s") % {"name": args[0], "square": args[1]}
+    if head == "decline":
+        return _("Decline to build a monument")
+    if head == "treasure":
+        return _("Take the treasure on %(square)s") % {"square": args[0]}
+    return notation
+
+
+@dataclass
+class ActionGroup:
+    """Legal actions of one kind: a hand tile colour, a leader, catastrophes, swaps…"""
+
+    key: str
+    title: str
+    actions: list[dict[str, str]] = field(default_factory=list)
+    on_board: bool = False
+
+
+def action_groups(view: engine.PlayerView) -> list[ActionGroup]:
+    """Group the viewer's legal actions (``view.legal_actions``, engine notation only).
+
+    Each action is ``{"notation", "words", "square", "short"}``; groups whose actions
+    land on a square (``on_board``) let the board highlight their targets.
+    """
+    groups: dict[str, ActionGroup] = {}
+
+    def group(key: str, title: Any, on_board: bool = False) -> ActionGroup:
+        if key not in groups:
+            groups[key] = ActionGroup(key=key, title=str(title), on_board=on_board)
+        return groups[key]
+
+    for notation in view.legal_actions:
+        words = notation.split()
+        head = words[0]
+        item = {"notation": notation, "words": action_words(notation, view), "square": ""}
+        if head == "tile":
+            g = group(f"tile-{words[1]}", TILE_NAME[words[1]], True)
+            item.update(square=words[2], short=words[2])
+        elif head == "leader":
+            g = group(f"leader-{words[1]}", LEADER_NAME[words[1]], True)
+            item.update(square=words[2], short=words[2])
+        elif head == "catastrophe":
+            g = group("catastrophe", _("catastrophe"), True)
+            item.update(square=words[1], short=words[1])
+        elif head == "treasure":
+            g = group("treasure", _("take a treasure"), True)
+            item.update(square=words[1], short=words[1])
+        elif head == "monument":
+            g = group("monument", _("build a monument"), True)
+            item.update(square=words[2], short=f"{words[1]} {words[2]}")
+        elif head == "withdraw":
+            g = group("withdraw", _("withdraw a leader"))
+            item["short"] = str(LEADER_NAME[words[1]])
+        elif head == "swap":
+            g = group("swap", _("swap tiles"))
+            item["short"] = " ".join(words[1:])
+        elif head == "commit":
+            g = group("commit", _("commit support"))
+            item["short"] = words[1]
+        elif head == "war":
+            g = group("war", _("choose the next war"))
+            item["short"] = str(COLOR_NAME[words[1]])
+        else:
+            g = group(head, _("other"))
+            item["short"] = item["words"]
+        g.actions.append(item)
+    return list(groups.values())
+
+
+def board_targets(groups: list[ActionGroup]) -> dict[str, list[str]]:
+    """Return square → keys of the groups with an action landing on that square."""
+    out: dict[str, list[str]] = {}
+    for g in groups:
+        for item in g.actions:
+            if item["square"]:
+                out.setdefault(item["square"], [])
+                if g.key not in out[item["square"]]:
+                    out[item["square"]].append(g.key)
+    return out
+
+
+# ----------------------------------------------------------------------------- decisions
+
+
+def waiting_text(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> str:
+    """Return what the game waits for, and on whom (``"Waiting for Seat 2 … to commit"``)."""
+    if view.is_over:
+        return _("The game is over.")
+    who = seat_label(seats, view.to_act)
+    pending = view.pending
+    if pending is None:
+        return _("Waiting for %(who)s to take an action (%(n)s left this turn).") % {
+            "who": who,
+            "n": view.actions_left,
+        }
+    kind = pending.get("kind")
+    if kind == "support":
+        return _("Waiting for %(who)s to commit support in the %(color)s %(conflict)s.") % {
+            "who": who,
+            "color": COLOR_NAME.get(pending.get("color") or "", ""),
+            "conflict": conflict_name(pending.get("conflict")),
+        }
+    if kind == "war_order":
+        return _("Waiting for %(who)s to choose which war is fought next.") % {"who": who}
+    if kind == "monument":
+        return _("Waiting for %(who)s to build a monument or decline.") % {"who": who}
+    if kind == "treasure":
+        return _("Waiting for %(who)s to choose treasures.") % {"who": who}
+    return _("Waiting for %(who)s.") % {"who": who}
+
+
+def conflict_name(kind: str | None) -> str:
+    """Return "revolt" or "war" in the viewer's language."""
+    return _("revolt") if kind == "revolt" else _("war")
+
+
+def decision(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> dict[str, Any] | None:
+    """Return the pending decision for the panel, or None when no decision is pending.
+
+    ``{"kind", "seat", "mine", "waiting", "conflict", "color", "support_color",
+    "attacker", "defender", "attacker_strength", "defender_strength", "options", "count"}``
+    with seats as labels; every value is public (RULES.md §15).
+    """
+    pending = view.pending
+    if pending is None or view.is_over:
+        return None
+    out = dict(pending)
+    out["mine"] = view.seat is not None and pending.get("seat") == view.seat
+    out["waiting"] = waiting_text(view, seats)
+    out["who"] = seat_label(seats, pending.get("seat"))
+    out["conflict_name"] = conflict_name(pending.get("conflict"))
+    out["color_name"] = COLOR_NAME.get(pending.get("color") or "", "")
+    out["support_color_name"] = COLOR_NAME.get(pending.get("support_color") or "", "")
+    if pending.get("attacker") is not None:
+        out["attacker_label"] = seat_label(seats, pending["attacker"])
+        out["defender_label"] = seat_label(seats, pending["defender"])
+    return out

@@ -1,0 +1,110 @@
+// Game page behaviour: pick a piece to highlight its legal squares, confirm an action in
+// words before sending it, keep the title in step with "your move", and replay arrows.
+// Every action element carries data-action (engine notation); without this script the
+// buttons and forms still post to /games/<id>/act.
+(function () {
+  "use strict";
+  var CONFIRM_KEY = "tigris.confirm";
+
+  function confirmWanted() {
+    return localStorage.getItem(CONFIRM_KEY) !== "off";
+  }
+
+  function game() { return document.getElementById("game"); }
+
+  function clearTargets(root) {
+    root.querySelectorAll(".sq.target").forEach(function (el) { el.classList.remove("target"); });
+    root.querySelectorAll(".pick.selected").forEach(function (el) { el.classList.remove("selected"); });
+  }
+
+  function selectGroup(root, key) {
+    clearTargets(root);
+    root.dataset.group = key;
+    root.querySelectorAll('.pick[data-group="' + key + '"]').forEach(function (el) { el.classList.add("selected"); });
+    root.querySelectorAll(".sq[data-targets]").forEach(function (sq) {
+      if (sq.dataset.targets.split(" ").indexOf(key) >= 0) { sq.classList.add("target"); }
+    });
+  }
+
+  function choose(root, notation, words) {
+    var form = document.getElementById("act-form");
+    var input = document.getElementById("act-action");
+    if (!form || !input) { return false; }
+    input.value = notation;
+    input.disabled = false;
+    if (!confirmWanted()) { form.requestSubmit(); return true; }
+    document.getElementById("confirm-words").textContent = words || notation;
+    var panel = document.getElementById("confirm");
+    panel.hidden = false;
+    document.getElementById("confirm-ok").focus();
+    return true;
+  }
+
+  document.addEventListener("click", function (ev) {
+    var root = game();
+    if (!root || !root.contains(ev.target)) { return; }
+    var el = ev.target.closest("[data-action]");
+    if (el && el.tagName === "BUTTON") {
+      if (choose(root, el.dataset.action, el.dataset.words)) { ev.preventDefault(); }
+      return;
+    }
+    if (ev.target.closest("#confirm-cancel")) {
+      var input = document.getElementById("act-action");
+      input.disabled = true; input.value = "";
+      document.getElementById("confirm").hidden = true;
+      return;
+    }
+    var pick = ev.target.closest(".pick[data-group]");
+    if (pick) {
+      if (pick.tagName !== "SUMMARY") { ev.preventDefault(); }
+      selectGroup(root, pick.dataset.group);
+      return;
+    }
+    var sq = ev.target.closest(".sq.target");
+    if (sq && root.dataset.group) {
+      var group = root.querySelector('.group[data-group="' + root.dataset.group + '"]');
+      var buttons = group ? group.querySelectorAll('[data-action][data-square="' + sq.dataset.square + '"]') : [];
+      if (buttons.length === 1) {
+        choose(root, buttons[0].dataset.action, buttons[0].dataset.words);
+      } else if (group) {
+        group.open = true; group.scrollIntoView({block: "nearest"});
+      }
+    }
+  });
+
+  // Swap and notation forms send through the same confirm step.
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    var root = game();
+    if (!root || !form.classList || !form.classList.contains("alt-act")) { return; }
+    var field = form.elements.namedItem("action");
+    var notation = field && field.value.trim();
+    if (!notation) { return; }
+    var option = field.tagName === "SELECT" ? field.options[field.selectedIndex] : null;
+    if (choose(root, notation, option ? option.dataset.words : notation)) { ev.preventDefault(); }
+  });
+
+  document.addEventListener("change", function (ev) {
+    if (ev.target.id === "confirm-toggle") {
+      localStorage.setItem(CONFIRM_KEY, ev.target.checked ? "on" : "off");
+    }
+  });
+
+  function refresh() {
+    var root = game();
+    if (!root) { return; }
+    var toggle = document.getElementById("confirm-toggle");
+    if (toggle) { toggle.checked = confirmWanted(); }
+    document.title = root.dataset.myTurn ? root.dataset.titleMine : root.dataset.title;
+  }
+  document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("htmx:afterSettle", refresh);
+
+  // Replay: arrow keys step, Home/End jump.
+  document.addEventListener("keydown", function (ev) {
+    if (!document.getElementById("replay") || ev.target.closest("input, select, textarea")) { return; }
+    var rel = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"}[ev.key];
+    var link = rel && document.querySelector('.replay-nav a[rel="' + rel + '"]');
+    if (link) { ev.preventDefault(); link.click(); }
+  });
+})();
