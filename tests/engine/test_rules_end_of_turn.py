@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.engine.rules_helpers import bag, hand, play, position, vp
+from tests.engine.rules_helpers import bag, hand, play, position, tiles, vp
 
 MONUMENT_KINGDOM = {
     "g4": "#", "h4": "#", "g5": "#", "h5": "#",
@@ -14,9 +14,9 @@ def test_every_player_refills_to_six() -> None:
     """RULES.md §12.2: all players below six draw up to six; six-tile hands draw nothing."""
     state = position(players=3, hands={1: "r r", 2: "k", 3: "g g g g g g"}, bag="b 30")
     state = play(state, "pass")
-    assert hand(state, 1) == sorted(["r", "r", "b", "b", "b", "b"])
-    assert hand(state, 2) == sorted(["k", "b", "b", "b", "b", "b"])
-    assert hand(state, 3) == sorted(["g", "g", "g", "g", "g", "g"])
+    assert hand(state, 1) == tiles("r r b b b b")
+    assert hand(state, 2) == tiles("k b b b b b")
+    assert hand(state, 3) == tiles("g g g g g g")
     assert bag(state)["b"] == 30 - 4 - 5
     assert state.active_seat == 2
 
@@ -31,7 +31,7 @@ def test_the_active_player_draws_first_then_the_others_in_seat_order() -> None:
     assert state.is_over
     assert len(hand(state, 3)) == 6
     assert len(hand(state, 1)) == 6
-    assert hand(state, 2) == sorted(hands[2].split())
+    assert hand(state, 2) == tiles(hands[2])
     assert bag(state)["b"] == 1
 
 
@@ -60,4 +60,14 @@ def test_no_monument_vp_before_the_end_of_the_turn() -> None:
     assert vp(state, 1)["black"] == 0
     state = play(state, "tile black c11")
     assert vp(state, 1)["black"] == 1
+    assert state.active_seat == 2
+
+
+def test_a_refill_the_bag_supplies_exactly_goes_on() -> None:
+    """RULES.md §12.2/§13.1: the last two tiles are drawn and the game goes on."""
+    state = position(hands={1: "r r r r", 2: "k k k k k k"}, bag="g 2")
+    state = play(state, "pass")
+    assert not state.is_over
+    assert hand(state, 1) == tiles("r r r r g g")
+    assert sum(bag(state).values()) == 0
     assert state.active_seat == 2

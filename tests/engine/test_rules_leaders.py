@@ -174,3 +174,14 @@ def test_moving_a_leader_into_another_kingdom_can_revolt() -> None:
     assert decision(state) == "support"
     assert state.to_act == 1
     assert cell(state, "g5") == "."
+
+
+def test_withdrawing_a_bridging_leader_splits_the_kingdom_quietly() -> None:
+    """RULES.md §3/§4.1: the king g5 joined g4 to g6–h6; withdrawn, g4 stands alone, so a red
+    tile beside it scores for nobody.
+    """
+    state = position({"g4": "r", "g5": "1K", "g6": "r", "h6": "2P"}, hands={1: "r"})
+    state = play(state, "withdraw king")
+    assert state.pending is None
+    state = play(state, "tile red h4")
+    assert vp(state, 2)["red"] == 0

@@ -201,3 +201,13 @@ def test_monument_vp_for_both_colours_and_every_monument() -> None:
     state = play(state, "pass")
     assert vp(state, 1) == {**ZERO, "red": 1, "black": 2}
     assert vp(state, 2) == ZERO
+
+
+def test_a_farm_block_on_the_river_offers_blue_monuments() -> None:
+    """RULES.md §8.1: four farms o4 p4 o5 p5 make a blue block."""
+    state = position({"o4": "b", "p4": "b", "o5": "b"}, hands={1: "b"})
+    state = play(state, "tile blue p5")
+    assert legal(state) == {"monument red-blue o4", "monument black-blue o4",
+                            "monument blue-green o4", "decline monument"}
+    state = play(state, "monument black-blue o4")
+    assert [cell(state, sq) for sq in ("o4", "p4", "o5", "p5")] == ["#"] * 4

@@ -128,3 +128,35 @@ def test_defender_refills_only_at_the_end_of_the_active_players_turn() -> None:
     assert len(hand(state, 2)) == 6
     assert hand(state, 2).count("b") >= 2
     assert len(hand(state, 1)) == 6
+
+
+# Seat 2's trader l11 rules k11 (treasure); the leaderless row f10 (treasure) … j10 ends
+# beside j11, where seat 1 places its trader, next to k11 (the only temple of both traders).
+TRADERS = {"l11": "2T", "g10": "k", "h10": "k", "i10": "k", "j10": "k"}
+
+
+def test_treasures_go_to_the_revolts_winner_after_the_revolt() -> None:
+    """RULES.md §16.2/§16.4/§9: the revolt is settled before treasures are taken."""
+    state = play(position(TRADERS, hands={1: "r", 2: ""}), "leader trader j11")
+    assert decision(state) == "support"
+    state = play(state, "commit 1", "commit 0")
+    assert leaders_on_board(state) == {"1T": "j11"}
+    assert vp(state, 1)["red"] == 1
+    assert decision(state) == "treasure"
+    assert state.to_act == 1
+    assert legal(state) == {"treasure f10", "treasure k11"}
+
+
+def test_a_beaten_attacker_takes_no_treasure_and_its_kingdom_link_goes() -> None:
+    """RULES.md §16.2/§16.4/§9: the losing trader leaves j11, so f10 and k11 are apart again
+    when treasures are checked: nobody takes one.
+    """
+    state = play(position(TRADERS, hands={1: "r", 2: ""}), "leader trader j11",
+                 "commit 0", "commit 0")
+    assert leaders_on_board(state) == {"2T": "l11"}
+    assert vp(state, 2)["red"] == 1
+    assert state.pending is None
+    assert vp(state, 1)["treasures"] == 0
+    assert vp(state, 2)["treasures"] == 0
+    assert cell(state, "f10") == "r*"
+    assert cell(state, "k11") == "r*"

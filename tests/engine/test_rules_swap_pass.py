@@ -61,3 +61,14 @@ def test_a_swap_the_bag_cannot_supply_ends_the_game_at_once() -> None:
     assert state.is_over
     assert engine.legal_actions(state) == ()
     assert bag(state)["b"] == 1
+
+
+def test_a_swap_the_bag_supplies_exactly_goes_on() -> None:
+    """RULES.md §13.1: only a bag that cannot supply every tile ends the game."""
+    state = position(hands={1: "r r r k k k", 2: "g g g g g g"}, bag="g 2")
+    state = play(state, "swap red red")
+    assert not state.is_over
+    assert hand(state, 1) == tiles("r k k k g g")
+    state = play(state, "pass")
+    assert not state.is_over
+    assert state.active_seat == 2

@@ -118,3 +118,30 @@ def test_a_tile_touching_only_a_leaderless_region_scores_nothing() -> None:
     state = play(state, "tile black j4", "tile green g5")
     for seat in (1, 2):
         assert vp(state, seat) == ZERO
+
+
+def test_a_tile_touching_one_kingdom_on_two_sides_is_no_unification() -> None:
+    """RULES.md §5.2/§7.1: h4 touches g4 and h5, both of the same kingdom: it scores."""
+    state = position({"g4": "r", "g5": "1K", "h5": "k"}, hands={1: "g"})
+    state = play(state, "tile green h4")
+    assert state.pending is None
+    assert vp(state, 1) == {**ZERO, "green": 1}
+
+
+def test_a_tile_joining_a_kingdom_and_a_leaderless_region_scores() -> None:
+    """RULES.md §5.2: h5 joins the priest's kingdom and the market i5: one kingdom, 1 red."""
+    state = position({"g4": "r", "g5": "2P", "i5": "g"}, hands={1: "r"})
+    state = play(state, "tile red h5")
+    assert vp(state, 2) == {**ZERO, "red": 1}
+
+
+def test_three_neighbours_in_two_kingdoms_are_not_three_kingdoms() -> None:
+    """RULES.md §5.1: h4 touches g4 and h3 (one kingdom) and i4 (another): legal, a
+    peaceful unification (king against priest) that scores nothing.
+    """
+    state = position({"g4": "r", "g5": "1K", "g3": "k", "h3": "k", "i4": "r", "i5": "2P"},
+                     hands={1: "g"})
+    state = play(state, "tile green h4")
+    assert state.pending is None
+    assert vp(state, 1) == ZERO
+    assert vp(state, 2) == ZERO

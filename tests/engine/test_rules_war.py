@@ -203,3 +203,50 @@ def test_committing_another_colour_than_the_wars_is_impossible() -> None:
     state = play(state, "tile green f5")
     assert legal(state) == {"commit 0"}
     assert_illegal(state, "commit 1")
+
+
+def test_war_events_are_reported() -> None:
+    """RULES.md §14/§16 (issue 3): the action that fights a war reports coded events."""
+    state = position({**SIDE_1, **SIDE_2}, hands={1: "g k k r", 2: "k b"})
+    state = play(state, "tile green f5", "commit 2", "commit 1")
+    assert state.events
+    assert all(event.code for event in state.events)
+    assert all(hasattr(event, "params") for event in state.events)
+
+
+THREE_WARS = {**SIDE_1, **SIDE_2, "b5": "1P", "i4": "2P", "e6": "r", "f6": "1F",
+              "k6": "r", "k5": "2F"}
+
+
+def test_with_three_wars_the_order_is_chosen_again_after_the_first() -> None:
+    """RULES.md §7.2/§7.5: black, red and blue wars; after the blue war two remain: choose."""
+    state = play(position(THREE_WARS, hands={1: "g", 2: ""}), "tile green f5")
+    assert legal(state) == {"war black", "war blue", "war red"}
+    state = play(state, "war blue", "commit 0", "commit 0")
+    assert vp(state, 2) == {**ZERO, "blue": 1}
+    assert "1F" not in leaders_on_board(state)
+    assert decision(state) == "war"
+    assert state.to_act == 1
+    assert legal(state) == {"war black", "war red"}
+
+
+def test_outside_a_red_war_supporters_next_to_other_leaders_are_removed() -> None:
+    """RULES.md §7.4: the red-war exception is for temples only: in a green war the market h4,
+    next to the loser's king i4, is removed with g5 and h5: 1 + 3 green.
+    """
+    board = {"c5": "r", "c6": "1T", "d5": "g", "e5": "g",
+             "g5": "g", "h5": "g", "h4": "g", "i5": "r", "j5": "2T", "i4": "2K"}
+    state = position(board, hands={1: "k g g", 2: ""})
+    state = play(state, "tile black f5", "commit 2", "commit 0")
+    assert vp(state, 1) == {**ZERO, "green": 4}
+    assert [cell(state, sq) for sq in ("g5", "h5", "h4")] == ["."] * 3
+    assert leaders_on_board(state) == {"1T": "c6", "2K": "i4"}
+
+
+def test_unification_also_joins_a_leaderless_region() -> None:
+    """RULES.md §7.1/§3: f5 touches both kingdoms and the market f6; after the peaceful
+    unification f7, beside f6 only, scores for the united kingdom's king.
+    """
+    state = position({**SIDE_1, **SIDE_2, "j5": "2P", "f6": "g"}, hands={1: "g k"})
+    state = play(state, "tile green f5", "tile black f7")
+    assert vp(state, 1) == {**ZERO, "black": 1}
