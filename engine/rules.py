@@ -26,8 +26,9 @@ from .actions import (
     WithdrawLeader,
 )
 from .board import NUM_SQUARES, SQUARE_NAMES, START_TEMPLES
+from .checks import check
 from .kingdoms import region_of
-from .legality import analysis, check
+from .legality import analysis
 from .pieces import (
     CATASTROPHE,
     CATASTROPHES_EACH,
