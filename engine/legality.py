@@ -1,6 +1,6 @@
-"""Which actions are legal: ``legal_actions`` and ``check`` (RULES.md §2, §4–§11, §15).
+"""Which actions are legal: ``legal_actions`` (RULES.md §2, §4–§11, §15).
 
-Both read one cached ``Analysis`` per state (a single flood fill), so a
+It and ``checks.check`` read one cached ``Analysis`` per state (a single flood fill), so a
 candidate action costs a few list look-ups: a tile is legal on a square when
 its at most four neighbours touch at most two kingdoms.
 """
