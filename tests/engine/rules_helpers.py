@@ -74,16 +74,20 @@ def neighbours(square: str) -> list[str]:
 # ---------------------------------------------------------------------------- writing positions
 
 
-def grid(cells: Mapping[str, str] | None = None) -> str:
+def grid(cells: Mapping[str, str] | None = None, *, check: bool = True) -> str:
     """Return the 11-row diagram grid of the map with the ten starting ``r*`` temples.
 
     ``cells`` overrides squares (``{"g5": "1K", "f3": "."}``); an override must agree with the
     map (farms and empty rivers only on rivers, other tiles and leaders only on land), otherwise
-    the scenario itself is wrong and an AssertionError says so.
+    the scenario itself is wrong and an AssertionError says so. ``check=False`` writes the
+    cells as given, to test that the parser refuses an inconsistent diagram.
     """
     board = {sq: ("r*" if c in "TS" else c) for sq, c in _MAP_CELLS.items()}
     for square, cell in (cells or {}).items():
         assert square in board, f"no square {square!r}"
+        board[square] = cell
+        if not check:
+            continue
         river = square in RIVERS
         if cell in (".", "~"):
             assert cell == ("~" if river else "."), f"{square} is {'river' if river else 'land'}"
@@ -95,7 +99,6 @@ def grid(cells: Mapping[str, str] | None = None) -> str:
                 assert not river, f"{cell} on river at {square}"
             if cell.endswith("*"):
                 assert square in STARTING_TEMPLES, f"treasure off a starting temple at {square}"
-        board[square] = cell
     lines = ["    " + "  ".join(COLS)]
     for r in ROWS:
         row = " ".join(f"{board[f'{c}{r}']:>2}" for c in COLS)
@@ -143,6 +146,17 @@ def position(
         for c, r in ((col, row), (col + 1, row), (col, row + 1), (col + 1, row + 1)):
             board.setdefault(f"{COLS[c]}{r}", "#")
     return diagram.parse("\n".join(lines) + "\n\n" + grid(board))
+
+
+def assert_rejected(header: str, cells: Mapping[str, str]) -> None:
+    """Assert ``diagram.parse`` refuses the diagram (issue 3: with the line and reason).
+
+    Issue 3 does not name the exception; the engine's is a ValueError, like malformed notation.
+    """
+    text = header.strip() + "\n\n" + grid(cells, check=False)
+    with pytest.raises(ValueError) as info:
+        diagram.parse(text)
+    assert str(info.value).strip()
 
 
 # ---------------------------------------------------------------------------- playing
