@@ -50,3 +50,31 @@ def test_nothing_else_happens_while_a_decision_waits() -> None:
     for move in ("pass", "tile red c10", "commit 2", "swap red", "catastrophe c10"):
         assert_illegal(state, move)
     assert legal(state) == {"commit 0", "commit 1"}
+
+
+def test_decision_actions_are_refused_outside_their_decision() -> None:
+    """RULES.md §15/§16.1: commit, war, monument and treasure answers need their decision."""
+    state = position(WAR, hands={1: "r g k"})
+    for move in ("commit 0", "war black", "decline monument", "monument red-blue g4",
+                 "treasure k1"):
+        assert_illegal(state, move)
+
+
+def test_only_the_offered_answers_are_accepted() -> None:
+    """RULES.md §7.2/§8.1/§9/§15: a war not possible, a monument elsewhere, a treasure of
+    another kingdom are refused.
+    """
+    two_wars = {**WAR, "b5": "1P", "i4": "2P"}
+    state = play(position(two_wars, hands={1: "g"}), "tile green f5")
+    assert_illegal(state, "war green")
+    assert_illegal(state, "war blue")
+
+    block = {"g4": "r", "h4": "r", "g5": "r", "e5": "r", "f5": "1K"}
+    state = play(position(block, hands={1: "r"}), "tile red h5")
+    assert_illegal(state, "monument red-blue h4")
+    assert_illegal(state, "monument black-green g4")
+
+    row = {"e10": "2T", "g10": "k", "h10": "k", "i10": "k", "j10": "k"}
+    state = play(position(row, hands={1: "k"}), "tile black k10")
+    assert_illegal(state, "treasure i7")
+    assert_illegal(state, "treasure b2")

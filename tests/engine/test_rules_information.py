@@ -83,3 +83,51 @@ def test_everything_is_public_after_the_end() -> None:
     assert view(base, 1) != view(ended("k k k k k k", 0), 1)
     assert view(base, 1) != view(ended("b b b b b b", 4), 1)
     assert view(base, None) != view(ended("k k k k k k", 0), None)
+
+
+def test_the_active_players_hand_is_hidden_from_the_others() -> None:
+    """RULES.md §14: what the active player may do (their tiles) is not shown to others."""
+    a = position(hands={1: "r r k k g g", 2: "r r r r r r"}, bag=BAG)
+    b = position(hands={1: "b b b b b b", 2: "r r r r r r"}, bag=BAG)
+    assert view(a, 2) == view(b, 2)
+
+
+def test_the_bag_contents_are_not_shown() -> None:
+    """RULES.md §14: only the number of tiles in the bag is public; its colours would reveal
+    the other hands (here the default bag is the 153 tiles minus the board and both hands).
+    """
+    a = position(hands={1: "r r k k g g", 2: "r r r r r r"})
+    b = position(hands={1: "r r k k g g", 2: "b b b b b b"})
+    assert view(a, 1) == view(b, 1)
+
+
+def test_a_defenders_options_are_hidden_while_they_decide() -> None:
+    """RULES.md §14/§15: while the defender chooses support, the attacker's view does not show
+    how many red tiles the defender could commit.
+    """
+    board = {"f5": "r", "g5": "2K", "h5": "r", "h3": "r"}
+
+    def defending(hand2: str) -> object:
+        state = position(board, hands={1: "r k", 2: hand2}, bag=BAG)
+        state = play(state, "leader king h4", "commit 0")
+        assert state.to_act == 2
+        return state
+
+    a, b = defending("r r r b b b"), defending("r b b b b b")
+    assert view(a, 1) == view(b, 1)
+    assert view(a, None) == view(b, None)
+    assert view(a, 2) != view(b, 2)
+
+
+def test_a_treasure_choice_is_public_but_not_the_chooser_hand() -> None:
+    """RULES.md §14/§15: when another seat must choose a treasure, the active player's view
+    depends on the board only, not on that seat's tiles.
+    """
+    row = {"e10": "2T", "g10": "k", "h10": "k", "i10": "k", "j10": "k"}
+
+    def choosing(hand2: str) -> object:
+        state = play(position(row, hands={1: "k", 2: hand2}, bag=BAG), "tile black k10")
+        assert state.to_act == 2
+        return state
+
+    assert view(choosing("r r r r r r"), 1) == view(choosing("g g g g g g"), 1)

@@ -98,3 +98,24 @@ def test_placing_a_trader_takes_treasures_for_its_own_player() -> None:
     assert vp(state, 1)["treasures"] == 1
     assert cell(state, "b2") == "r"
     assert cell(state, "b8") == "r*"
+
+
+def test_two_of_three_ordinary_treasures_are_chosen_one_at_a_time() -> None:
+    """RULES.md §9/§15: i8 brings i7 and n5 into the kingdom of seat 2's trader (which holds
+    f10): two of the three must go; seat 2 picks one, then one of the remaining two.
+    """
+    kingdom = {"e10": "2T", "g10": "k", "h10": "k", "i10": "k", "i9": "b"}
+    chain = {sq: "k" for sq in ("j8", "k8", "l8", "l7", "l6", "m6", "m5")}
+    state = play(position({**kingdom, **chain}, hands={1: "k"}), "tile black i8")
+    assert decision(state) == "treasure"
+    assert state.to_act == 2
+    assert legal(state) == {"treasure f10", "treasure i7", "treasure n5"}
+    state = play(state, "treasure i7")
+    assert decision(state) == "treasure"
+    assert state.to_act == 2
+    assert legal(state) == {"treasure f10", "treasure n5"}
+    state = play(state, "treasure n5")
+    assert state.pending is None
+    assert vp(state, 2)["treasures"] == 2
+    assert treasures_on_board(state) >= {"f10"}
+    assert not treasures_on_board(state) & {"i7", "n5"}

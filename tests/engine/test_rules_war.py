@@ -250,3 +250,15 @@ def test_unification_also_joins_a_leaderless_region() -> None:
     state = position({**SIDE_1, **SIDE_2, "j5": "2P", "f6": "g"}, hands={1: "g k"})
     state = play(state, "tile green f5", "tile black f7")
     assert vp(state, 1) == {**ZERO, "black": 1}
+
+
+def test_a_leaderless_region_at_the_unification_tile_supports_nobody() -> None:
+    """RULES.md §7.3/§7.4: the settlements f6 f7 touch the unification tile f5 but belong to
+    no leader's original kingdom: 3 against 3, the defender wins, and f6 f7 stay.
+    """
+    state = position({**SIDE_1, **SIDE_2, "f6": "k", "f7": "k"}, hands={1: "g", 2: ""})
+    state = play(state, "tile green f5", "commit 0", "commit 0")
+    assert leaders_on_board(state) == {"2K": "j5"}
+    assert vp(state, 2) == {**ZERO, "black": 4}
+    assert cell(state, "f6") == "k"
+    assert cell(state, "f7") == "k"
