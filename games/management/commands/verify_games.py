@@ -31,7 +31,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         bad = []
-        games = Game.objects.exclude(state=None).order_by("pk")
+        games = Game.objects.filter(state__isnull=False).order_by("pk")
         count = 0
         for game in games.iterator():
             count += 1

@@ -1,0 +1,94 @@
+"""Hidden information is a security boundary (RULES.md §14): pages show only view_for.
+
+Real games are played with random legal actions; at many points every page and partial
+(game page, HTMX partial, poll answer, replay) is rendered for each seat and a spectator
+and scanned for another seat's hand or totals, the seed and the bag's order. The template
+context is also checked to hold no engine state at all.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+
+import engine
+from games.models import Game, Move
+from games.states import game_state, replay
+from tests.games.factories import client_for, play_random_plies, started_game
+from tests.games.leaks import assert_no_leak
+
+pytestmark = pytest.mark.django_db
+
+
+def _walk(value: Any, depth: int = 0) -> Iterator[Any]:
+    yield value
+    if depth > 4:
+        return
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _walk(item, depth + 1)
+    elif isinstance(value, list | tuple | set):
+        for item in value:
+            yield from _walk(item, depth + 1)
+
+
+def assert_context_holds_no_state(response: Any) -> None:
+    contexts = response.context if isinstance(response.context, list) else [response.context]
+    for context in contexts:
+        if context is None:
+            continue
+        for layer in context.dicts if hasattr(context, "dicts") else [context]:
+            for value in _walk(dict(layer)):
+                assert not isinstance(value, engine.GameState), "a template got the state"
+
+
+def pages_for(client: Client, game: Game) -> list[tuple[Any, engine.GameState]]:
+    """Return (response, the state it shows) for every page and partial of ``game``."""
+    base = f"/games/{game.pk}"
+    now = game_state(game)
+    ply = max(game.version - 1, 0)
+    earlier = replay(game, list(Move.objects.filter(game=game, ply__lte=ply).order_by("ply")))
+    return [
+        (client.get(f"{base}/"), now),
+        (client.get(f"{base}/", HTTP_HX_REQUEST="true"), now),
+        (client.get(f"{base}/poll?version=-1"), now),
+        (client.get(f"{base}/replay"), now),
+        (client.get(f"{base}/replay?ply={ply}", HTTP_HX_REQUEST="true"), earlier),
+    ]
+
+
+@pytest.mark.parametrize(("num_players", "open_scoring"), [(3, False), (2, True)])
+def test_no_page_leaks_hidden_information(num_players: int, open_scoring: bool) -> None:
+    rng = random.Random(77 + num_players)
+    game, seats = started_game(num_players, open_scoring=open_scoring)
+    viewers: dict[int | None, Client] = {n: client_for(u) for n, u in seats.items()}
+    viewers[None] = Client()
+    checked = 0
+    for _round in range(6):
+        for seat, client in viewers.items():
+            for response, shown in pages_for(client, game):
+                if response.status_code == 302:  # spectators may not replay a live game
+                    assert seat is None
+                    continue
+                assert response.status_code == 200
+                assert_no_leak(response.content, game, seat, shown)
+                assert_context_holds_no_state(response)
+                checked += 1
+        game = play_random_plies(game, seats, 9, rng)
+    assert checked > 50
+
+
+def test_swapped_colours_are_shown_to_the_swapper_only() -> None:
+    game, seats = started_game(2)
+    from games import services
+
+    swap = next(str(a) for a in engine.legal_actions(game_state(game)) if str(a).startswith("swap"))
+    services.game_submit_action(game_id=game.pk, user=seats[1], action=swap, expected_version=0)
+    mine = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+    theirs = client_for(seats[2]).get(f"/games/{game.pk}/").content.decode()
+    assert "discarded:" in mine
+    assert "discarded:" not in theirs and "swapped 1 tiles" in theirs
