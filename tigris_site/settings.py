@@ -115,8 +115,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # A file, not memory, so a real Celery worker process started by a test can share it.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
-    # A file, not shared-cache memory, so that the threaded test of simultaneous
-    # submissions sees writers wait for each other as in production.
+    # A file, not shared-cache memory: concurrent writers then wait on the busy timeout as
+    # in production (the threaded submission test), and a real Celery worker process
+    # started by a test can share the database.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
