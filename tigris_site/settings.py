@@ -113,8 +113,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-    # A file, not memory, so a real Celery worker process started by a test can share it.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
     # A file, not shared-cache memory: concurrent writers then wait on the busy timeout as
     # in production (the threaded submission test), and a real Celery worker process
     # started by a test can share the database.
