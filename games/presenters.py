@@ -42,7 +42,8 @@ LEADER_NAME = {
     "farmer": gettext_lazy("farmer"),
     "trader": gettext_lazy("trader"),
 }
-DYNASTY_SYMBOL = {"archer": "🏹", "bull": "🐂", "pot": "🏺", "lion": "🦁"}
+# Symbols from common fonts (DejaVu, system fonts) rather than emoji, which may be missing.
+DYNASTY_SYMBOL = {"archer": "➶", "bull": "♉", "pot": "⚱", "lion": "♌"}
 DYNASTY_NAME = {
     "archer": gettext_lazy("Archer"),
     "bull": gettext_lazy("Bull"),

@@ -92,3 +92,17 @@ def test_swapped_colours_are_shown_to_the_swapper_only() -> None:
     theirs = client_for(seats[2]).get(f"/games/{game.pk}/").content.decode()
     assert "discarded:" in mine
     assert "discarded:" not in theirs and "swapped 1 tiles" in theirs
+
+
+def test_the_leak_check_catches_a_leak() -> None:
+    """The scanner itself: an opponent's totals or hand in the bytes fail the check."""
+    game, seats = started_game(2)
+    page = client_for(seats[1]).get(f"/games/{game.pk}/").content
+    assert_no_leak(page, game, 1)
+    leaked = page + b'<p data-vp-seat="2" data-vp="red:0,black:0,blue:0,green:0,treasures:0">'
+    with pytest.raises(AssertionError, match="totals leaked"):
+        assert_no_leak(leaked, game, 1)
+    with pytest.raises(AssertionError, match="hand leaked"):
+        assert_no_leak(page, game, 2)
+    with pytest.raises(AssertionError, match="seed leaked"):
+        assert_no_leak(page + str(game.seed).encode(), game, 1)
