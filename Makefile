@@ -39,11 +39,11 @@ lint: install  ## ruff, mypy, import contracts and the migrations check
 	$(PY) manage.py makemigrations --check --dry-run
 
 pytest-sqlite: install  ## The whole test suite on SQLite
-	scripts/system-deps.sh redis-server
+	scripts/system-deps.sh redis-server chromium
 	$(VENV)/bin/pytest -q
 
 pytest-postgres: install  ## The site tests (all but the pure engine ones) on a throw-away PostgreSQL cluster
-	scripts/system-deps.sh redis-server
+	scripts/system-deps.sh redis-server chromium
 	scripts/with-postgres.sh $(VENV)/bin/pytest -q --ignore=tests/engine
 
 test: lint pytest-sqlite pytest-postgres  ## Every check: lint, then pytest on SQLite and on PostgreSQL
