@@ -1,0 +1,157 @@
+"""A real browser plays a move: log in, pick a tile and a square with the mouse, see it land.
+
+Debian's Chromium, driven by Playwright, against pytest-django's ``live_server``. It checks
+what only a browser can: the HTMX swap replaces the board without a full page load (a
+marker set in ``window`` survives), the opponent's page picks the move up by polling, and
+the board stays usable at phone width. Screenshots go to ``var/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from allauth.account.models import EmailAddress
+
+from games.models import Game
+from tests.games.factories import started_game
+
+PASSWORD = "a-long-browser-test-password"
+POLL_SECONDS = 5  # the game page's hx-trigger="every 5s"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _with_password(user: Any) -> Any:
+    """Give a factory user a real password and a verified address (allauth wants both)."""
+    user.set_password(PASSWORD)
+    user.save()
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
+
+
+def _log_in(browser: Any, base_url: str, user: Any, next_path: str, viewport: dict[str, int]):
+    """Open a fresh context, log in through the real login form and land on ``next_path``."""
+    context = browser.new_context(viewport=viewport)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(f"{base_url}/accounts/login/?next={next_path}")
+    page.fill("input[name=login]", user.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form[action='/accounts/login/'] button[type=submit]")
+    page.wait_for_url(f"**{next_path}")
+    page.wait_for_selector("#game[data-version]")
+    return context, page
+
+
+def _version(page: Any) -> int:
+    return int(page.get_attribute("#game", "data-version"))
+
+
+def _play_tile_with_mouse(page: Any, *, last_square: bool = False, shot: Path | None = None) -> str:
+    """Pick the first tile of the hand, click a highlighted square (the first or the last),
+    and confirm; ``shot`` saves a screenshot while the confirmation is asked.
+
+    Returns the notation the page said it would send.
+    """
+    before = _version(page)
+    tile = page.locator("#hand .tiles button.pick").first
+    tile.click()
+    targets = page.locator("#board .sq.target")
+    target = targets.last if last_square else targets.first
+    target.wait_for(state="visible")
+    square = target.get_attribute("data-square")
+    target.click()
+    confirm = page.locator("#confirm")
+    confirm.wait_for(state="visible")
+    notation = page.input_value("#act-action")
+    assert notation.endswith(f" {square}"), (notation, square)
+    assert page.locator("#board .sq.target").count() > 1, "no squares highlighted"
+    if shot is not None:
+        page.screenshot(path=str(shot), full_page=True)
+    page.click("#confirm-ok")
+    page.wait_for_function(
+        "v => Number(document.getElementById('game').dataset.version) > v", arg=before
+    )
+    return notation
+
+
+def _square_is_on_screen(page: Any, square: str) -> bool:
+    box = page.locator(f'#board .sq[data-square="{square}"]').bounding_box()
+    width = page.viewport_size["width"]
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+
+
+def test_a_move_made_with_the_mouse_reaches_both_players(
+    browser: Any, live_server: Any, screenshots: Path
+) -> None:
+    game, seats = started_game(2, is_rated=False)
+    mover_seat = game.to_act_seat
+    assert mover_seat is not None
+    mover = _with_password(seats[mover_seat])
+    opponent = _with_password(seats[3 - mover_seat])
+    path = f"/games/{game.pk}/"
+
+    mover_context, page = _log_in(browser, live_server.url, mover, path, DESKTOP)
+    opponent_context, other = _log_in(browser, live_server.url, opponent, path, DESKTOP)
+    try:
+        assert page.get_attribute("#game", "data-seat") == str(mover_seat)
+        assert other.get_attribute("#game", "data-seat") == str(3 - mover_seat)
+        assert _version(page) == 0 and _version(other) == 0
+
+        # The mover plays a tile with the mouse; HTMX swaps the board in place.
+        page.evaluate("window.__marker = 42")
+        notation = _play_tile_with_mouse(page)
+        seen_at = time.monotonic()
+        assert _version(page) == 1
+        assert page.evaluate("window.__marker") == 42, "the page was reloaded"
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+        square = notation.split()[-1]
+        assert page.locator(f'#board .sq[data-square="{square}"] .piece.tile').count() == 1
+        game.refresh_from_db()
+        assert game.version == 1
+        assert game.moves.get(ply=1).action == notation
+        page.screenshot(path=str(screenshots / "move-desktop.png"), full_page=True)
+
+        # The opponent's page polls and swaps in the move within one poll interval.
+        other.evaluate("window.__marker = 7")
+        other.wait_for_function(
+            "() => document.getElementById('game').dataset.version === '1'",
+            timeout=(POLL_SECONDS + 2) * 1000,
+        )
+        waited = time.monotonic() - seen_at
+        assert waited <= POLL_SECONDS + 1.5, f"the opponent saw the move after {waited:.1f} s"
+        assert other.evaluate("window.__marker") == 7, "the opponent's page was reloaded"
+        opponent_square = other.locator(f'#board .sq[data-square="{square}"]')
+        assert opponent_square.locator(".piece.tile").count() == 1
+        other.screenshot(path=str(screenshots / "opponent-polled.png"), full_page=True)
+
+        # At phone width the board still fits or scrolls inside its own box, and the
+        # mover plays the turn's second action with taps on it.
+        page.set_viewport_size(PHONE)
+        page.evaluate("window.scrollTo(0, 0)")
+        page_width = page.evaluate("document.documentElement.scrollWidth")
+        board = page.evaluate(
+            "(() => { const w = document.getElementById('board');"
+            " return {client: w.clientWidth, scroll: w.scrollWidth,"
+            " right: w.getBoundingClientRect().right}; })()"
+        )
+        assert board["right"] <= PHONE["width"] + 1, board
+        assert page_width <= PHONE["width"] + 1, f"the page scrolls sideways ({page_width} px)"
+        assert _square_is_on_screen(page, "a1") or board["scroll"] > board["client"]
+        second = _play_tile_with_mouse(
+            page, last_square=True, shot=screenshots / "phone-choosing.png"
+        )
+        assert _version(page) == 2
+        assert page.evaluate("window.__marker") == 42
+        game.refresh_from_db()
+        assert game.version == 2 and game.moves.get(ply=2).action == second
+        page.screenshot(path=str(screenshots / "move-phone.png"), full_page=True)
+    finally:
+        mover_context.close()
+        opponent_context.close()
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
