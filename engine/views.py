@@ -17,11 +17,13 @@ class PlayerView:
 
     ``board`` is 11 rows of 16 diagram tokens (``r*`` a temple with a
     treasure, ``2P`` seat 2's priest, ``~`` empty river); ``leaders[seat][leader]``
-    a square name or None (in supply); ``hand`` the viewer's own tile counts by
-    colour name (None for a spectator); ``scores`` only the totals this viewer
-    may see (``{seat: {red, black, blue, green, treasures}}``); ``events`` the
-    last action's events this viewer may see; ``legal_actions`` the viewer's
-    legal actions in notation when the viewer must act, else ().
+    a square name or None (in supply); ``unification`` the square of the
+    unification marker while wars are pending (§7.1), else None; ``hand`` the
+    viewer's own tile counts by colour name (None for a spectator); ``scores``
+    only the totals this viewer may see (``{seat: {red, black, blue, green,
+    treasures}}``); ``events`` the last action's events this viewer may see;
+    ``legal_actions`` the viewer's legal actions in notation when the viewer
+    must act, else ().
     """
 
     seat: int | None
@@ -31,6 +33,7 @@ class PlayerView:
     end_reason: str | None
     board: tuple[str, ...]
     treasures: tuple[str, ...]
+    unification: str | None
     leaders: dict[int, dict[str, str | None]]
     catastrophes: dict[int, int]
     hand_sizes: dict[int, int]
@@ -59,6 +62,7 @@ class PlayerView:
             "end_reason": self.end_reason,
             "board": list(self.board),
             "treasures": list(self.treasures),
+            "unification": self.unification,
             "leaders": {str(k): v for k, v in self.leaders.items()},
             "catastrophes": {str(k): v for k, v in self.catastrophes.items()},
             "hand_sizes": {str(k): v for k, v in self.hand_sizes.items()},
@@ -126,6 +130,7 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         end_reason=state.end_reason,
         board=tuple(board_rows(state.board, state.treasures)),
         treasures=tuple(SQUARE_NAMES[t] for t in state.treasures),
+        unification=SQUARE_NAMES[state.unification] if state.unification >= 0 else None,
         leaders=leaders,
         catastrophes={i + 1: state.catastrophes[i] for i in range(n)},
         hand_sizes={i + 1: sum(state.hands[i]) for i in range(n)},

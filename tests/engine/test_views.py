@@ -130,3 +130,18 @@ def test_view_shows_what_a_ui_needs() -> None:
 def test_seat_out_of_range_is_refused() -> None:
     with pytest.raises(ValueError):
         view_for(new_game(2, 1), 3)
+
+
+def test_the_unification_marker_is_shown_only_while_its_wars_are_pending() -> None:
+    """RULES.md §7.1/§7.5: the marker lies on the uniting tile until no war remains."""
+    from engine import view_for
+    from tests.engine.rules_helpers import play, position
+
+    kingdoms = {"c5": "r", "c6": "1K", "d5": "k", "e5": "k"}
+    kingdoms |= {"g5": "k", "h5": "k", "i5": "r", "j5": "2K"}
+    state = play(position(kingdoms, hands={1: "g k", 2: "b"}), "tile green f5")
+    assert view_for(state, 1).unification == "f5"
+    assert view_for(state, None).unification == "f5"
+    state = play(state, "commit 0", "commit 0")
+    assert state.pending is None
+    assert view_for(state, 2).unification is None
