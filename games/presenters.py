@@ -98,7 +98,11 @@ def _monument_squares(built: Mapping[str, str]) -> dict[str, str]:
 
 
 def _cell(
-    token: str, square: str, seats: Mapping[int, SeatInfo], monuments: dict[str, str]
+    token: str,
+    square: str,
+    seats: Mapping[int, SeatInfo],
+    monuments: dict[str, str],
+    unification: str | None = None,
 ) -> dict[str, Any]:
     river = IS_RIVER[SQUARE_BY_NAME[square]]
     treasure = token.endswith("*")
@@ -110,6 +114,7 @@ def _cell(
         "special": treasure and SQUARE_BY_NAME[square] in SPECIAL_TREASURES,
         "kind": "empty",
         "monument": monuments.get(square, ""),
+        "unification": square == unification,
     }
     words = [square, _("river") if river else _("land")]
     if token in TILE_BY_LETTER:
@@ -141,6 +146,8 @@ def _cell(
         words.append(_("%(name)s monument") % {"name": cell["monument"]})
     if treasure:
         words.append(_("special treasure") if cell["special"] else _("treasure"))
+    if cell["unification"]:
+        words.append(_("unification marker: wars pending"))
     cell["label"] = ", ".join(str(w) for w in words)
     return cell
 
@@ -156,6 +163,7 @@ def board_rows(
 
     A cell has ``name`` (``"e2"``), ``river``, ``kind`` (empty, tile, facedown,
     catastrophe, leader), ``color``, ``letter``, ``treasure``, ``special``, ``monument``,
+    ``unification`` (the marker lies here while wars are pending, RULES.md §7.1),
     ``label`` (the ``aria-label``: ``"e2, river, blue farm"``), ``changed`` (touched since
     the viewer's last move) and ``targets`` (the action groups that may land there).
     """
@@ -166,7 +174,7 @@ def board_rows(
         cells = []
         for c, token in enumerate(line.split()):
             square = f"{COL_LETTERS[c]}{r + 1}"
-            cell = _cell(token, square, seats, monuments)
+            cell = _cell(token, square, seats, monuments, view.unification)
             cell["changed"] = square in changed_set
             cell["targets"] = " ".join((targets or {}).get(square, ()))
             cells.append(cell)

@@ -1,0 +1,28 @@
+"""The board presenter draws what the view says, including the unification marker."""
+
+from __future__ import annotations
+
+import engine
+from games.presenters import SeatInfo, board_rows
+from tests.engine.rules_helpers import play, position
+
+SEATS = {1: SeatInfo(1, "ann", "archer"), 2: SeatInfo(2, "bo", "bull")}
+
+
+def cells_by_square(view: engine.PlayerView) -> dict[str, dict[str, object]]:
+    return {cell["name"]: cell for row in board_rows(view, SEATS) for cell in row["cells"]}
+
+
+def test_the_unification_marker_is_drawn_and_labelled_while_wars_are_pending() -> None:
+    kingdoms = {"c5": "r", "c6": "1K", "d5": "k", "e5": "k"}
+    kingdoms |= {"g5": "k", "h5": "k", "i5": "r", "j5": "2K"}
+    state = play(position(kingdoms, hands={1: "g k", 2: "b"}), "tile green f5")
+    cells = cells_by_square(engine.view_for(state, 2))
+    assert cells["f5"]["unification"] is True
+    assert cells["f5"]["label"] == "f5, land, green market, unification marker: wars pending"
+    assert [name for name, cell in cells.items() if cell["unification"]] == ["f5"]
+
+    after = play(state, "commit 0", "commit 0")
+    assert not any(
+        cell["unification"] for cell in cells_by_square(engine.view_for(after, 2)).values()
+    )
