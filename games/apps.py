@@ -6,3 +6,7 @@ class GamesConfig(AppConfig):
 
     name = "games"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """Connect the notification, rating and activity receivers to the services' signals."""
+        from games import receivers  # noqa: F401

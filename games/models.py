@@ -53,6 +53,9 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    rated_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the ratings were updated; set once (ratings.py)."
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -122,3 +125,113 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.game_id} ply {self.ply}: {self.action}"
+
+
+# --------------------------------------------------------------------------- accounts,
+# notifications and ratings (issue 5): profiles, the email outbox, per-kind preferences.
+
+
+class Profile(models.Model):
+    """A player's public face and rating; one per user, made on first use (``profiles.py``).
+
+    ``rating_mu``/``rating_sigma`` are the OpenSkill Plackett–Luce rating; the number shown
+    is ``ratings.display_rating`` (provisional until ``ratings.PROVISIONAL_GAMES`` games).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(max_length=40, blank=True)
+    rating_mu = models.FloatField(default=25.0)
+    rating_sigma = models.FloatField(default=25.0 / 3)
+    rated_games = models.PositiveIntegerField(default=0)
+    language = models.CharField(max_length=10, choices=settings.LANGUAGES, default="en")
+    time_zone = models.CharField(max_length=64, default="UTC")
+    last_active_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.display_name or f"user {self.user_id}"
+
+
+class NotificationKind(models.TextChoices):
+    """What an email is about (DESIGN.md, Notification)."""
+
+    YOUR_TURN = "your_turn", _("your move")
+    DECISION = "decision", _("decision needed")
+    GAME_STARTED = "game_started", _("game started")
+    GAME_OVER = "game_over", _("game over")
+    REMINDER = "reminder", _("deadline reminder")
+    SEAT_DROPPED = "seat_dropped", _("seat dropped")
+
+
+class Delivery(models.TextChoices):
+    """How a user wants one kind of email: at once, gathered after N minutes, daily, never."""
+
+    IMMEDIATE = "immediate", _("immediately")
+    BATCHED = "batched", _("batched")
+    DIGEST = "digest", _("daily digest")
+    OFF = "off", _("off")
+
+
+class NotificationPreference(models.Model):
+    """One user's choice for one kind; a missing row means immediate delivery."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_prefs"
+    )
+    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    delivery = models.CharField(max_length=10, choices=Delivery.choices, default=Delivery.IMMEDIATE)
+    batch_minutes = models.PositiveSmallIntegerField(default=15)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind"], name="notification_pref_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.kind}: {self.delivery}"
+
+
+class Notification(models.Model):
+    """The outbox: one email owed to ``user`` about ``game`` at ``ply`` (exactly once).
+
+    Written in the transaction that applies the move; ``tasks.send_notification`` claims a
+    pending row (pending → sending), sends it and marks it sent with the Message-ID.
+    Batched and digest rows wait until ``send_after`` and are sent together by beat.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        SENDING = "sending", _("sending")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("failed")
+        SKIPPED = "skipped", _("skipped")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
+    ply = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    delivery = models.CharField(max_length=10, choices=Delivery.choices, default=Delivery.IMMEDIATE)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    send_after = models.DateTimeField()
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    message_id = models.CharField(max_length=255, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "ply", "kind"], name="notification_once"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "delivery", "send_after"], name="outbox_due_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id} for #{self.game_id} ply {self.ply} ({self.status})"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import views, views_accounts
 
 app_name = "games"
 
@@ -16,4 +16,9 @@ urlpatterns = [
     path("games/<int:game_id>/leave", views.game_leave, name="leave"),
     path("games/<int:game_id>/invite/<str:token>", views.game_invite, name="invite"),
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
+    # accounts, notifications and ratings (issue 5)
+    path("settings", views_accounts.settings_page, name="settings"),
+    path("players/<int:user_id>/", views_accounts.profile_page, name="profile"),
+    path("leaderboard", views_accounts.leaderboard, name="leaderboard"),
+    path("unsubscribe/<str:token>", views_accounts.unsubscribe, name="unsubscribe"),
 ]

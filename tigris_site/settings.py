@@ -142,6 +142,8 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_SIGNUP_FORM_CLASS = "games.forms_accounts.SignupForm"  # adds the display name
+ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
 
 # --------------------------------------------------------------------------- i18n
@@ -215,7 +217,12 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # the email outbox (games/tasks.py): lost messages, batched emails, daily digests
+    "sweep-outbox": {"task": "games.tasks.sweep_outbox", "schedule": 60.0},
+    "send-batched": {"task": "games.tasks.send_batched", "schedule": 60.0},
+    "send-daily-digest": {"task": "games.tasks.send_daily_digest", "schedule": 300.0},
+}
 
 # --------------------------------------------------------------------------- security
 SESSION_COOKIE_HTTPONLY = True

@@ -1,0 +1,227 @@
+"""Render and send notification emails; sign and check one-click unsubscribe tokens.
+
+Emails receive only public facts (RULES.md §14): the game's number, player names, whose
+move it is, what kind of decision is asked, and after the game its final ranking (then
+everything is public). Never a hand, never a hidden total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives, mailers, make_msgid
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games import profiles, selectors
+from games.models import Delivery, Game, Notification, NotificationKind, Profile
+
+UNSUBSCRIBE_SALT = "games.unsubscribe"
+
+
+def unsubscribe_token(user_id: int, kind: str) -> str:
+    """Return a signed token naming ``user_id`` and ``kind`` (for List-Unsubscribe)."""
+    return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def unsubscribe_read(token: str) -> tuple[int, str]:
+    """Return ``(user_id, kind)`` of a token; raise ``signing.BadSignature`` if forged."""
+    data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("u"), int)
+        or data.get("k") not in NotificationKind.values
+    ):
+        raise signing.BadSignature("malformed unsubscribe token")
+    return data["u"], data["k"]
+
+
+def absolute(path: str) -> str:
+    """Return ``settings.SITE_URL`` + ``path``."""
+    return f"{settings.SITE_URL}{path}"
+
+
+def _names(game: Game) -> dict[int, str]:
+    return {
+        seat.position: profiles.display_name(seat.user)
+        for seat in game.seats.select_related("user__profile")
+        if seat.position is not None
+    }
+
+
+def _decision_text(game: Game) -> str:
+    """Return what the pending out-of-turn decision asks, in words (public, §15)."""
+    kind = None
+    if game.state is not None:
+        pending = game.state.get("pending")
+        if isinstance(pending, dict):
+            kind = pending.get("kind")
+    return {
+        "support": _("commit support in a conflict"),
+        "treasure": _("choose treasures"),
+        "war_order": _("choose the next war"),
+        "monument": _("decide on a monument"),
+    }.get(str(kind), _("make a decision"))
+
+
+def _ranking(game: Game) -> list[dict[str, Any]]:
+    names = _names(game)
+    rows = []
+    for seat in game.seats.order_by("final_rank", "position"):
+        score = seat.final_score or {}
+        rows.append(
+            {
+                "rank": seat.final_rank,
+                "name": names.get(seat.position or 0, "?"),
+                "score": score.get("score"),
+                "colors": score.get("colors", {}),
+                "rating_before": seat.rating_before,
+                "rating_after": seat.rating_after,
+            }
+        )
+    return rows
+
+
+def _subject(row: Notification, names: dict[int, str]) -> str:
+    game = row.game
+    label = _("Game #%(id)s") % {"id": game.pk}
+    to_act = names.get(game.to_act_seat or 0, "")
+    if row.kind == NotificationKind.YOUR_TURN:
+        return _("%(game)s: your move") % {"game": label}
+    if row.kind == NotificationKind.DECISION:
+        return _("%(game)s: your decision needed on %(name)s's turn") % {
+            "game": label,
+            "name": names.get(_active_seat(game), to_act),
+        }
+    if row.kind == NotificationKind.GAME_STARTED:
+        return _("%(game)s has started: %(name)s's move") % {"game": label, "name": to_act}
+    if row.kind == NotificationKind.GAME_OVER:
+        winners = [r["name"] for r in _ranking(game) if r["rank"] == 1]
+        return _("%(game)s is over: %(names)s won") % {"game": label, "names": ", ".join(winners)}
+    return _("%(game)s: %(kind)s") % {"game": label, "kind": row.get_kind_display()}
+
+
+def _active_seat(game: Game) -> int:
+    if game.state is None:
+        return 0
+    return int(game.state.get("active_seat", 0) or 0)
+
+
+def _send(*, user: Any, kind: str, subject: str, template: str, context: dict[str, Any]) -> str:
+    """Render ``template``.txt/.html with ``context`` and send to ``user``; return Message-ID."""
+    token = unsubscribe_token(user.pk, kind)
+    unsubscribe_url = absolute(reverse("games:unsubscribe", args=[token]))
+    context = {
+        **context,
+        "settings_url": absolute(reverse("games:settings")),
+        "unsubscribe_url": unsubscribe_url,
+        "site_url": settings.SITE_URL,
+    }
+    text = render_to_string(f"emails/{template}.txt", context)
+    html = render_to_string(f"emails/{template}.html", context)
+    domain = urlsplit(settings.SITE_URL).hostname or "localhost"
+    message_id = make_msgid(domain=domain)
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=text,
+        to=[user.email],
+        headers={
+            "Message-ID": message_id,
+            "List-Unsubscribe": f"<{unsubscribe_url}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    mailers.default.send_messages([message])
+    return message_id
+
+
+def _language(user: Any) -> str:
+    profile = Profile.objects.filter(user_id=user.pk).first()
+    return profile.language if profile else settings.LANGUAGE_CODE
+
+
+def notification_send(row: Notification) -> str:
+    """Render and send the email of one outbox row; return its Message-ID.
+
+    Raises whatever the mail backend raises (the task classifies it).
+    """
+    user = row.user
+    with translation.override(_language(user)):
+        names = _names(row.game)
+        game = row.game
+        context = {
+            "kind": row.kind,
+            "recipient": profiles.display_name(user),
+            "game_label": _("Game #%(id)s") % {"id": game.pk},
+            "game_url": absolute(reverse("games:game", args=[game.pk])),
+            "to_act_name": names.get(game.to_act_seat or 0, ""),
+            "active_name": names.get(_active_seat(game), ""),
+            "decision_text": _decision_text(game) if row.kind == NotificationKind.DECISION else "",
+            "ranking": _ranking(game) if row.kind == NotificationKind.GAME_OVER else [],
+            "players": [names[p] for p in sorted(names)],
+            "kind_display": row.get_kind_display(),
+        }
+        subject = _subject(row, names)
+        return _send(
+            user=user, kind=row.kind, subject=subject, template="notification", context=context
+        )
+
+
+def _still_relevant(row: Notification, waiting_ids: set[int]) -> bool:
+    if row.kind in (NotificationKind.YOUR_TURN, NotificationKind.DECISION):
+        return row.game_id in waiting_ids
+    return True
+
+
+def digest_send(rows: Sequence[Notification], *, delivery: str) -> str | None:
+    """Send one email for a user's gathered ``rows``; return its Message-ID, or None if moot.
+
+    The email lists every game waiting for the user now, and the games that started or
+    ended. Rows about turns the user has taken meanwhile are dropped; with nothing left,
+    nothing is sent. Raises whatever the mail backend raises.
+    """
+    user = rows[0].user
+    with translation.override(_language(user)):
+        waiting = list(selectors.games_waiting_for(user))
+        waiting_ids = {g.pk for g in waiting}
+        relevant = [r for r in rows if _still_relevant(r, waiting_ids)]
+        if not relevant and not waiting:
+            return None
+        games_waiting = [
+            {
+                "label": _("Game #%(id)s") % {"id": g.pk},
+                "url": absolute(reverse("games:game", args=[g.pk])),
+            }
+            for g in waiting
+        ]
+        events = []
+        for r in relevant:
+            if r.kind in (NotificationKind.GAME_STARTED, NotificationKind.GAME_OVER):
+                events.append(
+                    {
+                        "label": _("Game #%(id)s") % {"id": r.game_id},
+                        "what": r.get_kind_display(),
+                        "url": absolute(reverse("games:game", args=[r.game_id])),
+                    }
+                )
+        kinds = sorted({r.kind for r in rows})
+        if delivery == Delivery.DIGEST:
+            subject = _("Your daily Tigris & Euphrates digest: %(n)s games waiting for you")
+        else:
+            subject = _("Tigris & Euphrates: %(n)s games waiting for you")
+        subject = subject % {"n": len(waiting)}
+        context = {
+            "recipient": profiles.display_name(user),
+            "games_waiting": games_waiting,
+            "events": events,
+            "delivery": delivery,
+        }
+        return _send(user=user, kind=kinds[0], subject=subject, template="digest", context=context)

@@ -1,0 +1,89 @@
+"""Forms of accounts: allauth's sign-up extended with a display name, and the settings page."""
+
+from __future__ import annotations
+
+from typing import Any
+from zoneinfo import available_timezones
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
+
+from games import profiles
+from games.models import Delivery, NotificationKind
+
+SETTABLE_KINDS = [
+    NotificationKind.YOUR_TURN,
+    NotificationKind.DECISION,
+    NotificationKind.GAME_STARTED,
+    NotificationKind.GAME_OVER,
+    NotificationKind.REMINDER,
+    NotificationKind.SEAT_DROPPED,
+]
+
+
+class SignupForm(forms.Form):
+    """The extra field of allauth's sign-up (``ACCOUNT_SIGNUP_FORM_CLASS``): a display name."""
+
+    display_name = forms.CharField(
+        label=_("Display name"), max_length=40, help_text=_("Shown to other players.")
+    )
+
+    def signup(self, request: Any, user: Any) -> None:
+        """Called by allauth once ``user`` is saved: create the profile with the name."""
+        profile = profiles.profile_get(user)
+        profile.display_name = self.cleaned_data["display_name"]
+        profile.save(update_fields=["display_name"])
+
+
+def _time_zones() -> list[tuple[str, str]]:
+    return [(z, z) for z in sorted(available_timezones()) if "/" in z or z == "UTC"]
+
+
+class SettingsForm(forms.Form):
+    """Display name, language, time zone and a delivery choice per notification kind."""
+
+    display_name = forms.CharField(label=_("Display name"), max_length=40)
+    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
+    time_zone = forms.ChoiceField(label=_("Time zone"), choices=_time_zones)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for kind in SETTABLE_KINDS:
+            self.fields[f"delivery_{kind.value}"] = forms.ChoiceField(
+                label=kind.label, choices=Delivery.choices, initial=Delivery.IMMEDIATE
+            )
+            self.fields[f"minutes_{kind.value}"] = forms.IntegerField(
+                label=_("minutes"), min_value=1, max_value=24 * 60, initial=15
+            )
+
+    def kind_rows(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
+        """Return ``(label, delivery field, minutes field)`` per kind, for the template."""
+        return [
+            (str(k.label), self[f"delivery_{k.value}"], self[f"minutes_{k.value}"])
+            for k in SETTABLE_KINDS
+        ]
+
+    def preferences(self) -> dict[str, tuple[str, int]]:
+        """Return kind → ``(delivery, batch_minutes)`` from the cleaned data."""
+        return {
+            k.value: (
+                self.cleaned_data[f"delivery_{k.value}"],
+                self.cleaned_data[f"minutes_{k.value}"],
+            )
+            for k in SETTABLE_KINDS
+        }
+
+    @classmethod
+    def initial_for(cls, user: Any) -> dict[str, Any]:
+        """Return the form's initial data from ``user``'s profile and preferences."""
+        profile = profiles.profile_get(user)
+        data: dict[str, Any] = {
+            "display_name": profile.display_name,
+            "language": profile.language,
+            "time_zone": profile.time_zone,
+        }
+        for kind, (delivery, minutes) in profiles.preferences_all(user.pk).items():
+            data[f"delivery_{kind}"] = delivery
+            data[f"minutes_{kind}"] = minutes
+        return data

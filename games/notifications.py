@@ -1,0 +1,142 @@
+"""Who is told what after each change of a game: the rows of the email outbox.
+
+Runs inside the transaction that applies the move (``games.receivers`` connects it to the
+services' signals), so the ``Notification`` rows commit or roll back with the move; emails
+owed at once are queued with ``send_notification.delay_on_commit``.
+
+The rule (issue 5): a player is notified when the game starts waiting on them after waiting
+on someone else — *your_turn* when it is their turn, *decision* when they must decide on
+someone else's turn — and not again for further decisions of the same stretch.
+Everyone is told when a game starts (*game_started*, which names whose move it is) and when
+it ends (*game_over*, with the final ranking).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import engine
+from games import profiles
+from games.models import Delivery, Game, Notification, NotificationKind, Profile
+
+DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in the recipient's time zone
+
+
+def waiting_kind(state: engine.GameState) -> tuple[int, str] | None:
+    """Return ``(seat, kind)`` of whom ``state`` waits on, or None when the game is over.
+
+    ``kind`` is ``decision`` when the seat decides on someone else's turn (support,
+    treasures — RULES.md §15), else ``your_turn``.
+    """
+    seat = state.to_act
+    if state.is_over or seat is None:
+        return None
+    if state.pending is not None and state.pending.seat != state.active_seat:
+        return seat, NotificationKind.DECISION.value
+    return seat, NotificationKind.YOUR_TURN.value
+
+
+def next_digest_time(now: datetime, time_zone: str) -> datetime:
+    """Return the next ``DIGEST_HOUR``:00 after ``now`` in ``time_zone`` (UTC if unknown)."""
+    try:
+        zone = ZoneInfo(time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    local = now.astimezone(zone)
+    candidate = datetime.combine(local.date(), time(DIGEST_HOUR), tzinfo=zone)
+    if candidate <= local:
+        candidate = datetime.combine(
+            local.date() + timedelta(days=1), time(DIGEST_HOUR), tzinfo=zone
+        )
+    return candidate
+
+
+def notification_create(*, user_id: int, game: Game, ply: int, kind: str) -> Notification | None:
+    """Write the outbox row owed to ``user_id`` (per their preference for ``kind``).
+
+    Returns None when the user turned that kind off or the row already exists (the unique
+    constraint on user, game, ply, kind makes this idempotent). An immediate row is queued
+    for ``tasks.send_notification`` when the surrounding transaction commits.
+    """
+    from games.tasks import send_notification  # tasks imports this module's neighbours
+
+    delivery, minutes = profiles.preference_get(user_id, kind)
+    if delivery == Delivery.OFF:
+        return None
+    now = timezone.now()
+    if delivery == Delivery.BATCHED:
+        send_after = now + timedelta(minutes=minutes)
+    elif delivery == Delivery.DIGEST:
+        zone = Profile.objects.filter(user_id=user_id).values_list("time_zone", flat=True).first()
+        send_after = next_digest_time(now, zone or "UTC")
+    else:
+        send_after = now
+    try:
+        with transaction.atomic():  # a savepoint: a duplicate must not spoil the move
+            row = Notification.objects.create(
+                user_id=user_id,
+                game=game,
+                ply=ply,
+                kind=kind,
+                delivery=delivery,
+                send_after=send_after,
+            )
+    except IntegrityError:
+        return None
+    if delivery == Delivery.IMMEDIATE:
+        # celery-types does not know Celery 5.4's delay_on_commit yet
+        send_notification.delay_on_commit(row.pk)  # type: ignore[attr-defined]
+    return row
+
+
+def _seat_users(game: Game) -> dict[int, int]:
+    return {seat.position: seat.user_id for seat in game.seats.all() if seat.position is not None}
+
+
+def notify_game_started(*, game: Game) -> list[Notification]:
+    """Tell every player that ``game`` started (ply 0); the email names whose move it is."""
+    rows = []
+    for user_id in _seat_users(game).values():
+        row = notification_create(
+            user_id=user_id, game=game, ply=0, kind=NotificationKind.GAME_STARTED
+        )
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
+def notify_move(
+    *, game: Game, ply: int, before: engine.GameState, after: engine.GameState
+) -> list[Notification]:
+    """Write the rows owed after the move ``ply`` turned ``before`` into ``after``.
+
+    The seat that must act in ``after`` is told when ``before`` waited on another seat.
+    Game over is handled by ``notify_game_over``.
+    """
+    waiting = waiting_kind(after)
+    if waiting is None:
+        return []
+    seat, kind = waiting
+    if before.to_act == seat:
+        return []  # the same stretch: they are already waited on and were told
+    user_id = _seat_users(game).get(seat)
+    if user_id is None:
+        return []
+    row = notification_create(user_id=user_id, game=game, ply=ply, kind=kind)
+    return [row] if row is not None else []
+
+
+def notify_game_over(*, game: Game) -> list[Notification]:
+    """Tell every player that ``game`` is over (the email carries the final ranking)."""
+    rows = []
+    for user_id in _seat_users(game).values():
+        row = notification_create(
+            user_id=user_id, game=game, ply=game.version, kind=NotificationKind.GAME_OVER
+        )
+        if row is not None:
+            rows.append(row)
+    return rows

@@ -1,0 +1,46 @@
+"""Connect notifications, ratings and activity to the services' signals (``games.signals``).
+
+Every receiver runs inside the service's transaction; imported once by ``GamesConfig.ready``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.dispatch import receiver
+
+import engine
+from games import notifications, profiles, ratings, signals
+from games.models import Game, Move
+
+
+@receiver(signals.game_started, dispatch_uid="games.notify_game_started")
+def on_game_started(sender: Any, *, game: Game, **kwargs: Any) -> None:
+    """Tell every player the game started."""
+    notifications.notify_game_started(game=game)
+
+
+@receiver(signals.move_applied, dispatch_uid="games.notify_move")
+def on_move_applied(
+    sender: Any,
+    *,
+    game: Game,
+    move: Move,
+    before: engine.GameState,
+    after: engine.GameState,
+    **kwargs: Any,
+) -> None:
+    """Tell whoever the game now waits on, and note that the mover was active."""
+    notifications.notify_move(game=game, ply=move.ply, before=before, after=after)
+    user_id = next((s.user_id for s in game.seats.all() if s.position == move.seat), None)
+    if user_id is not None:
+        profiles.profile_touch(user_id=user_id)
+
+
+@receiver(signals.game_finished, dispatch_uid="games.game_finished")
+def on_game_finished(
+    sender: Any, *, game: Game, ranking: list[engine.Placing], **kwargs: Any
+) -> None:
+    """Rate the game (if it counts) and tell every player the result."""
+    ratings.game_rate(game_id=game.pk, ranking=ranking)
+    notifications.notify_game_over(game=game)

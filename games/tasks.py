@@ -1,0 +1,184 @@
+"""Celery tasks: send the outbox's emails exactly once, and the beat sweeps.
+
+Tasks take ids, re-read the database and exit early when the work is done (STYLE.md).
+``send_notification`` claims its row with one conditional UPDATE (pending → sending), so a
+duplicate task or a re-queued message sends nothing twice. Transient SMTP/connection errors
+put the row back to pending and retry with Celery's exponential backoff and jitter;
+permanent ones (5xx) mark it failed with the error. Delays are database timestamps
+(``send_after``) swept by beat, never long ETAs on the broker.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+from datetime import timedelta
+
+from celery import shared_task
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import emails
+from games.models import Delivery, Notification
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 8
+STUCK_AFTER = timedelta(minutes=10)  # a row "sending" this long lost its worker
+REQUEUE_AFTER = timedelta(minutes=1)
+
+
+class TransientSendError(Exception):
+    """Sending failed for a reason that may pass (disconnect, timeout, SMTP 4xx)."""
+
+
+def classify(exc: BaseException) -> str:
+    """Return ``"transient"`` or ``"permanent"`` for an exception raised while sending."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _msg in exc.recipients.values()]
+        return "transient" if codes and all(400 <= c < 500 for c in codes) else "permanent"
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return "transient" if 400 <= exc.smtp_code < 500 else "permanent"
+    if isinstance(exc, smtplib.SMTPServerDisconnected | ConnectionError | TimeoutError | OSError):
+        return "transient"
+    return "permanent"
+
+
+def _release(notification_id: int, *, status: str, error: str) -> None:
+    Notification.objects.filter(pk=notification_id, status=Notification.Status.SENDING).update(
+        status=status, error=error[:2000], claimed_at=None
+    )
+
+
+@shared_task(
+    bind=True,
+    autoretry_for=(TransientSendError,),
+    retry_backoff=30,
+    retry_backoff_max=3600,
+    retry_jitter=True,
+    max_retries=MAX_RETRIES,
+)
+def send_notification(self, notification_id: int) -> str:  # type: ignore[no-untyped-def]
+    """Send the immediate email of outbox row ``notification_id``; return what happened.
+
+    Returns ``"sent"``, ``"skipped"`` (row not pending: already sent, claimed by another
+    worker, failed or gone) or ``"failed"`` (permanent error, stored on the row). Raises
+    ``TransientSendError`` to let Celery retry, after putting the row back to pending.
+    """
+    claimed = Notification.objects.filter(
+        pk=notification_id, status=Notification.Status.PENDING
+    ).update(
+        status=Notification.Status.SENDING,
+        attempts=F("attempts") + 1,
+        claimed_at=timezone.now(),
+    )
+    if not claimed:
+        return "skipped"
+    row = Notification.objects.select_related("user", "game").get(pk=notification_id)
+    try:
+        message_id = emails.notification_send(row)
+    except Exception as exc:
+        text = f"{type(exc).__name__}: {exc}"
+        if classify(exc) == "transient" and self.request.retries < MAX_RETRIES:
+            log.warning("notification %s: transient error, retrying: %s", notification_id, text)
+            _release(notification_id, status=Notification.Status.PENDING, error=text)
+            raise TransientSendError(text) from exc
+        log.error("notification %s failed: %s", notification_id, text)
+        _release(notification_id, status=Notification.Status.FAILED, error=text)
+        return "failed"
+    Notification.objects.filter(pk=notification_id, status=Notification.Status.SENDING).update(
+        status=Notification.Status.SENT, message_id=message_id, sent_at=timezone.now(), error=""
+    )
+    return "sent"
+
+
+@shared_task
+def sweep_outbox() -> int:
+    """Re-queue immediate rows left pending for a minute (lost broker messages); return how many.
+
+    Rows stuck in *sending* for ``STUCK_AFTER`` (their worker died) go back to pending first.
+    """
+    now = timezone.now()
+    Notification.objects.filter(
+        status=Notification.Status.SENDING, claimed_at__lt=now - STUCK_AFTER
+    ).update(status=Notification.Status.PENDING, claimed_at=None)
+    ids = list(
+        Notification.objects.filter(
+            status=Notification.Status.PENDING,
+            delivery=Delivery.IMMEDIATE,
+            send_after__lte=now,
+            created_at__lt=now - REQUEUE_AFTER,
+        ).values_list("pk", flat=True)[:500]
+    )
+    for pk in ids:
+        send_notification.delay(pk)
+    return len(ids)
+
+
+def _claim_group(user_id: int, delivery: str) -> list[int]:
+    """Mark every pending ``delivery`` row of ``user_id`` as sending; return their ids."""
+    with transaction.atomic():
+        ids = list(
+            Notification.objects.select_for_update(skip_locked=True)
+            .filter(user_id=user_id, delivery=delivery, status=Notification.Status.PENDING)
+            .values_list("pk", flat=True)
+        )
+        Notification.objects.filter(pk__in=ids, status=Notification.Status.PENDING).update(
+            status=Notification.Status.SENDING,
+            attempts=F("attempts") + 1,
+            claimed_at=timezone.now(),
+        )
+    return ids
+
+
+def send_group(*, user_id: int, delivery: str) -> str:
+    """Send one email gathering every pending ``delivery`` row of ``user_id``.
+
+    Returns ``"sent"``, ``"skipped"`` (nothing pending, or nothing still worth saying —
+    the rows are marked skipped), ``"retry"`` (transient error: rows back to pending for
+    the next sweep) or ``"failed"``.
+    """
+    ids = _claim_group(user_id, delivery)
+    if not ids:
+        return "skipped"
+    rows = list(
+        Notification.objects.select_related("user", "game").filter(pk__in=ids).order_by("pk")
+    )
+    try:
+        message_id = emails.digest_send(rows, delivery=delivery)
+    except Exception as exc:
+        text = f"{type(exc).__name__}: {exc}"
+        transient = classify(exc) == "transient" and max(r.attempts for r in rows) < MAX_RETRIES
+        status = Notification.Status.PENDING if transient else Notification.Status.FAILED
+        Notification.objects.filter(pk__in=ids).update(status=status, error=text[:2000])
+        log.warning("digest for user %s: %s", user_id, text)
+        return "retry" if transient else "failed"
+    if message_id is None:
+        Notification.objects.filter(pk__in=ids).update(status=Notification.Status.SKIPPED)
+        return "skipped"
+    Notification.objects.filter(pk__in=ids).update(
+        status=Notification.Status.SENT, message_id=message_id, sent_at=timezone.now(), error=""
+    )
+    return "sent"
+
+
+def _send_due(delivery: str) -> int:
+    user_ids = set(
+        Notification.objects.filter(
+            status=Notification.Status.PENDING, delivery=delivery, send_after__lte=timezone.now()
+        ).values_list("user_id", flat=True)
+    )
+    return sum(send_group(user_id=uid, delivery=delivery) == "sent" for uid in sorted(user_ids))
+
+
+@shared_task
+def send_batched() -> int:
+    """Send each user with a due batched row one email listing their games; return emails sent."""
+    return _send_due(Delivery.BATCHED)
+
+
+@shared_task
+def send_daily_digest() -> int:
+    """Send each user whose digest time has come one email listing their games; return count."""
+    return _send_due(Delivery.DIGEST)

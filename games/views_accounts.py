@@ -1,0 +1,133 @@
+"""Pages of accounts: profile, settings, leaderboard, and the one-click unsubscribe."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import emails, profiles, ratings
+from games.forms_accounts import SettingsForm
+from games.models import Delivery, Game, NotificationKind, Profile, Seat
+
+LEADERBOARD_ACTIVE_DAYS = 180
+
+
+@csrf_exempt  # RFC 8058: mail providers POST without a session; the signed token is the proof
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: confirm turning off one kind of email; POST: turn it off (RFC 8058 one-click).
+
+    A forged or malformed token answers 400 and changes nothing.
+    """
+    try:
+        user_id, kind = emails.unsubscribe_read(token)
+    except signing.BadSignature:
+        return HttpResponseBadRequest(_("This unsubscribe link is not valid."))
+    user = get_object_or_404(get_user_model(), pk=user_id)
+    kind_label = NotificationKind(kind).label
+    if request.method == "POST":
+        profiles.preference_set(user_id=user.pk, kind=kind, delivery=Delivery.OFF)
+        return render(
+            request, "accounts/unsubscribe.html", {"done": True, "kind_label": kind_label}
+        )
+    return render(request, "accounts/unsubscribe.html", {"done": False, "kind_label": kind_label})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    """The settings page: display name, language, time zone, notification preferences."""
+    if request.method == "POST":
+        form = SettingsForm(request.POST)
+        if form.is_valid():
+            profiles.profile_update(
+                user=request.user,
+                display_name=form.cleaned_data["display_name"],
+                language=form.cleaned_data["language"],
+                time_zone=form.cleaned_data["time_zone"],
+                preferences=form.preferences(),
+            )
+            messages.success(request, _("Your settings are saved."))
+            return redirect("games:settings")
+    else:
+        form = SettingsForm(initial=SettingsForm.initial_for(request.user))
+    return render(request, "accounts/settings.html", {"form": form})
+
+
+def rating_chart(points: list[float], *, width: int = 300, height: int = 80) -> dict[str, Any]:
+    """Return the inline SVG polyline of a rating history: ``{"points", "width", "height"}``."""
+    if not points:
+        return {"points": "", "width": width, "height": height}
+    low, high = min(points), max(points)
+    span = (high - low) or 1.0
+    step = width / max(len(points) - 1, 1)
+    coords = [
+        f"{i * step:.1f},{height - 4 - (p - low) / span * (height - 8):.1f}"
+        for i, p in enumerate(points)
+    ]
+    return {"points": " ".join(coords), "width": width, "height": height, "low": low, "high": high}
+
+
+@require_GET
+def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
+    """A player's profile: rating ± uncertainty, history chart, games, wins and places."""
+    user = get_object_or_404(get_user_model(), pk=user_id)
+    profile = profiles.profile_get(user)
+    seats = list(
+        Seat.objects.filter(user=user)
+        .select_related("game")
+        .exclude(game__status__in=[Game.Status.ABORTED, Game.Status.EXPIRED])
+        .order_by("-game__updated_at")
+    )
+    finished = [s for s in seats if s.game.status == Game.Status.FINISHED]
+    running = [s for s in seats if s.game.status in (Game.Status.ACTIVE, Game.Status.OPEN)]
+    history = sorted(
+        (s for s in finished if s.rating_after is not None),
+        key=lambda s: (s.game.finished_at or s.game.updated_at, s.game.pk),
+    )
+    places: dict[int, int] = {}
+    for seat in finished:
+        if seat.final_rank:
+            places[seat.final_rank] = places.get(seat.final_rank, 0) + 1
+    context = {
+        "player": user,
+        "profile": profile,
+        "rating": ratings.display_rating(profile.rating_mu, profile.rating_sigma),
+        "uncertainty": ratings.display_uncertainty(profile.rating_sigma),
+        "provisional": ratings.is_provisional(profile),
+        "chart": rating_chart([s.rating_after for s in history if s.rating_after is not None]),
+        "finished": finished,
+        "running": running,
+        "wins": places.get(1, 0),
+        "places": sorted(places.items()),
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """Non-provisional players active in the last 180 days, best displayed rating first."""
+    since = timezone.now() - timedelta(days=LEADERBOARD_ACTIVE_DAYS)
+    rows = [
+        {
+            "profile": p,
+            "rating": ratings.display_rating(p.rating_mu, p.rating_sigma),
+            "uncertainty": ratings.display_uncertainty(p.rating_sigma),
+        }
+        for p in Profile.objects.filter(
+            rated_games__gte=ratings.PROVISIONAL_GAMES, last_active_at__gte=since
+        ).select_related("user")
+    ]
+    rows.sort(key=lambda r: -float(r["rating"]))  # type: ignore[arg-type]
+    return render(request, "accounts/leaderboard.html", {"rows": rows})
