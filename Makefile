@@ -56,6 +56,7 @@ beat: install  ## Celery beat: the deadline and outbox sweeps (needs CELERY_BROK
 
 bench: install  ## Benchmarks (printed figures, run by hand)
 	$(PY) bench/engine_bench.py
+	$(PY) bench/web_load.py
 
 lock: install  ## Regenerate constraints.txt from what is installed
 	{ echo "# Exact versions CI and every machine install (pip install -c constraints.txt -e '.[dev]')."; \

@@ -1,0 +1,746 @@
+"""Load the web tier like a crowd of browsers: submits and polls through gunicorn on PostgreSQL.
+
+Run from the repository root: ``python bench/web_load.py`` (``make bench`` does). Options:
+``--workers N`` gunicorn workers, ``--games G`` 2-player games played by ``2·G`` simulated
+players, ``--plies P`` per game, ``--poll-interval S`` seconds between a waiting player's
+polls (browsers use 5 s; the default is shorter to make load), ``--skip-history`` to leave
+out the 10,000-game history phase.
+
+What it does, all on loopback and all thrown away at the end:
+
+1. Re-executes itself under ``scripts/with-postgres.sh`` (a throw-away PostgreSQL cluster),
+   migrates, collects static files and starts gunicorn (``tigris_site.wsgi``, DEBUG=0,
+   eager Celery) on 127.0.0.1.
+2. A setup subprocess creates users and games through ``games.services`` and session
+   cookies with Django's ``SessionStore``.
+3. **Trivial view**: ``2·G`` threads call ``GET /healthz`` back to back.
+4. **Play**: ``2·G`` players poll ``/games/<id>/poll?version=N``; whoever must act submits a
+   random ``data-action`` offered by the page with ``POST /games/<id>/act`` (HTMX partials,
+   like the browser), until every game reached ``P`` plies.
+5. **Submit burst**: one thread per game (``2·G`` games) submits back to back as whichever
+   seat must act (fetching that seat's partial when the turn passes): saturated throughput.
+6. Bulk-inserts 10,000 finished and 1,000 active games (with seats and every move) and
+   repeats the submit burst on fresh games, to show latency does not grow with history.
+7. Profiles ``services.game_submit_action`` in-process (cProfile) and prints the top entries.
+
+Throughput of a closed loop of C clients without think time is C / mean latency; the
+submit/trivial ratio compares those capacities (the burst also spends time fetching pages,
+so its raw submits/s is printed too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import http.client
+import json
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+MARKER = "WEB_LOAD_IN_THROWAWAY_PG"
+CSRF = "benchcsrftokenbenchcsrftoken0001"  # 32 characters: an unmasked CSRF secret
+GAME_TAG = re.compile(r'<div id="game"[^>]*>')
+VERSION = re.compile(r'data-version="(\d+)"')
+DATA_ACTION = re.compile(r'data-action="([^"]+)"')
+
+TARGETS = {"submit_p95_ms": 60.0, "poll_p95_ms": 15.0, "submit_share": 0.25}
+
+
+# --------------------------------------------------------------------------- environment
+
+
+def site_env() -> dict[str, str]:
+    """The production-like environment of gunicorn and of the Django subprocesses."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tigris_site.settings",
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-" + "k" * 40,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_HSTS_SECONDS": "0",
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "LOG_LEVEL": "ERROR",
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+def child(mode: str, *args: str) -> Any:
+    """Run this script's ``mode`` in a Django subprocess; return the JSON it prints last."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", mode, *args],
+        cwd=ROOT,
+        env=site_env(),
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    ).stdout
+    lines = [line for line in out.splitlines() if line.strip()]
+    for line in lines[:-1]:
+        print(line)
+    return json.loads(lines[-1]) if lines else None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Gunicorn:
+    """gunicorn serving ``tigris_site.wsgi`` on a loopback port."""
+
+    def __init__(self, workers: int, log: Path) -> None:
+        self.port = free_port()
+        self.log = log
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "tigris_site.wsgi",
+                "--workers",
+                str(workers),
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--backlog",
+                "2048",
+                "--timeout",
+                "60",
+            ],
+            cwd=ROOT,
+            env=site_env(),
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited:\n{log.read_text()[-3000:]}")
+            try:
+                if request(self.port, "GET", "/healthz", None).status == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("gunicorn did not answer /healthz within 30 s")
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+# --------------------------------------------------------------------------- HTTP client
+
+
+@dataclass
+class Reply:
+    status: int
+    body: str
+    seconds: float
+
+
+def request(
+    port: int, method: str, path: str, session: str | None, form: dict[str, Any] | None = None
+) -> Reply:
+    """One request on a fresh loopback connection (gunicorn's sync workers close them)."""
+    headers = {"Host": "127.0.0.1", "HX-Request": "true"}
+    if session:
+        headers["Cookie"] = f"sessionid={session}; csrftoken={CSRF}"
+        headers["X-CSRFToken"] = CSRF
+    body = None
+    if form is not None:
+        body = urlencode(form)
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    started = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        data = response.read().decode()
+    finally:
+        conn.close()
+    return Reply(response.status, data, time.perf_counter() - started)
+
+
+@dataclass
+class View:
+    """What a player's ``#game`` partial says: version, whether I act, my actions."""
+
+    version: int
+    my_turn: bool
+    actions: list[str]
+
+    @classmethod
+    def parse(cls, body: str) -> View:
+        tag = GAME_TAG.search(body)
+        if tag is None:
+            raise RuntimeError(f"no #game element in: {body[:300]!r}")
+        version = VERSION.search(tag.group(0))
+        assert version is not None
+        mine = 'data-my-turn="1"' in tag.group(0)
+        actions = [html.unescape(a) for a in DATA_ACTION.findall(body)] if mine else []
+        return cls(int(version.group(1)), mine, actions)
+
+
+@dataclass
+class Stats:
+    """Latencies per request kind, thread-safe."""
+
+    samples: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, kind: str, reply: Reply, ok: tuple[int, ...] = (200,)) -> None:
+        with self.lock:
+            self.samples[kind].append(reply.seconds)
+            if reply.status not in ok:
+                self.errors[f"{kind} {reply.status}"] += 1
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def row(name: str, values: list[float], elapsed: float, clients: int) -> dict[str, float]:
+    """Print one line of figures; return them."""
+    n = len(values)
+    mean = sum(values) / n
+    fig = {
+        "n": n,
+        "rps": n / elapsed,
+        "capacity": clients / mean,
+        "p50": pct(values, 0.50) * 1000,
+        "p95": pct(values, 0.95) * 1000,
+        "p99": pct(values, 0.99) * 1000,
+        "mean": mean * 1000,
+    }
+    print(
+        f"  {name:<28} {n:>6} {fig['rps']:>8.1f} {fig['capacity']:>9.1f} "
+        f"{fig['p50']:>8.1f} {fig['p95']:>8.1f} {fig['p99']:>8.1f}"
+    )
+    return fig
+
+
+def header(title: str, elapsed: float, clients: int) -> None:
+    print(f"\n{title} ({clients} clients, {elapsed:.1f} s)")
+    print(
+        f"  {'request':<28} {'n':>6} {'req/s':>8} {'C/mean':>9} "
+        f"{'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
+    )
+
+
+# --------------------------------------------------------------------------- phases
+
+
+def run_threads(targets: list[Any]) -> float:
+    threads = [threading.Thread(target=t, daemon=True) for t in targets]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - started
+
+
+def phase_trivial(port: int, clients: int, per_client: int) -> dict[str, float]:
+    stats = Stats()
+
+    def client() -> None:
+        for _ in range(per_client):
+            stats.add("healthz", request(port, "GET", "/healthz", None))
+
+    elapsed = run_threads([client] * clients)
+    header("Trivial view: GET /healthz back to back", elapsed, clients)
+    fig = row("GET /healthz", stats.samples["healthz"], elapsed, clients)
+    report_errors(stats)
+    return fig
+
+
+def phase_play(
+    port: int, games: list[dict[str, Any]], plies: int, poll_interval: float, limit: float
+) -> dict[str, dict[str, float]]:
+    """Every seat of every game is a simulated browser: poll, and submit when it must act."""
+    stats = Stats()
+    deadline = time.monotonic() + limit
+    rng_seed = random.Random(7)
+
+    def player(game_id: int, session: str, seed: int) -> None:
+        rng = random.Random(seed)
+        page = request(port, "GET", f"/games/{game_id}/", session)
+        stats.add("page", page)
+        view = View.parse(page.body)
+        while view.version < plies and time.monotonic() < deadline:
+            if view.my_turn and view.actions:
+                reply = request(
+                    port,
+                    "POST",
+                    f"/games/{game_id}/act",
+                    session,
+                    {"action": rng.choice(view.actions), "version": view.version},
+                )
+                stats.add("submit", reply)
+                view = View.parse(reply.body)
+                continue
+            time.sleep(poll_interval * rng.uniform(0.8, 1.2))
+            reply = request(port, "GET", f"/games/{game_id}/poll?version={view.version}", session)
+            if reply.status == 204:
+                stats.add("poll unchanged (204)", reply, ok=(204,))
+            else:
+                stats.add("poll changed (partial)", reply)
+                view = View.parse(reply.body)
+
+    targets = []
+    for game in games:
+        for session in game["sessions"].values():
+            seed = rng_seed.randrange(1 << 30)
+            targets.append(lambda g=game["id"], s=session, r=seed: player(g, s, r))
+    elapsed = run_threads(targets)
+    clients = len(targets)
+    header(
+        f"Play: {len(games)} games to ply {plies}, waiting players poll every ~{poll_interval} s",
+        elapsed,
+        clients,
+    )
+    figures = {}
+    for kind in ("submit", "poll unchanged (204)", "poll changed (partial)", "page"):
+        if stats.samples[kind]:
+            figures[kind] = row(kind, stats.samples[kind], elapsed, clients)
+    polls = stats.samples["poll unchanged (204)"] + stats.samples["poll changed (partial)"]
+    figures["poll (all)"] = row("poll (all)", polls, elapsed, clients)
+    report_errors(stats)
+    return figures
+
+
+def phase_burst(
+    port: int, games: list[dict[str, Any]], plies: int, limit: float, title: str
+) -> dict[str, float]:
+    """One thread per game submits back to back as whichever seat must act."""
+    stats = Stats()
+    deadline = time.monotonic() + limit
+
+    def driver(game: dict[str, Any], seed: int) -> None:
+        rng = random.Random(seed)
+        sessions = game["sessions"]
+        gid = game["id"]
+
+        def find_actor() -> tuple[str, View]:
+            for session in sessions.values():
+                reply = request(port, "GET", f"/games/{gid}/", session)
+                stats.add("page (turn passed)", reply)
+                view = View.parse(reply.body)
+                if view.my_turn:
+                    return session, view
+            raise RuntimeError(f"nobody acts in game {gid}")
+
+        session, view = find_actor()
+        done = 0
+        while done < plies and time.monotonic() < deadline:
+            if not (view.my_turn and view.actions):
+                session, view = find_actor()
+            reply = request(
+                port,
+                "POST",
+                f"/games/{gid}/act",
+                session,
+                {"action": rng.choice(view.actions), "version": view.version},
+            )
+            stats.add("submit", reply)
+            view = View.parse(reply.body)
+            done += 1
+
+    targets = [lambda g=g, i=i: driver(g, i) for i, g in enumerate(games)]
+    elapsed = run_threads(targets)
+    header(title, elapsed, len(targets))
+    fig = row("submit", stats.samples["submit"], elapsed, len(targets))
+    row("page (turn passed)", stats.samples["page (turn passed)"], elapsed, len(targets))
+    report_errors(stats)
+    return fig
+
+
+def report_errors(stats: Stats) -> None:
+    if stats.errors:
+        print("  unexpected statuses: " + ", ".join(f"{k}: {v}" for k, v in stats.errors.items()))
+
+
+# --------------------------------------------------------------------------- children (Django)
+
+
+def django_setup() -> None:
+    import django
+
+    django.setup()
+
+
+def child_setup(prefix: str, games: int, players: int) -> None:
+    """Create ``games`` started games of ``players`` seats; print ids and session keys."""
+    django_setup()
+    from django.contrib.auth import (
+        BACKEND_SESSION_KEY,
+        HASH_SESSION_KEY,
+        SESSION_KEY,
+        get_user_model,
+    )
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games import services
+
+    user_model = get_user_model()
+    out = []
+    for g in range(games):
+        users = [
+            user_model.objects.create_user(f"{prefix}{g}x{p}", password=None)
+            for p in range(players)
+        ]
+        game = services.game_create(creator=users[0], num_players=players, is_rated=False)
+        for user in users[1:]:
+            services.game_join(game_id=game.pk, user=user)
+        sessions = {}
+        for user in users:
+            store = SessionStore()
+            store[SESSION_KEY] = str(user.pk)
+            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            store.create()
+            sessions[str(user.pk)] = store.session_key
+        out.append({"id": game.pk, "sessions": sessions})
+    print(json.dumps(out))
+
+
+def _random_game(players: int, seed: int, stop_at: int | None) -> tuple[Any, list[Any]]:
+    """Play a random game (to its end, or to ``stop_at`` plies); return it and its plies."""
+    import engine
+    from games.states import events_to_db
+
+    state = engine.new_game(players, seed)
+    rng = random.Random(seed)
+    plies = []
+    while not state.is_over and (stop_at is None or len(plies) < stop_at):
+        seat = state.to_act
+        action = rng.choice(engine.legal_actions(state))
+        state = engine.apply(state, action)
+        plies.append((seat, str(action), events_to_db(state)))
+    return state, plies
+
+
+def child_bulk(finished: int, active: int) -> None:
+    """Bulk-insert ``finished`` finished and ``active`` active games with seats and moves."""
+    django_setup()
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.utils import timezone
+
+    import engine
+    from games.models import Game, Move, Seat
+    from games.states import state_to_db
+
+    started = time.perf_counter()
+    user_model = get_user_model()
+    users = user_model.objects.bulk_create(
+        [user_model(username=f"hist{i}", password="!") for i in range(300)]
+    )
+    templates_done = [_random_game(2, 1000 + i, None) for i in range(8)]
+    templates_live = [_random_game(2, 2000 + i, 40 + 10 * i) for i in range(8)]
+    rng = random.Random(3)
+    now = timezone.now()
+    dynasties = [d.value for d in Seat.Dynasty]
+    counts = {"games": 0, "seats": 0, "moves": 0}
+    batch = 500
+    for kind, total, templates in (
+        ("finished", finished, templates_done),
+        ("active", active, templates_live),
+    ):
+        for first in range(0, total, batch):
+            rows = []
+            chosen = []
+            for _ in range(min(batch, total - first)):
+                state, plies = rng.choice(templates)
+                a, b = rng.sample(users, 2)
+                begun = now - timedelta(days=rng.randint(1, 700))
+                rows.append(
+                    Game(
+                        status=Game.Status.FINISHED if kind == "finished" else Game.Status.ACTIVE,
+                        num_players=2,
+                        days_per_move=3,
+                        is_rated=True,
+                        creator=a,
+                        seed=secrets.randbits(63),
+                        state=state_to_db(state),
+                        version=len(plies),
+                        to_act_seat=None if state.is_over else state.to_act,
+                        deadline=None if state.is_over else now + timedelta(days=2),
+                        started_at=begun,
+                        finished_at=begun + timedelta(days=60) if state.is_over else None,
+                    )
+                )
+                chosen.append((state, plies, a, b))
+            created = Game.objects.bulk_create(rows)
+            seats, moves = [], []
+            for game, (state, plies, a, b) in zip(created, chosen, strict=True):
+                ranking = {p.seat: p for p in engine.final_ranking(state)} if state.is_over else {}
+                for position, user in ((1, a), (2, b)):
+                    placing = ranking.get(position)
+                    seats.append(
+                        Seat(
+                            game=game,
+                            user=user,
+                            position=position,
+                            dynasty=dynasties[position],
+                            final_rank=placing.rank if placing else None,
+                            final_score={"score": min(int(c) for c in placing.colors)}
+                            if placing
+                            else None,
+                        )
+                    )
+                for ply, (seat, action, events) in enumerate(plies, start=1):
+                    moves.append(Move(game=game, ply=ply, seat=seat, action=action, events=events))
+            Seat.objects.bulk_create(seats)
+            Move.objects.bulk_create(moves, batch_size=5000)
+            counts["games"] += len(created)
+            counts["seats"] += len(seats)
+            counts["moves"] += len(moves)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    counts["seconds"] = round(time.perf_counter() - started, 1)
+    print(json.dumps(counts))
+
+
+def child_profile(submissions: int, games: int) -> None:
+    """cProfile ``game_submit_action`` over ``submissions`` random legal submissions."""
+    django_setup()
+    import cProfile
+    import io
+    import pstats
+
+    from django.contrib.auth import get_user_model
+
+    import engine
+    from games import services
+    from games.models import Game
+    from games.states import game_state
+
+    user_model = get_user_model()
+    tables = []
+    for g in range(games):
+        users = [user_model.objects.create_user(f"prof{g}x{p}", password=None) for p in range(2)]
+        game = services.game_create(creator=users[0], num_players=2, is_rated=False)
+        services.game_join(game_id=game.pk, user=users[1])
+        game.refresh_from_db()
+        tables.append((game.pk, {s.position: s.user for s in game.seats.all()}))
+    rng = random.Random(11)
+    profiler = cProfile.Profile()
+    spent = 0.0
+    done = 0
+    while done < submissions:
+        for game_id, seats in tables:
+            game = Game.objects.get(pk=game_id)
+            if game.status != Game.Status.ACTIVE or game.to_act_seat is None:
+                continue
+            view = engine.view_for(game_state(game), game.to_act_seat)
+            action = rng.choice(view.legal_actions)
+            user = seats[game.to_act_seat]
+            t0 = time.perf_counter()
+            profiler.enable()
+            services.game_submit_action(
+                game_id=game_id, user=user, action=action, expected_version=game.version
+            )
+            profiler.disable()
+            spent += time.perf_counter() - t0
+            done += 1
+    buffer = io.StringIO()
+    stats = pstats.Stats(profiler, stream=buffer).strip_dirs()
+    buffer.write(f"{done} submissions, {spent / done * 1000:.2f} ms each under cProfile\n")
+    stats.sort_stats("cumulative").print_stats(22)
+    stats.sort_stats("tottime").print_stats(15)
+    print(buffer.getvalue())
+    view_ms = _profile_act_view(tables[:2], rng, max(20, submissions // 10))
+    print(json.dumps({"submissions": done, "ms_each": spent / done * 1000, "view_ms": view_ms}))
+
+
+def _profile_act_view(tables: list[Any], rng: random.Random, submissions: int) -> float:
+    """cProfile the whole ``POST /games/<id>/act`` view (HTMX), service plus rendering."""
+    import cProfile
+    import io
+    import pstats
+
+    from django.test import Client
+
+    from games.models import Game
+
+    clients: dict[Any, Client] = {}
+    profiler = cProfile.Profile()
+    spent = 0.0
+    done = 0
+    while done < submissions:
+        for game_id, seats in tables:
+            game = Game.objects.get(pk=game_id)
+            if game.status != Game.Status.ACTIVE or game.to_act_seat is None:
+                continue
+            user = seats[game.to_act_seat]
+            if user.pk not in clients:
+                clients[user.pk] = Client(HTTP_HOST="127.0.0.1")
+                clients[user.pk].force_login(user)
+            client = clients[user.pk]
+            page = client.get(f"/games/{game_id}/", HTTP_HX_REQUEST="true").content.decode()
+            view = View.parse(page)
+            t0 = time.perf_counter()
+            profiler.enable()
+            reply = client.post(
+                f"/games/{game_id}/act",
+                {"action": rng.choice(view.actions), "version": view.version},
+                HTTP_HX_REQUEST="true",
+            )
+            profiler.disable()
+            spent += time.perf_counter() - t0
+            assert reply.status_code == 200, reply.status_code
+            done += 1
+    buffer = io.StringIO()
+    buffer.write(
+        f"Whole act view (HTMX, in-process): {done} submissions, "
+        f"{spent / done * 1000:.2f} ms each under cProfile, partial {len(reply.content)} bytes\n"
+    )
+    stats = pstats.Stats(profiler, stream=buffer).strip_dirs()
+    stats.sort_stats("cumulative").print_stats(
+        r"views.py|pages.py|presenters.py|services.py|"
+        r"shortcuts.py|selectors.py|tasks.py"
+    )
+    print(buffer.getvalue())
+    return spent / done * 1000
+
+
+# --------------------------------------------------------------------------- main
+
+
+def verdict(name: str, value: float, target: float, *, at_most: bool) -> str:
+    ok = value <= target if at_most else value >= target
+    sign = "≤" if at_most else "≥"
+    return f"  {'ok  ' if ok else 'MISS'} {name}: {value:.2f} (target {sign} {target})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--workers", type=int, default=5)
+    parser.add_argument("--games", type=int, default=10, help="2-player games played (2·G players)")
+    parser.add_argument("--plies", type=int, default=30, help="plies per game in each phase")
+    parser.add_argument("--poll-interval", type=float, default=0.5)
+    parser.add_argument("--trivial-requests", type=int, default=100, help="per client")
+    parser.add_argument("--phase-seconds", type=float, default=180, help="time limit per phase")
+    parser.add_argument("--finished", type=int, default=10_000)
+    parser.add_argument("--active", type=int, default=1_000)
+    parser.add_argument("--profile-submissions", type=int, default=300)
+    parser.add_argument("--skip-history", action="store_true")
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+
+    if args.child:
+        mode, *rest = args.child
+        {"setup": lambda: child_setup(rest[0], int(rest[1]), int(rest[2])),
+         "bulk": lambda: child_bulk(int(rest[0]), int(rest[1])),
+         "profile": lambda: child_profile(int(rest[0]), int(rest[1]))}[mode]()  # fmt: skip
+        return
+
+    if os.environ.get(MARKER) != "1":
+        os.environ[MARKER] = "1"
+        script = str(ROOT / "scripts" / "with-postgres.sh")
+        os.execv(script, [script, sys.executable, __file__, *sys.argv[1:]])
+
+    clients = 2 * args.games
+    print(
+        f"web load: {args.workers} gunicorn workers, {clients} simulated players, "
+        f"{os.cpu_count()} CPUs"
+    )
+    env = site_env()
+    for command in (["migrate", "--no-input", "-v0"], ["collectstatic", "--no-input", "-v0"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
+    play_games = child("setup", "play", str(args.games), "2")
+    burst_games = child("setup", "burst", str(clients), "2")
+
+    with tempfile.TemporaryDirectory(prefix="web-load-") as tmp:
+        server = Gunicorn(args.workers, Path(tmp) / "gunicorn.log")
+        try:
+            phase_trivial(server.port, clients, 5)  # warm every worker
+            trivial = phase_trivial(server.port, clients, args.trivial_requests)
+            play = phase_play(
+                server.port, play_games, args.plies, args.poll_interval, args.phase_seconds
+            )
+            burst = phase_burst(
+                server.port,
+                burst_games,
+                args.plies,
+                args.phase_seconds,
+                f"Submit burst: {clients} games, back to back, {args.plies} plies each",
+            )
+            after = None
+            if not args.skip_history:
+                counts = child("bulk", str(args.finished), str(args.active))
+                print(
+                    f"\nHistory inserted: {counts['games']} games, {counts['seats']} seats, "
+                    f"{counts['moves']} moves in {counts['seconds']} s (then ANALYZE)"
+                )
+                fresh = child("setup", "after", str(clients), "2")
+                after = phase_burst(
+                    server.port,
+                    fresh,
+                    args.plies,
+                    args.phase_seconds,
+                    f"Submit burst with {args.finished} finished + {args.active} active games",
+                )
+        finally:
+            server.stop()
+
+    print("\nSubmit path profile (in-process, cProfile):")
+    child("profile", str(args.profile_submissions), "10")
+
+    share = burst["capacity"] / trivial["capacity"]
+    print("\nSummary")
+    print(f"  trivial view: {trivial['rps']:.1f} req/s, p95 {trivial['p95']:.1f} ms")
+    print(
+        f"  submit (burst): {burst['rps']:.1f} submits/s measured, capacity "
+        f"{burst['capacity']:.1f}/s (C/mean), p95 {burst['p95']:.1f} ms"
+    )
+    print(
+        f"  submit/trivial throughput ratio: {share:.2f} (raw submits/s ratio "
+        f"{burst['rps'] / trivial['rps']:.2f})"
+    )
+    if after is not None:
+        print(
+            f"  submit with history: p50 {after['p50']:.1f} ms, p95 {after['p95']:.1f} ms "
+            f"(before: p50 {burst['p50']:.1f}, p95 {burst['p95']:.1f})"
+        )
+    checks = [
+        ("play submit p95 ms", play.get("submit", {}).get("p95"), "submit_p95_ms", True),
+        ("burst submit p95 ms", burst["p95"], "submit_p95_ms", True),
+        ("poll 204 p95 ms", play.get("poll unchanged (204)", {}).get("p95"), "poll_p95_ms", True),
+        ("poll (all) p95 ms", play["poll (all)"]["p95"], "poll_p95_ms", True),
+        ("submit/trivial ratio", share, "submit_share", False),
+    ]
+    for name, value, target, at_most in checks:
+        if value is not None:
+            print(verdict(name, value, TARGETS[target], at_most=at_most))
+
+
+if __name__ == "__main__":
+    main()
