@@ -1,0 +1,43 @@
+"""Helpers of the notification tests: play through the services with on-commit hooks run."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import engine
+from games import services
+from games.models import Game
+from games.states import game_state
+
+
+def submit(
+    game: Game, seats: dict[int, Any], pick: Callable[[tuple[engine.Action, ...]], engine.Action]
+) -> Game:
+    """Have the seat that must act in ``game`` play ``pick(legal actions)``; return the game."""
+    game.refresh_from_db()
+    state = game_state(game)
+    assert state.to_act is not None
+    action = pick(engine.legal_actions(state))
+    services.game_submit_action(
+        game_id=game.pk,
+        user=seats[state.to_act],
+        action=str(action),
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+    return game
+
+
+def passing(legal: tuple[engine.Action, ...]) -> engine.Action:
+    """Prefer ``pass`` (no conflicts), else the first legal action."""
+    for action in legal:
+        if isinstance(action, engine.Pass):
+            return action
+    return legal[0]
+
+
+def randomly(rng: random.Random) -> Callable[[tuple[engine.Action, ...]], engine.Action]:
+    """Return a picker choosing uniformly with ``rng``."""
+    return lambda legal: rng.choice(legal)
