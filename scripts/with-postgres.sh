@@ -22,6 +22,8 @@ run_as=()
 if [ "$(id -u)" -eq 0 ]; then
   run_as=(runuser -u postgres --)
 fi
+# The server's tools run from / so the postgres user never needs access to this folder.
+pg() { (cd / && "${run_as[@]}" "$@"); }
 
 datadir=$(mktemp -d /tmp/tigris-pg.XXXXXX)
 chmod 755 "$datadir"
@@ -29,16 +31,16 @@ chmod 755 "$datadir"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 
 cleanup() {
-  "${run_as[@]}" "$bindir/pg_ctl" -D "$datadir/data" -m immediate stop >/dev/null 2>&1 || true
+  pg "$bindir/pg_ctl" -D "$datadir/data" -m immediate stop >/dev/null 2>&1 || true
   rm -rf "$datadir"
 }
 trap cleanup EXIT
 
-"${run_as[@]}" "$bindir/initdb" -D "$datadir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
-"${run_as[@]}" "$bindir/pg_ctl" -D "$datadir/data" -l "$datadir/server.log" -w \
+pg "$bindir/initdb" -D "$datadir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >/dev/null
+pg "$bindir/pg_ctl" -D "$datadir/data" -l "$datadir/server.log" -w \
   -o "-p $port -k $datadir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
   start >/dev/null
-"${run_as[@]}" "$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres tigris
+pg "$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres tigris
 
 export DATABASE_URL="postgres://postgres@127.0.0.1:$port/tigris"
 echo "PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on port $port (throw-away cluster in $datadir)"
