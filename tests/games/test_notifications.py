@@ -183,17 +183,6 @@ def test_who_is_told_over_a_whole_game_and_no_email_leaks(run_on_commit: Any) ->
         assert f"{seat.final_rank}. {profiles.display_name(seat.user)}" in over[0].body
 
 
-def _waiting_games_for(user: Any, count: int) -> list[Game]:
-    """Make ``count`` games in which ``user`` is told it is their move (the second seat)."""
-    games = []
-    for _ in range(count):
-        game, seats = _start(2)
-        if seats[1] != user:  # put ``user`` second: swap by replaying users is not possible,
-            pass  # so we simply follow whoever sits where
-        games.append((game, seats))
-    return games  # type: ignore[return-value]
-
-
 @pytest.mark.parametrize("delivery", [Delivery.BATCHED, Delivery.DIGEST])
 def test_batched_and_digest_send_one_email_for_several_games(
     run_on_commit: Any, delivery: str, user_factory: Any

@@ -1,0 +1,115 @@
+"""Accounts through allauth, and the profile, settings and leaderboard pages."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.test import Client
+from django.utils import timezone
+
+from games import profiles
+from games.models import Delivery, Profile
+from tests.games.factories import client_for
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "tigris-and-euphrates-2026"
+
+
+def test_sign_up_sends_a_verification_email_that_verifies_the_account() -> None:
+    client = Client()
+    page = client.get("/accounts/signup/")
+    assert page.status_code == 200 and b"display_name" in page.content
+    assert b'id="nav-waiting"' not in page.content and b"Tigris" in page.content
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "email": "ana@example.com",
+            "username": "ana",
+            "display_name": "Ana of Ur",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 302, response.content[:2000]
+    user = get_user_model().objects.get(email="ana@example.com")
+    assert Profile.objects.get(user=user).display_name == "Ana of Ur"
+    assert not EmailAddress.objects.get(user=user).verified
+    # Mandatory verification: logging in is refused until the address is confirmed.
+    login = Client().post("/accounts/login/", {"login": "ana", "password": PASSWORD})
+    assert "/accounts/confirm-email/" in login.headers.get("Location", "")
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["ana@example.com"]
+    link = re.search(r"http://\S+/accounts/confirm-email/(\S+)/", mail.outbox[0].body)
+    assert link is not None
+    confirm_path = f"/accounts/confirm-email/{link.group(1)}/"
+    assert client.get(confirm_path).status_code == 200
+    assert client.post(confirm_path).status_code == 302
+    assert EmailAddress.objects.get(user=user).verified
+    login = Client().post("/accounts/login/", {"login": "ana@example.com", "password": PASSWORD})
+    assert login.status_code == 302 and login.headers["Location"] == "/"
+
+
+def test_password_reset_sends_a_link(user_factory: Any) -> None:
+    user = user_factory(email="bo@example.com")
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    response = Client().post("/accounts/password/reset/", {"email": "bo@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    assert "/accounts/password/reset/key/" in mail.outbox[0].body
+
+
+def test_settings_page_saves_preferences_language_and_time_zone(user_factory: Any) -> None:
+    user = user_factory()
+    client = client_for(user)
+    page = client.get("/settings")
+    assert page.status_code == 200 and b"delivery_your_turn" in page.content
+    data = {
+        "display_name": "Gilgamesh",
+        "language": "zh-hans",
+        "time_zone": "Asia/Baghdad",
+    }
+    for kind in ("your_turn", "decision", "game_started", "game_over", "reminder", "seat_dropped"):
+        data[f"delivery_{kind}"] = "immediate"
+        data[f"minutes_{kind}"] = "15"
+    data["delivery_your_turn"], data["minutes_your_turn"] = "batched", "30"
+    data["delivery_game_started"] = "off"
+    response = client.post("/settings", data)
+    assert response.status_code == 302
+    profile = Profile.objects.get(user=user)
+    assert (profile.display_name, profile.language, profile.time_zone) == (
+        "Gilgamesh",
+        "zh-hans",
+        "Asia/Baghdad",
+    )
+    assert profiles.preference_get(user.pk, "your_turn") == (Delivery.BATCHED, 30)
+    assert profiles.preference_get(user.pk, "game_started")[0] == Delivery.OFF
+    bad = client.post("/settings", {**data, "delivery_decision": "hourly"})
+    assert bad.status_code == 200
+    assert profiles.preference_get(user.pk, "decision")[0] == Delivery.IMMEDIATE
+
+
+def test_profile_page_and_leaderboard(user_factory: Any) -> None:
+    veteran, newcomer, idle = user_factory(), user_factory(), user_factory()
+    now = timezone.now()
+    for user, games, active in (
+        (veteran, 7, now),
+        (newcomer, 2, now),
+        (idle, 9, now - timedelta(days=200)),
+    ):
+        profile = profiles.profile_get(user)
+        profile.rated_games, profile.last_active_at = games, active
+        profile.rating_mu, profile.rating_sigma = 30.0, 3.0
+        profile.save()
+    page = Client().get(f"/players/{newcomer.pk}/")
+    assert page.status_code == 200 and b"provisional" in page.content
+    page = Client().get(f"/players/{veteran.pk}/")
+    assert b"provisional" not in page.content and b"2340" in page.content
+    board = Client().get("/leaderboard").content.decode()
+    assert veteran.username in board
+    assert newcomer.username not in board and idle.username not in board
