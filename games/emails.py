@@ -7,6 +7,7 @@ everything is public). Never a hand, never a hidden total.
 
 from __future__ import annotations
 
+import email.policy
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,6 +24,19 @@ from games import profiles, selectors
 from games.models import Delivery, Game, Notification, NotificationKind, Profile
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
+
+
+class NotificationEmail(EmailMultiAlternatives):
+    """An email whose headers are never folded into RFC 2047 encoded words.
+
+    The standard policies fold at 78 columns and encode a long unbreakable word — the
+    ``List-Unsubscribe`` URL with its signed token — which mail clients then cannot read
+    (RFC 8058 needs the literal ``<https://…>``). RFC 5322 allows 998 characters a line.
+    """
+
+    def message(self, *, policy: email.policy.Policy = email.policy.default) -> Any:
+        """Return the stdlib message built with ``policy`` allowing 998-character lines."""
+        return super().message(policy=policy.clone(max_line_length=998))
 
 
 def unsubscribe_token(user_id: int, kind: str) -> str:
@@ -127,7 +141,7 @@ def _send(*, user: Any, kind: str, subject: str, template: str, context: dict[st
     html = render_to_string(f"emails/{template}.html", context)
     domain = urlsplit(settings.SITE_URL).hostname or "localhost"
     message_id = make_msgid(domain=domain)
-    message = EmailMultiAlternatives(
+    message = NotificationEmail(
         subject=subject,
         body=text,
         to=[user.email],
