@@ -34,9 +34,9 @@ class NotificationEmail(EmailMultiAlternatives):
     (RFC 8058 needs the literal ``<https://…>``). RFC 5322 allows 998 characters a line.
     """
 
-    def message(self, *, policy: email.policy.Policy = email.policy.default) -> Any:
+    def message(self, *, policy: Any = email.policy.default) -> Any:
         """Return the stdlib message built with ``policy`` allowing 998-character lines."""
-        return super().message(policy=policy.clone(max_line_length=998))
+        return super().message(policy=(policy or email.policy.default).clone(max_line_length=998))
 
 
 def unsubscribe_token(user_id: int, kind: str) -> str:

@@ -61,16 +61,20 @@ def _worker_database_url() -> str:
 
 
 @pytest.fixture
-def broker(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def broker(redis_url: str) -> Iterator[str]:
     """Point this process's Celery app at the real Redis instead of running tasks eagerly."""
-    monkeypatch.setitem(celery_app.conf, "task_always_eager", False)
-    monkeypatch.setitem(celery_app.conf, "broker_url", redis_url)
+    conf = celery_app.conf
+    saved = (conf.task_always_eager, conf.broker_url)
+    conf.task_always_eager, conf.broker_url = False, redis_url
     try:
         yield redis_url
     finally:
-        if celery_app._pool is not None:  # the producer pool was made for Redis: drop it
+        conf.task_always_eager, conf.broker_url = saved
+        # The connection and producer pools were made for Redis: drop them.
+        if celery_app._pool is not None:
             celery_app._pool.force_close_all()
             celery_app._pool = None
+        celery_app.amqp._producer_pool = None
 
 
 def _wait(predicate: Any, seconds: float = 60) -> bool:

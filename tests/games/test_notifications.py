@@ -94,11 +94,19 @@ def test_email_has_both_parts_one_game_link_settings_and_one_click_headers(
 
 
 def test_transient_smtp_failure_is_retried_and_sends_once(
-    run_on_commit: Any, settings: Any, monkeypatch: Any
+    run_on_commit: Any, settings: Any
 ) -> None:
     # Eager tasks that propagate errors raise Celery's Retry instead of retrying inline;
     # not propagating lets Celery's own autoretry run the retry eagerly, as a worker would.
-    monkeypatch.setitem(celery_app.conf, "task_eager_propagates", False)
+    saved = celery_app.conf.task_eager_propagates
+    celery_app.conf.task_eager_propagates = False
+    try:
+        _transient_failure_once(settings)
+    finally:
+        celery_app.conf.task_eager_propagates = saved
+
+
+def _transient_failure_once(settings: Any) -> None:
     game, seats = _start(2)
     mail.outbox.clear()
     settings.MAILERS = {"default": {"BACKEND": "tests.games.mail_backends.FlakyBackend"}}
