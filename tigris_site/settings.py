@@ -23,6 +23,7 @@ An invalid or missing production variable raises ``ImproperlyConfigured`` naming
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import environ
@@ -116,7 +117,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not shared-cache memory: concurrent writers then wait on the busy timeout as
     # in production (the threaded submission test), and a real Celery worker process
     # started by a test can share the database.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
+    # One file per test process, so two test runs in one checkout never share it.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
