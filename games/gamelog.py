@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.presenters import (
     COLOR_NAME,
@@ -91,7 +92,11 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
             "square": p.get("square"),
         }
     if code == "tiles_swapped":
-        return _("%(who)s swapped %(n)s tiles.") % {"who": who(), "n": p.get("count")}
+        n = int(p.get("count") or 0)
+        return ngettext("%(who)s swapped %(n)s tile.", "%(who)s swapped %(n)s tiles.", n) % {
+            "who": who(),
+            "n": n,
+        }
     if code == "tiles_discarded":
         return _("(%(who)s discarded: %(colors)s.)") % {
             "who": who(),
@@ -128,11 +133,10 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
     if code == "war_cancelled":
         return _("The %(color)s war is cancelled.") % {"color": _color(p.get("color"))}
     if code == "support_committed":
-        return _("%(who)s committed %(n)s %(color)s tiles.") % {
-            "who": who(),
-            "n": p.get("count"),
-            "color": _color(p.get("color")),
-        }
+        n = int(p.get("count") or 0)
+        return ngettext(
+            "%(who)s committed %(n)s %(color)s tile.", "%(who)s committed %(n)s %(color)s tiles.", n
+        ) % {"who": who(), "n": n, "color": _color(p.get("color"))}
     if code == "conflict_resolved":
         return _("%(winner)s won the %(color)s %(conflict)s %(a)s–%(d)s against %(loser)s.") % {
             "winner": who("winner"),
@@ -143,8 +147,13 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
             "d": p.get("defender_strength"),
         }
     if code == "tiles_removed":
-        return _("%(n)s %(color)s tiles removed (%(squares)s).") % {
-            "n": p.get("count"),
+        n = int(p.get("count") or 0)
+        return ngettext(
+            "%(n)s %(color)s tile removed (%(squares)s).",
+            "%(n)s %(color)s tiles removed (%(squares)s).",
+            n,
+        ) % {
+            "n": n,
             "color": _color(p.get("color")),
             "squares": ", ".join(p.get("squares", [])),
         }

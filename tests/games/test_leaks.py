@@ -91,7 +91,7 @@ def test_swapped_colours_are_shown_to_the_swapper_only() -> None:
     mine = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
     theirs = client_for(seats[2]).get(f"/games/{game.pk}/").content.decode()
     assert "discarded:" in mine
-    assert "discarded:" not in theirs and "swapped 1 tiles" in theirs
+    assert "discarded:" not in theirs and "swapped 1 tile." in theirs
 
 
 def test_the_leak_check_catches_a_leak() -> None:

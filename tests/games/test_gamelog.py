@@ -1,0 +1,41 @@
+"""Game-log sentences read as English: one tile, two tiles."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.gamelog import sentence
+from games.presenters import SeatInfo
+
+SEATS = {1: SeatInfo(1, "ann", "archer"), 2: SeatInfo(2, "bo", "bull")}
+
+
+@pytest.mark.parametrize(
+    ("event", "expected"),
+    [
+        ({"code": "tiles_swapped", "params": {"seat": 1, "count": 1}}, "swapped 1 tile."),
+        ({"code": "tiles_swapped", "params": {"seat": 1, "count": 3}}, "swapped 3 tiles."),
+        (
+            {"code": "support_committed", "params": {"seat": 2, "count": 0, "color": "red"}},
+            "committed 0 red tiles.",
+        ),
+        (
+            {"code": "support_committed", "params": {"seat": 2, "count": 1, "color": "red"}},
+            "committed 1 red tile.",
+        ),
+        (
+            {"code": "tiles_removed", "params": {"count": 1, "color": "red", "squares": ["g4"]}},
+            "1 red tile removed (g4).",
+        ),
+        (
+            {
+                "code": "tiles_removed",
+                "params": {"count": 2, "color": "black", "squares": ["d5", "e5"]},
+            },
+            "2 black tiles removed (d5, e5).",
+        ),
+    ],
+)
+def test_counts_agree_with_their_nouns(event: dict[str, object], expected: str) -> None:
+    text = sentence(event, SEATS)
+    assert text is not None and text.endswith(expected)
