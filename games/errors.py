@@ -6,6 +6,7 @@ HTTP status the views answer with.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -67,14 +68,22 @@ class MalformedAction(GameError):
     status = 400
 
 
+_RULE_SOURCE = re.compile(r"\s*\(RULES\.md §[0-9.]+\)")
+
+
 class IllegalAction(GameError):
-    """The engine rejected the action (400); ``code``/``params`` come from the engine."""
+    """The engine rejected the action (400); ``code``/``params`` come from the engine.
+
+    The engine's sentence ends with its source, ``(RULES.md §4.1)``: a file players do not
+    have, so the player sees the sentence without it, starting with a capital.
+    """
 
     status = 400
 
     def __init__(self, message: Any, *, code: str = "", params: dict[str, Any] | None = None):
         """Build the error from the engine's message, code and params."""
-        super().__init__(message)
+        text = _RULE_SOURCE.sub("", str(message)).strip()
+        super().__init__(text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
         self.code = code
         self.params = params or {}
 

@@ -147,7 +147,7 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     form = ActionForm(request.POST)
     if not form.is_valid():
         return _render_game(
-            request, game, status=400, error=_("Send an action and the game's version.")
+            request, game, status=400, error=_("Choose an action or type one first.")
         )
     try:
         result = services.game_submit_action(
