@@ -12,6 +12,7 @@ from email import message_from_bytes
 from typing import Any
 from urllib.parse import quote
 
+import kombu.pools
 import pytest
 from aiosmtpd.controller import Controller
 from django.db import connection
@@ -65,16 +66,24 @@ def broker(redis_url: str) -> Iterator[str]:
     """Point this process's Celery app at the real Redis instead of running tasks eagerly."""
     conf = celery_app.conf
     saved = (conf.task_always_eager, conf.broker_url)
+    _drop_pools()  # pools made earlier would publish to the in-memory broker
     conf.task_always_eager, conf.broker_url = False, redis_url
     try:
         yield redis_url
     finally:
         conf.task_always_eager, conf.broker_url = saved
-        # The connection and producer pools were made for Redis: drop them.
-        if celery_app._pool is not None:
-            celery_app._pool.force_close_all()
-            celery_app._pool = None
-        celery_app.amqp._producer_pool = None
+        _drop_pools()
+
+
+def _drop_pools() -> None:
+    """Forget the Celery app's connection and producer pools (made for one broker URL).
+
+    They live in kombu's global registries, so those are emptied too (``pools.reset``
+    closes them and removes them, and the next use makes fresh ones).
+    """
+    kombu.pools.reset()
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
 
 
 def _wait(predicate: Any, seconds: float = 60) -> bool:
