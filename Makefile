@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha1sum
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help install run test lint check pytest pytest-sqlite pytest-postgres worker beat bench lock demo clean
+.PHONY: help install messages run test lint check pytest pytest-sqlite pytest-postgres worker beat bench lock demo clean
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -23,12 +23,24 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP)  ## Create .venv and install the site with its dev tools
 
-run: install  ## Set up the embedded mode (SQLite, eager tasks, mail to var/mail) and serve on :8000
+# Compiled catalogues are never committed (.gitignore has *.mo): each is rebuilt from its
+# committed .po only when the .po is newer, so the step costs nothing once done.
+PO_FILES := $(wildcard locale/*/LC_MESSAGES/*.po)
+MO_FILES := $(PO_FILES:.po=.mo)
+
+messages: $(MO_FILES)  ## Compile the translations (locale/*/LC_MESSAGES/*.mo) from the .po files
+
+locale/%.mo: locale/%.po | $(STAMP)
+	scripts/system-deps.sh msgfmt
+	$(PY) manage.py compilemessages --ignore=.venv --ignore=var -v0
+	touch $@
+
+run: install messages  ## Set up the embedded mode (SQLite, eager tasks, mail to var/mail) and serve on :8000
 	$(PY) manage.py migrate --no-input -v0
 	$(PY) manage.py seed_demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-demo: install  ## Create the demo accounts and game without serving
+demo: install messages  ## Create the demo accounts and game without serving
 	$(PY) manage.py migrate --no-input -v0
 	$(PY) manage.py seed_demo
 
@@ -38,11 +50,11 @@ lint: install  ## ruff, mypy, import contracts and the migrations check
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 
-pytest-sqlite: install  ## The whole test suite on SQLite
+pytest-sqlite: install messages  ## The whole test suite on SQLite
 	scripts/system-deps.sh redis-server chromium
 	$(VENV)/bin/pytest -q
 
-pytest-postgres: install  ## The site tests (all but the pure engine ones) on a throw-away PostgreSQL cluster
+pytest-postgres: install messages  ## The site tests (all but the pure engine ones) on a throw-away PostgreSQL cluster
 	scripts/system-deps.sh redis-server chromium
 	scripts/with-postgres.sh $(VENV)/bin/pytest -q --ignore=tests/engine
 
