@@ -11,6 +11,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from games.messages import engine_error_text
+
 
 class GameError(Exception):
     """Reject a request on a game; ``str(error)`` is the player-facing message."""
@@ -74,15 +76,16 @@ _RULE_SOURCE = re.compile(r"\s*\(RULES\.md §[0-9.]+\)")
 class IllegalAction(GameError):
     """The engine rejected the action (400); ``code``/``params`` come from the engine.
 
-    The engine's sentence ends with its source, ``(RULES.md §4.1)``: a file players do not
-    have, so the player sees the sentence without it, starting with a capital.
+    The player reads the sentence ``games.messages`` writes for the code, in their language.
+    Only for a code it does not know (an engine newer than the site) the engine's English
+    sentence is shown, without its source ``(RULES.md §4.1)`` (a file players do not have).
     """
 
     status = 400
 
     def __init__(self, message: Any, *, code: str = "", params: dict[str, Any] | None = None):
-        """Build the error from the engine's message, code and params."""
-        text = _RULE_SOURCE.sub("", str(message)).strip()
+        """Build the error from the engine's code and params (its message as a fallback)."""
+        text = engine_error_text(code, params) or _RULE_SOURCE.sub("", str(message)).strip()
         super().__init__(text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
         self.code = code
         self.params = params or {}

@@ -29,6 +29,7 @@ from games.errors import (
     NotYourTurn,
     StaleVersion,
 )
+from games.messages import malformed_action_text
 from games.models import Game, Move, Seat
 from games.states import events_to_db, state_from_db, state_to_db
 
@@ -173,8 +174,9 @@ def parse_action(text: str) -> engine.Action:
     """Return the engine action written as ``text``; raise ``MalformedAction`` if invalid."""
     try:
         return engine.Action.parse(text)
-    except ValueError as exc:
-        raise MalformedAction(_("Not a valid action: %(reason)s") % {"reason": exc}) from None
+    except ValueError:
+        # The parser's reason is English; the player reads how actions are written instead.
+        raise MalformedAction(malformed_action_text(text)) from None
 
 
 def game_submit_action(
