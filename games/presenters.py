@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 import engine
 from engine.board import COL_LETTERS, IS_RIVER, SPECIAL_TREASURES, SQUARE_BY_NAME
@@ -152,6 +155,48 @@ def _cell(
     return cell
 
 
+def _cell_html(cell: dict[str, Any], marker_title: str) -> SafeString:
+    """Return the ``<td>`` of one board square (see ``board_rows`` for the cell's keys).
+
+    Built here rather than in a template loop: the 176 squares' lookups were the largest
+    part of the game partial's rendering time (bench/web_load.py). The label is escaped
+    (it holds player names); every other value comes from a fixed vocabulary.
+    """
+    classes = ["sq", "river" if cell["river"] else "land", f"k-{cell['kind']}"]
+    if cell["monument"]:
+        classes.append("monument")
+    if cell["changed"]:
+        classes.append("changed")
+    label = escape(cell["label"])
+    attrs = f' data-targets="{cell["targets"]}"' if cell["targets"] else ""
+    kind = cell["kind"]
+    if kind == "tile":
+        inner = f'<span class="piece tile c-{cell["color"]}">{cell["letter"]}</span>'
+    elif kind == "leader":
+        inner = (
+            f'<span class="piece leader c-{cell["color"]} d-{cell["dynasty"]}">'
+            f'<span class="sym">{cell["symbol"]}</span>{cell["letter"]}</span>'
+        )
+    elif kind == "catastrophe":
+        inner = '<span class="piece cat">✕</span>'
+    elif kind == "facedown":
+        inner = '<span class="piece facedown">▦</span>'
+    else:
+        inner = ""
+    if cell["treasure"]:
+        inner += (
+            '<span class="treasure special">◆</span>'
+            if cell["special"]
+            else '<span class="treasure">◇</span>'
+        )
+    if cell["unification"]:
+        inner += f'<span class="unification" title="{escape(marker_title)}">⚔</span>'
+    return mark_safe(  # noqa: S308 - the label and title are escaped, the rest is fixed
+        f'<td role="gridcell" class="{" ".join(classes)}" data-square="{cell["name"]}"{attrs} '
+        f'aria-label="{label}" title="{label}">{inner}</td>'
+    )
+
+
 def board_rows(
     view: engine.PlayerView,
     seats: Mapping[int, SeatInfo],
@@ -165,10 +210,12 @@ def board_rows(
     catastrophe, leader), ``color``, ``letter``, ``treasure``, ``special``, ``monument``,
     ``unification`` (the marker lies here while wars are pending, RULES.md §7.1),
     ``label`` (the ``aria-label``: ``"e2, river, blue farm"``), ``changed`` (touched since
-    the viewer's last move) and ``targets`` (the action groups that may land there).
+    the viewer's last move), ``targets`` (the action groups that may land there) and
+    ``html``, the square's ``<td>`` ready to render.
     """
     monuments = _monument_squares(view.monuments_built)
     changed_set = set(changed)
+    marker_title = _("unification marker")
     rows = []
     for r, line in enumerate(view.board):
         cells = []
@@ -177,6 +224,7 @@ def board_rows(
             cell = _cell(token, square, seats, monuments, view.unification)
             cell["changed"] = square in changed_set
             cell["targets"] = " ".join((targets or {}).get(square, ()))
+            cell["html"] = _cell_html(cell, marker_title)
             cells.append(cell)
         rows.append({"number": r + 1, "cells": cells})
     return rows
@@ -266,18 +314,31 @@ def ranking(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict
 def action_words(notation: str, view: engine.PlayerView) -> str:
     """Return an action in words for the confirm step (``"Place a red temple on f7"``)."""
     words = notation.split()
+    from_square = None
+    if words[0] == "leader":
+        from_square = view.leaders.get(view.seat or 0, {}).get(words[1])
+    support_color = (view.pending or {}).get("support_color") if words[0] == "commit" else None
+    return _action_words(get_language(), notation, from_square, support_color)
+
+
+@lru_cache(maxsize=8192)
+def _action_words(
+    language: str | None, notation: str, from_square: str | None, support_color: str | None
+) -> str:
+    # Cached per language: a turn offers up to ~600 actions, and translating each one's
+    # words anew cost a fifth of the game partial's rendering time (bench/web_load.py).
+    words = notation.split()
     head, args = words[0], words[1:]
-    mine = view.leaders.get(view.seat or 0, {})
     if head == "tile":
         return _("Place a %(tile)s on %(square)s") % {
             "tile": TILE_NAME[args[0]],
             "square": args[1],
         }
     if head == "leader":
-        if mine.get(args[0]):
+        if from_square:
             return _("Move your %(leader)s from %(from)s to %(square)s") % {
                 "leader": LEADER_NAME[args[0]],
-                "from": mine[args[0]],
+                "from": from_square,
                 "square": args[1],
             }
         return _("Place your %(leader)s on %(square)s") % {
@@ -296,10 +357,9 @@ def action_words(notation: str, view: engine.PlayerView) -> str:
     if head == "pass":
         return _("Pass and end your turn")
     if head == "commit":
-        pending = view.pending or {}
         return _("Commit %(n)s %(color)s tiles as support") % {
             "n": args[0],
-            "color": COLOR_NAME.get(pending.get("support_color") or "", ""),
+            "color": COLOR_NAME.get(support_color or "", ""),
         }
     if head == "war":
         return _("Fight the %(color)s war next") % {"color": COLOR_NAME[args[0]]}
@@ -320,6 +380,26 @@ class ActionGroup:
     title: str
     actions: list[dict[str, str]] = field(default_factory=list)
     on_board: bool = False
+
+    def buttons_html(self) -> SafeString:
+        """Return one submit button per action, each carrying its ``data-action`` notation.
+
+        Built here rather than in a template loop: a turn offers up to ~600 actions and
+        the loop cost most of the game partial's rendering time (bench/web_load.py).
+        Every value is escaped.
+        """
+        return mark_safe(  # noqa: S308 - every interpolated value is escaped just above
+            " ".join(
+                '<button type="submit" form="act-form" name="action" value="{n}" '
+                'data-action="{n}" data-square="{s}" data-words="{w}">{t}</button>'.format(
+                    n=escape(a["notation"]),
+                    s=escape(a["square"]),
+                    w=escape(a["words"]),
+                    t=escape(a["short"]),
+                )
+                for a in self.actions
+            )
+        )
 
 
 def action_groups(view: engine.PlayerView) -> list[ActionGroup]:
