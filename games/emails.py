@@ -11,6 +11,7 @@ import email.policy
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core import signing
@@ -22,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from games import profiles, selectors
 from games.models import Delivery, Game, Notification, NotificationKind, Profile
+from games.presenters import COLOR_NAME
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
 
@@ -94,7 +96,10 @@ def _ranking(game: Game) -> list[dict[str, Any]]:
                 "rank": seat.final_rank,
                 "name": names.get(seat.position or 0, "?"),
                 "score": score.get("score"),
-                "colors": score.get("colors", {}),
+                # colour names in the recipient's language (the keys are the engine's English)
+                "colors": {
+                    str(COLOR_NAME.get(c, c)): vp for c, vp in score.get("colors", {}).items()
+                },
                 "rating_before": seat.rating_before,
                 "rating_after": seat.rating_after,
             }
@@ -104,6 +109,7 @@ def _ranking(game: Game) -> list[dict[str, Any]]:
 
 def _subject(row: Notification, names: dict[int, str]) -> str:
     game = row.game
+    assert game is not None
     label = _("Game #%(id)s") % {"id": game.pk}
     to_act = names.get(game.to_act_seat or 0, "")
     if row.kind == NotificationKind.YOUR_TURN:
@@ -118,6 +124,12 @@ def _subject(row: Notification, names: dict[int, str]) -> str:
     if row.kind == NotificationKind.GAME_OVER:
         winners = [r["name"] for r in _ranking(game) if r["rank"] == 1]
         return _("%(game)s is over: %(names)s won") % {"game": label, "names": ", ".join(winners)}
+    if row.kind == NotificationKind.REMINDER:
+        return _("%(game)s: your move is due soon") % {"game": label}
+    if row.kind == NotificationKind.SEAT_DROPPED:
+        return _("%(game)s: a player's seat is now played automatically") % {"game": label}
+    if row.kind == NotificationKind.GAME_EXPIRED:
+        return _("%(game)s expired: nobody filled its seats in 14 days") % {"game": label}
     return _("%(game)s: %(kind)s") % {"game": label, "kind": row.get_kind_display()}
 
 
@@ -168,6 +180,8 @@ def notification_send(row: Notification) -> str:
     Raises whatever the mail backend raises (the task classifies it).
     """
     user = row.user
+    if row.game is None:
+        return _account_send(row)
     with translation.override(_language(user)):
         names = _names(row.game)
         game = row.game
@@ -182,11 +196,44 @@ def notification_send(row: Notification) -> str:
             "ranking": _ranking(game) if row.kind == NotificationKind.GAME_OVER else [],
             "players": [names[p] for p in sorted(names)],
             "kind_display": row.get_kind_display(),
+            "deadline_text": _deadline_text(game, user),
         }
         subject = _subject(row, names)
         return _send(
             user=user, kind=row.kind, subject=subject, template="notification", context=context
         )
+
+
+def _account_send(row: Notification) -> str:
+    """Send an email about the account rather than one game (``vacation_ended``)."""
+    user = row.user
+    with translation.override(_language(user)):
+        if row.kind == NotificationKind.VACATION_ENDED:
+            subject = _("Your vacation is over: your games' clocks are running again")
+        else:
+            subject = str(row.get_kind_display())
+        context = {
+            "kind": row.kind,
+            "recipient": profiles.display_name(user),
+            "game_label": "",
+            "game_url": absolute(reverse("games:lobby")),
+            "kind_display": row.get_kind_display(),
+        }
+        return _send(
+            user=user, kind=row.kind, subject=subject, template="notification", context=context
+        )
+
+
+def _deadline_text(game: Game, user: Any) -> str:
+    """Return the running deadline in ``user``'s time zone (``"2026-03-04 18:00 CET"``)."""
+    if game.deadline is None:
+        return ""
+    zone = Profile.objects.filter(user_id=user.pk).values_list("time_zone", flat=True).first()
+    try:
+        local = game.deadline.astimezone(ZoneInfo(zone or "UTC"))
+    except (ZoneInfoNotFoundError, ValueError):
+        local = game.deadline
+    return local.strftime("%Y-%m-%d %H:%M %Z")
 
 
 def _still_relevant(row: Notification, waiting_ids: set[int]) -> bool:

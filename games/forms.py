@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -12,6 +14,7 @@ DAYS_PER_MOVE_CHOICES = [
     ("3", _("3 days per move")),
     ("5", _("5 days per move")),
     ("7", _("7 days per move")),
+    ("14", _("14 days per move")),
 ]
 
 
@@ -41,6 +44,22 @@ class GameCreateForm(forms.Form):
         required=False,
         initial="3",
     )
+    vacation_allowed = forms.BooleanField(
+        label=_("Players' vacations pause the clock"),
+        required=False,
+        initial=True,
+        help_text=_("Untick to keep every deadline running even while a player is away."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        """Refuse a rated game without a time limit (issue 6: no limit is for friendly games)."""
+        data = super().clean() or {}
+        if data.get("is_rated") and not data.get("days_per_move"):
+            self.add_error(
+                "days_per_move",
+                _("A rated game needs a time limit: choose the days per move, or untick Rated."),
+            )
+        return data
 
 
 class ActionForm(forms.Form):

@@ -198,6 +198,19 @@ def event_squares(events: Iterable[Mapping[str, Any]]) -> set[str]:
     return out
 
 
+def auto_note(source: str, who: str) -> str | None:
+    """Return the log's note for a ply the default policy chose (issue 6), else None.
+
+    ``source`` is ``Move.source``: ``timeout`` (the deadline passed) or ``dropped`` (the
+    seat was dropped or resigned and is played automatically).
+    """
+    if source == "timeout":
+        return _("%(who)s timed out: the default action was played.") % {"who": who}
+    if source == "dropped":
+        return _("%(who)s's seat is played automatically (dropped).") % {"who": who}
+    return None
+
+
 def log_entries(
     moves: Iterable[Any], seats: Mapping[int, SeatInfo], viewer: int | None, *, game_over: bool
 ) -> list[dict[str, Any]]:
@@ -210,6 +223,9 @@ def log_entries(
     for move in moves:
         events = [e for e in move.events if visible(e, viewer, game_over=game_over)]
         lines = [s for s in (sentence(e, seats) for e in events) if s]
+        note = auto_note(getattr(move, "source", "player"), seat_label(seats, move.seat))
+        if note:
+            lines.insert(0, note)
         out.append(
             {
                 "ply": move.ply,

@@ -50,6 +50,15 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)
     to_act_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # Time controls (issue 6, games/clock.py): whose deadline ``deadline`` is, when its
+    # clock started (vacation shifts it from there), when the one reminder is due (cleared
+    # once sent), and whether the players' vacations pause this game's deadlines.
+    deadline_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline_set_at = models.DateTimeField(null=True, blank=True)
+    reminder_at = models.DateTimeField(null=True, blank=True)
+    vacation_allowed = models.BooleanField(
+        default=True, help_text="Whether a player's vacation pauses this game's deadlines."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -62,6 +71,7 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["status", "is_public"], name="game_lobby_idx"),
             models.Index(fields=["status", "deadline"], name="game_deadline_idx"),
+            models.Index(fields=["status", "reminder_at"], name="game_reminder_idx"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -96,6 +106,16 @@ class Seat(models.Model):
     rating_before = models.FloatField(null=True, blank=True)
     rating_after = models.FloatField(null=True, blank=True)
 
+    class DropReason(models.TextChoices):
+        TIMEOUTS = "timeouts", _("timed out repeatedly")
+        RESIGNED = "resigned", _("resigned")
+
+    # Time controls (issue 6): consecutive timeouts (a human action resets it), and when and
+    # why the seat was dropped — from then on the default policy plays it at once.
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    dropped_at = models.DateTimeField(null=True, blank=True)
+    drop_reason = models.CharField(max_length=10, blank=True, choices=DropReason.choices)
+
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),
@@ -115,6 +135,15 @@ class Move(models.Model):
     seat = models.PositiveSmallIntegerField()
     action = models.CharField(max_length=64)
     events = models.JSONField(default=list)
+
+    class Source(models.TextChoices):
+        PLAYER = "player", _("the player")
+        TIMEOUT = "timeout", _("timeout")
+        DROPPED = "dropped", _("dropped seat")
+
+    # Who chose the action: the player, the default policy at a timeout, or the default
+    # policy playing a dropped seat (issue 6; the log says so).
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -125,6 +154,11 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.game_id} ply {self.ply}: {self.action}"
+
+    @property
+    def by_timeout(self) -> bool:
+        """Return whether the default policy chose this action (timeout or dropped seat)."""
+        return self.source != self.Source.PLAYER
 
 
 # --------------------------------------------------------------------------- accounts,
@@ -162,6 +196,8 @@ class NotificationKind(models.TextChoices):
     GAME_OVER = "game_over", _("game over")
     REMINDER = "reminder", _("deadline reminder")
     SEAT_DROPPED = "seat_dropped", _("seat dropped")
+    GAME_EXPIRED = "game_expired", _("open game expired")
+    VACATION_ENDED = "vacation_ended", _("vacation ended")
 
 
 class Delivery(models.TextChoices):
@@ -210,7 +246,10 @@ class Notification(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
+    # Empty only for account-level emails (vacation ended), which concern no one game.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="notifications", null=True, blank=True
+    )
     ply = models.PositiveIntegerField()
     kind = models.CharField(max_length=20, choices=NotificationKind.choices)
     delivery = models.CharField(max_length=10, choices=Delivery.choices, default=Delivery.IMMEDIATE)
@@ -235,3 +274,28 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user_id} for #{self.game_id} ply {self.ply} ({self.status})"
+
+
+# --------------------------------------------------------------------------- time controls
+# (issue 6): vacations pause the deadlines of a player's decisions (games/vacations.py).
+
+
+class Vacation(models.Model):
+    """One vacation of a user: from ``starts_at`` to ``ends_at`` (planned) or ``ended_at``.
+
+    Days count against the calendar year in which the vacation starts
+    (``vacations.VACATION_DAYS_PER_YEAR``), in whole days started.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["ended_at", "ends_at"], name="vacation_due_idx")]
+
+    def __str__(self) -> str:
+        return f"vacation of {self.user_id} {self.starts_at:%Y-%m-%d}–{self.ends_at:%Y-%m-%d}"

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 import engine
 from games import profiles
-from games.models import Delivery, Game, Notification, NotificationKind, Profile
+from games.models import Delivery, Game, Notification, NotificationKind, Profile, Seat
 
 DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in the recipient's time zone
 
@@ -55,12 +55,16 @@ def next_digest_time(now: datetime, time_zone: str) -> datetime:
     return candidate
 
 
-def notification_create(*, user_id: int, game: Game, ply: int, kind: str) -> Notification | None:
+def notification_create(
+    *, user_id: int, game: Game | None, ply: int, kind: str
+) -> Notification | None:
     """Write the outbox row owed to ``user_id`` (per their preference for ``kind``).
 
     Returns None when the user turned that kind off or the row already exists (the unique
-    constraint on user, game, ply, kind makes this idempotent). An immediate row is queued
-    for ``tasks.send_notification`` when the surrounding transaction commits.
+    constraint on user, game, ply, kind makes this idempotent; account-level rows with no
+    ``game``, such as ``vacation_ended``, rely on their caller's lock instead).
+    An immediate row is queued for ``tasks.send_notification`` when the surrounding
+    transaction commits.
     """
     from games.tasks import send_notification  # tasks imports this module's neighbours
 
@@ -123,6 +127,8 @@ def notify_move(
     seat, kind = waiting
     if before.to_act == seat:
         return []  # the same stretch: they are already waited on and were told
+    if game.seats.filter(position=seat, dropped_at__isnull=False).exists():
+        return []  # a dropped seat is played by the default policy: nobody to tell
     user_id = _seat_users(game).get(seat)
     if user_id is None:
         return []
@@ -136,6 +142,22 @@ def notify_game_over(*, game: Game) -> list[Notification]:
     for user_id in _seat_users(game).values():
         row = notification_create(
             user_id=user_id, game=game, ply=game.version, kind=NotificationKind.GAME_OVER
+        )
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
+def notify_seat_dropped(*, game: Game, seat: Seat) -> list[Notification]:
+    """Tell the other players still in ``game`` that ``seat`` was dropped or resigned.
+
+    From then on the default policy plays that seat (issue 6).
+    """
+    rows = []
+    others = game.seats.filter(dropped_at__isnull=True).exclude(pk=seat.pk)
+    for user_id in others.values_list("user_id", flat=True):
+        row = notification_create(
+            user_id=user_id, game=game, ply=game.version, kind=NotificationKind.SEAT_DROPPED
         )
         if row is not None:
             rows.append(row)

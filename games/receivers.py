@@ -32,6 +32,8 @@ def on_move_applied(
 ) -> None:
     """Tell whoever the game now waits on, and note that the mover was active."""
     notifications.notify_move(game=game, ply=move.ply, before=before, after=after)
+    if move.source != Move.Source.PLAYER:
+        return  # the default policy played (timeout or dropped seat): the player was not here
     user_id = next((s.user_id for s in game.seats.all() if s.position == move.seat), None)
     if user_id is not None:
         profiles.profile_touch(user_id=user_id)
@@ -41,6 +43,9 @@ def on_move_applied(
 def on_game_finished(
     sender: Any, *, game: Game, ranking: list[engine.Placing], **kwargs: Any
 ) -> None:
-    """Rate the game (if it counts) and tell every player the result."""
-    ratings.game_rate(game_id=game.pk, ranking=ranking)
+    """Rate the game (if it counts; dropped seats rank last) and tell every player the result."""
+    dropped = game.seats.filter(dropped_at__isnull=False).values_list("position", flat=True)
+    ratings.game_rate(
+        game_id=game.pk, ranking=ranking, dropped_seats={p for p in dropped if p is not None}
+    )
     notifications.notify_game_over(game=game)

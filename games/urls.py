@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<int:game_id>/poll", views.game_poll, name="poll"),
     path("games/<int:game_id>/join", views.game_join, name="join"),
     path("games/<int:game_id>/leave", views.game_leave, name="leave"),
+    path("games/<int:game_id>/resign", views.game_resign, name="resign"),
     path("games/<int:game_id>/invite/<str:token>", views.game_invite, name="invite"),
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
     # accounts, notifications and ratings (issue 5)

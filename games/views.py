@@ -119,6 +119,22 @@ def game_leave(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:lobby")
 
 
+@login_required
+@require_POST
+def game_resign(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Resign a game in progress (form field ``confirm`` must be ticked): seat dropped."""
+    if not request.POST.get("confirm"):
+        messages.error(request, _("Tick the box to confirm that you resign."))
+        return redirect("games:game", game_id=game_id)
+    try:
+        services.game_resign(game_id=game_id, user=request.user)
+    except GameError as exc:
+        messages.error(request, str(exc))
+        return redirect("games:game", game_id=game_id)
+    messages.success(request, _("You resigned: your seat is now played automatically."))
+    return redirect("games:game", game_id=game_id)
+
+
 @require_GET
 def game_invite(request: HtmxHttpRequest, game_id: int, token: str) -> HttpResponse:
     """Remember an invitation link in the session, then show the game."""

@@ -224,6 +224,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-outbox": {"task": "games.tasks.sweep_outbox", "schedule": 60.0},
     "send-batched": {"task": "games.tasks.send_batched", "schedule": 60.0},
     "send-daily-digest": {"task": "games.tasks.send_daily_digest", "schedule": 300.0},
+    # time controls (issue 6): vacations ending, reminders, timeouts, expired open games
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
 }
 
 # --------------------------------------------------------------------------- security

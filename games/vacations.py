@@ -1,0 +1,153 @@
+"""Vacations: 21 days a calendar year during which a player's deadlines are paused (issue 6).
+
+The model (the simplest that stays correct): while a player is on vacation, the beat sweep
+neither reminds nor times out the decisions waiting on them in games that allow vacation;
+when the vacation ends (by hand on the settings page, or at its planned end by the sweep),
+each such deadline is moved later by the time it was paused:
+``deadline += end − max(vacation start, deadline_set_at)``. So a deadline set before the
+vacation keeps the time it had left; one set during the vacation gets the full time from
+the end. A pending reminder moves with it; one already sent is not sent again.
+
+A vacation starts now and lasts whole days; it counts against the calendar year (UTC) in
+which it starts, in days started (ending a 3-day vacation after 30 hours uses 2 days).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import notifications
+from games.errors import JoinRefused
+from games.models import Game, NotificationKind, Vacation
+
+VACATION_DAYS_PER_YEAR = 21
+
+
+class VacationRefused(JoinRefused):
+    """A vacation cannot start: one is running, or not enough days are left this year."""
+
+
+def _active(user_id: int | None) -> Q:
+    return Q(user_id=user_id, ended_at__isnull=True, starts_at__lte=timezone.now())
+
+
+def vacation_current(*, user_id: int | None) -> Vacation | None:
+    """Return the running vacation of ``user_id`` (started, not yet ended), or None."""
+    if user_id is None:
+        return None
+    return Vacation.objects.filter(_active(user_id)).order_by("-starts_at").first()
+
+
+def user_on_vacation(*, user_id: int | None) -> bool:
+    """Return whether ``user_id`` is on vacation now (until the vacation is ended)."""
+    return user_id is not None and Vacation.objects.filter(_active(user_id)).exists()
+
+
+def _days(vacation: Vacation) -> int:
+    end = vacation.ended_at or vacation.ends_at
+    return max(1, math.ceil((end - vacation.starts_at) / timedelta(days=1)))
+
+
+def days_used(*, user_id: int, year: int) -> int:
+    """Return the vacation days ``user_id`` used (or booked) in calendar ``year``."""
+    return sum(_days(v) for v in Vacation.objects.filter(user_id=user_id, starts_at__year=year))
+
+
+def days_left(*, user_id: int, year: int | None = None) -> int:
+    """Return the vacation days ``user_id`` has left in ``year`` (default: this year)."""
+    year = year or timezone.now().year
+    return max(0, VACATION_DAYS_PER_YEAR - days_used(user_id=user_id, year=year))
+
+
+def vacation_start(*, user_id: int, days: int) -> Vacation:
+    """Start a vacation of ``days`` whole days now for ``user_id``.
+
+    Raises ``VacationRefused`` when one is running or ``days`` exceeds the days left in
+    this calendar year (``VACATION_DAYS_PER_YEAR``), or ``days`` < 1.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        # Lock the user's vacations so two submissions cannot both pass the checks.
+        list(Vacation.objects.select_for_update().filter(user_id=user_id))
+        if user_on_vacation(user_id=user_id):
+            raise VacationRefused(_("You are already on vacation."))
+        left = days_left(user_id=user_id, year=now.year)
+        if days < 1 or days > left:
+            raise VacationRefused(_("You have %(n)s vacation days left this year.") % {"n": left})
+        return Vacation.objects.create(
+            user_id=user_id, starts_at=now, ends_at=now + timedelta(days=days)
+        )
+
+
+def _shift_deadlines(vacation: Vacation, end: datetime) -> int:
+    """Move the paused deadlines of ``vacation``'s player later; return how many moved."""
+    from games.services import reminder_time  # services imports this module
+
+    moved = 0
+    games = (
+        Game.objects.select_for_update()
+        .filter(
+            status=Game.Status.ACTIVE,
+            vacation_allowed=True,
+            deadline__isnull=False,
+            seats__user_id=vacation.user_id,
+            seats__position=F("deadline_seat"),
+        )
+        .order_by("pk")
+    )
+    for game in games:
+        assert game.deadline is not None
+        paused_from = max(vacation.starts_at, game.deadline_set_at or vacation.starts_at)
+        shift = end - paused_from
+        if shift <= timedelta(0):
+            continue
+        game.deadline += shift
+        if game.reminder_at is not None and game.days_per_move:
+            game.reminder_at = reminder_time(game.deadline, game.days_per_move)
+        game.save(update_fields=["deadline", "reminder_at", "updated_at"])
+        moved += 1
+    return moved
+
+
+def vacation_end(*, vacation_id: int) -> bool:
+    """End a running vacation now (or at its planned end, if that has passed).
+
+    Shifts the player's paused deadlines (see the module docstring) and tells the player
+    by email (``vacation_ended``). Returns False when it had already ended (idempotent).
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        vacation = Vacation.objects.select_for_update().filter(pk=vacation_id).first()
+        if vacation is None or vacation.ended_at is not None:
+            return False
+        end = max(vacation.starts_at, min(now, vacation.ends_at))
+        vacation.ended_at = end
+        vacation.save(update_fields=["ended_at"])
+        _shift_deadlines(vacation, end)
+        notifications.notification_create(
+            user_id=vacation.user_id, game=None, ply=0, kind=NotificationKind.VACATION_ENDED
+        )
+    return True
+
+
+def vacations_due() -> list[int]:
+    """Return the ids of running vacations whose planned end has come (for the sweep)."""
+    return list(
+        Vacation.objects.filter(ended_at__isnull=True, ends_at__lte=timezone.now())
+        .order_by("ends_at")
+        .values_list("pk", flat=True)[:500]
+    )
+
+
+def vacations_until(user_ids: list[int]) -> dict[int, datetime]:
+    """Return user id → planned end of the running vacation, for those on vacation now."""
+    rows = Vacation.objects.filter(
+        user_id__in=user_ids, ended_at__isnull=True, starts_at__lte=timezone.now()
+    ).values_list("user_id", "ends_at")
+    return dict(rows)
