@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import SQUARE_NAMES
+from .kingdoms import label
 from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_NAMES
 from .state import GameState, board_rows
 
@@ -18,7 +19,9 @@ class PlayerView:
     ``board`` is 11 rows of 16 diagram tokens (``r*`` a temple with a
     treasure, ``2P`` seat 2's priest, ``~`` empty river); ``leaders[seat][leader]``
     a square name or None (in supply); ``unification`` the square of the
-    unification marker while wars are pending (§7.1), else None; ``hand`` the
+    unification marker while wars are pending (§7.1), else None; ``kingdoms``
+    maps each square of a kingdom (§3) to its kingdom's number, 1.. in square
+    order (squares of leaderless regions are absent); ``hand`` the
     viewer's own tile counts by colour name (None for a spectator); ``scores``
     only the totals this viewer may see (``{seat: {red, black, blue, green,
     treasures}}``); ``events`` the last action's events this viewer may see;
@@ -34,6 +37,7 @@ class PlayerView:
     board: tuple[str, ...]
     treasures: tuple[str, ...]
     unification: str | None
+    kingdoms: dict[str, int]
     leaders: dict[int, dict[str, str | None]]
     catastrophes: dict[int, int]
     hand_sizes: dict[int, int]
@@ -63,6 +67,7 @@ class PlayerView:
             "board": list(self.board),
             "treasures": list(self.treasures),
             "unification": self.unification,
+            "kingdoms": self.kingdoms,
             "leaders": {str(k): v for k, v in self.leaders.items()},
             "catastrophes": {str(k): v for k, v in self.catastrophes.items()},
             "hand_sizes": {str(k): v for k, v in self.hand_sizes.items()},
@@ -89,6 +94,16 @@ class PlayerView:
 
 def _counts(c: tuple[int, ...]) -> dict[str, int]:
     return {COLOR_NAMES[i]: c[i] for i in range(4)}
+
+
+def _kingdom_numbers(state: GameState) -> dict[str, int]:
+    kid = label(state.board).kid
+    numbers: dict[int, int] = {}
+    out: dict[str, int] = {}
+    for square, k in enumerate(kid):
+        if k >= 0:
+            out[SQUARE_NAMES[square]] = numbers.setdefault(k, len(numbers) + 1)
+    return out
 
 
 def view_for(state: GameState, seat: int | None) -> PlayerView:
@@ -131,6 +146,7 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         board=tuple(board_rows(state.board, state.treasures)),
         treasures=tuple(SQUARE_NAMES[t] for t in state.treasures),
         unification=SQUARE_NAMES[state.unification] if state.unification >= 0 else None,
+        kingdoms=_kingdom_numbers(state),
         leaders=leaders,
         catastrophes={i + 1: state.catastrophes[i] for i in range(n)},
         hand_sizes={i + 1: sum(state.hands[i]) for i in range(n)},

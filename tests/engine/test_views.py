@@ -145,3 +145,13 @@ def test_the_unification_marker_is_shown_only_while_its_wars_are_pending() -> No
     state = play(state, "commit 0", "commit 0")
     assert state.pending is None
     assert view_for(state, 2).unification is None
+
+
+def test_kingdoms_are_numbered_in_square_order_and_leaderless_regions_left_out() -> None:
+    """RULES.md §3: a region with a leader is a kingdom; one without is not."""
+    from engine import view_for
+    from tests.engine.rules_helpers import position
+
+    state = position({"c5": "r", "c6": "1K", "d5": "k", "i5": "r", "j5": "2K", "m6": "g"})
+    kingdoms = view_for(state, None).kingdoms
+    assert kingdoms == {"c5": 1, "d5": 1, "c6": 1, "i5": 2, "j5": 2}
