@@ -155,6 +155,27 @@ def _cell(
     return cell
 
 
+_SIDES = (("n", -1, 0), ("e", 0, 1), ("s", 1, 0), ("w", 0, -1))
+
+
+def _kingdom_edges(kingdoms: Mapping[str, int], row: int, col: int) -> list[str]:
+    """Return the sides (``n e s w``) where the square's kingdom ends (RULES.md §3).
+
+    The board draws these sides as a thick dashed line, so kingdoms read by pattern and
+    not by colour alone. A square outside any kingdom has none.
+    """
+    kingdom = kingdoms.get(f"{COL_LETTERS[col]}{row + 1}")
+    if kingdom is None:
+        return []
+    edges = []
+    for side, dr, dc in _SIDES:
+        r, c = row + dr, col + dc
+        inside = 0 <= r < 11 and 0 <= c < 16
+        if not inside or kingdoms.get(f"{COL_LETTERS[c]}{r + 1}") != kingdom:
+            edges.append(side)
+    return edges
+
+
 def _cell_html(cell: dict[str, Any], marker_title: str) -> SafeString:
     """Return the ``<td>`` of one board square (see ``board_rows`` for the cell's keys).
 
@@ -167,6 +188,7 @@ def _cell_html(cell: dict[str, Any], marker_title: str) -> SafeString:
         classes.append("monument")
     if cell["changed"]:
         classes.append("changed")
+    classes.extend(f"kb-{side}" for side in cell["kingdom_edges"])
     label = escape(cell["label"])
     attrs = f' data-targets="{cell["targets"]}"' if cell["targets"] else ""
     kind = cell["kind"]
@@ -210,8 +232,9 @@ def board_rows(
     catastrophe, leader), ``color``, ``letter``, ``treasure``, ``special``, ``monument``,
     ``unification`` (the marker lies here while wars are pending, RULES.md §7.1),
     ``label`` (the ``aria-label``: ``"e2, river, blue farm"``), ``changed`` (touched since
-    the viewer's last move), ``targets`` (the action groups that may land there) and
-    ``html``, the square's ``<td>`` ready to render.
+    the viewer's last move), ``targets`` (the action groups that may land there),
+    ``kingdom_edges`` (the sides where the square's kingdom ends) and ``html``, the
+    square's ``<td>`` ready to render.
     """
     monuments = _monument_squares(view.monuments_built)
     changed_set = set(changed)
@@ -224,6 +247,7 @@ def board_rows(
             cell = _cell(token, square, seats, monuments, view.unification)
             cell["changed"] = square in changed_set
             cell["targets"] = " ".join((targets or {}).get(square, ()))
+            cell["kingdom_edges"] = _kingdom_edges(view.kingdoms, r, c)
             cell["html"] = _cell_html(cell, marker_title)
             cells.append(cell)
         rows.append({"number": r + 1, "cells": cells})

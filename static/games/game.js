@@ -5,6 +5,7 @@
 (function () {
   "use strict";
   var CONFIRM_KEY = "tigris.confirm";
+  var OUTLINE_KEY = "tigris.outline";
 
   function confirmWanted() {
     return localStorage.getItem(CONFIRM_KEY) !== "off";
@@ -88,7 +89,19 @@
     if (ev.target.id === "confirm-toggle") {
       localStorage.setItem(CONFIRM_KEY, ev.target.checked ? "on" : "off");
     }
+    if (ev.target.id === "outline-toggle") {
+      localStorage.setItem(OUTLINE_KEY, ev.target.checked ? "on" : "off");
+      applyOutline();
+    }
   });
+
+  // Kingdom outlines are on unless the player switched them off (remembered per browser).
+  function applyOutline() {
+    var on = localStorage.getItem(OUTLINE_KEY) !== "off";
+    document.querySelectorAll("table.board").forEach(function (t) { t.classList.toggle("outline-kingdoms", on); });
+    var toggle = document.getElementById("outline-toggle");
+    if (toggle) { toggle.checked = on; }
+  }
 
   function refresh() {
     var root = game();
@@ -96,6 +109,7 @@
     var toggle = document.getElementById("confirm-toggle");
     if (toggle) { toggle.checked = confirmWanted(); }
     document.title = root.dataset.myTurn ? root.dataset.titleMine : root.dataset.title;
+    applyOutline();
   }
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:afterSettle", refresh);

@@ -26,3 +26,13 @@ def test_the_unification_marker_is_drawn_and_labelled_while_wars_are_pending() -
     assert not any(
         cell["unification"] for cell in cells_by_square(engine.view_for(after, 2)).values()
     )
+
+
+def test_kingdom_edges_are_drawn_where_a_kingdom_ends() -> None:
+    state = position({"c5": "r", "c6": "1K", "d5": "k", "m6": "g"})
+    cells = cells_by_square(engine.view_for(state, 1))
+    assert cells["c5"]["kingdom_edges"] == ["n", "w"]
+    assert cells["d5"]["kingdom_edges"] == ["n", "e", "s"]
+    assert cells["c6"]["kingdom_edges"] == ["e", "s", "w"]
+    assert cells["m6"]["kingdom_edges"] == []  # a region without a leader is no kingdom
+    assert 'class="sq land k-tile kb-n kb-w"' in cells["c5"]["html"]
