@@ -34,12 +34,12 @@ def game_can_view(game: Game, user: UserLike, *, invite_tokens: list[str] | None
 
 
 def games_open(*, limit: int = 50) -> QuerySet[Game]:
-    """Return open public games, oldest first, with their seats and users prefetched."""
+    """Return open public games, oldest first, with seats, users and profiles prefetched."""
     return (
         Game.objects.filter(status=Game.Status.OPEN, is_public=True)
         .annotate(seated=Count("seats"))
         .select_related("creator")
-        .prefetch_related("seats__user")
+        .prefetch_related("seats__user__profile")
         .order_by("created_at")[:limit]
     )
 

@@ -1,12 +1,13 @@
-"""Template tags of the games app: the navigation bar's count of games waiting for me."""
+"""Template tags of the games app: the count of games waiting for me, players' ratings."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
+from django.core.exceptions import ObjectDoesNotExist
 
-from games import selectors
+from games import ratings, selectors
 
 register = template.Library()
 
@@ -18,3 +19,22 @@ def games_waiting_count(context: Any) -> int:
     if request is None:
         return 0
     return selectors.games_waiting_count(request.user)
+
+
+@register.filter
+def player_rating(user: Any) -> str:
+    """Return ``user``'s displayed rating, ``"1532"``, with ``?`` while provisional.
+
+    Reads ``user.profile`` (prefetch it in lists); a player without a profile yet has the
+    starting rating.
+    """
+    try:
+        profile = user.profile
+    except ObjectDoesNotExist:
+        profile = None
+    if profile is None:
+        mu, sigma, provisional = ratings.MODEL.mu, ratings.MODEL.sigma, True
+    else:
+        mu, sigma = profile.rating_mu, profile.rating_sigma
+        provisional = ratings.is_provisional(profile)
+    return f"{round(ratings.display_rating(mu, sigma))}{'?' if provisional else ''}"

@@ -250,3 +250,19 @@ def test_admin_lists_games_without_secrets(admin_client: Client) -> None:
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
     assert admin_client.get("/admin/games/move/add/").status_code == 403
+
+
+def test_lobby_shows_the_seated_players_ratings() -> None:
+    from games.models import Profile
+
+    veteran, newcomer = UserFactory(), UserFactory()
+    Profile.objects.create(user=veteran, rating_mu=30.0, rating_sigma=2.0, rated_games=12)
+    game = Game.objects.create(creator=veteran, num_players=3)
+    game.seats.create(user=veteran)
+    game.seats.create(user=newcomer)
+    body = client_for(UserFactory()).get("/").content.decode()
+    open_games = body[body.index('id="open-games"') :]
+    # 1500 + 40·(30 − 3·2) = 2460, established; the newcomer starts at 1500 + 40·0, provisional.
+    assert f'{veteran.username} <span class="rating"' in open_games
+    assert ">2460</span>" in open_games
+    assert ">1500?</span>" in open_games
