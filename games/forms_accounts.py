@@ -7,6 +7,7 @@ from zoneinfo import available_timezones
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games import profiles
@@ -33,7 +34,11 @@ class SignupForm(forms.Form):
         """Called by allauth once ``user`` is saved: create the profile with the name."""
         profile = profiles.profile_get(user)
         profile.display_name = self.cleaned_data["display_name"]
-        profile.save(update_fields=["display_name"])
+        # A new account keeps the language the player signed up in (switcher or browser).
+        language = get_language()
+        if language in dict(settings.LANGUAGES):
+            profile.language = language
+        profile.save(update_fields=["display_name", "language"])
 
 
 def _time_zones() -> list[tuple[str, str]]:

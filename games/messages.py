@@ -63,35 +63,43 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "game_over": lambda p: _("The game is over: no more actions can be taken."),
     "decision_pending": _decision_pending,
     "no_decision_pending": lambda p: _("That answers a decision, but no decision is pending."),
-    "wrong_decision": lambda p: _("That does not answer the pending decision: %(decision)s.")
-    % {"decision": decision_name(p.get("kind"))},
+    "wrong_decision": lambda p: (
+        _("That does not answer the pending decision: %(decision)s.")
+        % {"decision": decision_name(p.get("kind"))}
+    ),
     "support_not_in_hand": _support_not_in_hand,
     "war_not_possible": lambda p: _("There is no %(color)s war to fight.") % {"color": _color(p)},
-    "monument_not_possible": lambda p: _(
-        "No monument can be built on %(square)s: it needs a completed 2×2 block of one of its "
-        "colours and must still be available."
-    )
-    % {"square": p.get("square")},
-    "treasure_not_available": lambda p: _(
-        "The treasure on %(square)s cannot be taken now: special treasures come first, and only "
-        "treasures of the trader's kingdom can be taken."
-    )
-    % {"square": p.get("square")},
+    "monument_not_possible": lambda p: (
+        _(
+            "No monument can be built on %(square)s: it needs a completed 2×2 block of one of its "
+            "colours and must still be available."
+        )
+        % {"square": p.get("square")}
+    ),
+    "treasure_not_available": lambda p: (
+        _(
+            "The treasure on %(square)s cannot be taken now: special treasures come first, "
+            "and only treasures of the trader's kingdom can be taken."
+        )
+        % {"square": p.get("square")}
+    ),
     "tile_not_in_hand": lambda p: _("You have no %(color)s tile in hand.") % {"color": _color(p)},
-    "square_occupied": lambda p: _("The square %(square)s is not empty.")
-    % {"square": p.get("square")},
+    "square_occupied": lambda p: (
+        _("The square %(square)s is not empty.") % {"square": p.get("square")}
+    ),
     "farm_on_land": lambda p: _("A farm must be placed on a river square."),
     "tile_on_river": lambda p: _("Temples, settlements and markets must be placed on land."),
     "three_kingdoms": lambda p: _("A tile may not touch three or more kingdoms."),
-    "leader_same_square": lambda p: _(
-        "Your leader already stands on %(square)s: moving it there is not an action."
-    )
-    % {"square": p.get("square")},
+    "leader_same_square": lambda p: (
+        _("Your leader already stands on %(square)s: moving it there is not an action.")
+        % {"square": p.get("square")}
+    ),
     "leader_on_river": lambda p: _("A leader must be placed on a land square."),
     "leader_no_temple": lambda p: _("A leader must be placed next to a face-up red temple."),
     "leader_unites_kingdoms": lambda p: _("A leader may not touch two kingdoms."),
-    "leader_not_on_board": lambda p: _("Your %(leader)s is not on the board.")
-    % {"leader": _leader(p)},
+    "leader_not_on_board": lambda p: (
+        _("Your %(leader)s is not on the board.") % {"leader": _leader(p)}
+    ),
     "no_catastrophe_left": lambda p: _("You have no catastrophe left."),
     "catastrophe_on_leader": lambda p: _("A catastrophe may not be placed on a leader."),
     "catastrophe_on_catastrophe": lambda p: _(

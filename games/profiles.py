@@ -86,6 +86,15 @@ def profile_update(
     return profile
 
 
+def profile_language_set(*, user: Any, language: str) -> Profile:
+    """Save ``user``'s language (a code from ``settings.LANGUAGES``): pages and emails use it."""
+    profile = profile_get(user)
+    if profile.language != language:
+        profile.language = language
+        profile.save(update_fields=["language"])
+    return profile
+
+
 def profile_touch(*, user_id: int) -> None:
     """Record that ``user_id`` acted now (the leaderboard lists players active lately)."""
     updated = Profile.objects.filter(user_id=user_id).update(last_active_at=timezone.now())

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 
 import engine
 from games import notifications, profiles, ratings, signals
+from games.middleware import remember_language
 from games.models import Game, Move
 
 
@@ -49,3 +51,10 @@ def on_game_finished(
         game_id=game.pk, ranking=ranking, dropped_seats={p for p in dropped if p is not None}
     )
     notifications.notify_game_over(game=game)
+
+
+@receiver(user_logged_in, dispatch_uid="games.language_at_login")
+def on_user_logged_in(sender: Any, *, request: Any, user: Any, **kwargs: Any) -> None:
+    """Speak the account's language from the first page after logging in."""
+    if request is not None and hasattr(request, "session"):
+        remember_language(request, profiles.profile_get(user).language)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views, views_accounts
+from games import views, views_accounts, views_i18n
 
 app_name = "games"
 
@@ -20,6 +20,7 @@ urlpatterns = [
     # accounts, notifications and ratings (issue 5)
     path("settings", views_accounts.settings_page, name="settings"),
     path("players/<int:user_id>/", views_accounts.profile_page, name="profile"),
+    path("rules/", views_i18n.rules_page, name="rules"),
     path("leaderboard", views_accounts.leaderboard, name="leaderboard"),
     path("unsubscribe/<str:token>", views_accounts.unsubscribe, name="unsubscribe"),
 ]

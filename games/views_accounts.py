@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import emails, profiles, ratings
 from games.forms_accounts import SettingsForm
+from games.middleware import remember_language
 from games.models import Delivery, Game, NotificationKind, Profile, Seat
 
 LEADERBOARD_ACTIVE_DAYS = 180
@@ -58,6 +59,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
                 time_zone=form.cleaned_data["time_zone"],
                 preferences=form.preferences(),
             )
+            remember_language(request, form.cleaned_data["language"])
             messages.success(request, _("Your settings are saved."))
             return redirect("games:settings")
     else:

@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # after AuthenticationMiddleware: a logged-in player's Profile.language beats the browser's
+    "games.middleware.ProfileLanguageMiddleware",
 ]
 
 ROOT_URLCONF = "tigris_site.urls"
