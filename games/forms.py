@@ -67,3 +67,9 @@ class ActionForm(forms.Form):
 
     action = forms.CharField(max_length=64, strip=True)
     version = forms.IntegerField(min_value=0)
+
+
+class VacationForm(forms.Form):
+    """Start a vacation now, for a number of whole days (issue 6: 21 days a calendar year)."""
+
+    days = forms.IntegerField(label=_("Days of vacation, starting now"), min_value=1, max_value=21)

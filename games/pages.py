@@ -12,8 +12,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 import engine
-from games import gamelog, presenters, selectors
-from games.models import Game, Move
+from games import gamelog, presenters, profiles, selectors, vacations
+from games.models import Game, Move, Profile, Seat
 from games.states import game_state, replay
 
 LOG_PLIES = 40
@@ -70,6 +70,45 @@ def _view_context(
     }
 
 
+def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
+    """Return the public facts of the game's clock for the page (issue 6, time controls).
+
+    ``{"deadline", "deadline_label", "paused", "tz", "away": [{"label", "until"}],
+    "dropped": [{"label", "reason"}], "can_resign"}``; datetimes are aware (UTC) and the
+    template shows them in ``tz``, the viewer's time zone (UTC when anonymous or unset).
+    """
+    seats = [s for s in game.seats.all() if s.position is not None]
+    labels = {s.position: profiles.display_name(s.user) for s in seats}
+    until = vacations.vacations_until([s.user_id for s in seats])
+    away = [
+        {"label": labels[s.position], "until": until[s.user_id], "seat": s.position}
+        for s in seats
+        if s.user_id in until
+    ]
+    paused = game.vacation_allowed and any(a["seat"] == game.deadline_seat for a in away)
+    tz = "UTC"
+    if seat is not None:
+        tz = (
+            Profile.objects.filter(user_id=seat.user_id).values_list("time_zone", flat=True).first()
+            or "UTC"
+        )
+    active = game.status == Game.Status.ACTIVE
+    return {
+        "deadline": game.deadline if active else None,
+        "deadline_label": labels.get(game.deadline_seat or 0, ""),
+        "paused": paused,
+        "tz": tz,
+        "away": away if active else [],
+        "dropped": [
+            {"label": labels[s.position], "reason": s.get_drop_reason_display()}
+            for s in seats
+            if s.dropped_at is not None
+        ],
+        "vacation_allowed": game.vacation_allowed,
+        "can_resign": active and seat is not None and seat.dropped_at is None,
+    }
+
+
 def game_context(
     game: Game,
     user: AbstractBaseUser | AnonymousUser,
@@ -109,6 +148,7 @@ def game_context(
         ctx["started"] = False
         return ctx
     ctx["started"] = True
+    ctx["clock"] = clock_context(game, seat)
     seats = seat_infos(game)
     state = game_state(game)
     view = engine.view_for(state, position)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views, views_accounts, views_i18n
+from games import views, views_accounts, views_i18n, views_vacation
 
 app_name = "games"
 
@@ -19,6 +19,8 @@ urlpatterns = [
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
     # accounts, notifications and ratings (issue 5)
     path("settings", views_accounts.settings_page, name="settings"),
+    path("settings/vacation", views_vacation.vacation_start, name="vacation_start"),
+    path("settings/vacation/end", views_vacation.vacation_end, name="vacation_end"),
     path("players/<int:user_id>/", views_accounts.profile_page, name="profile"),
     path("rules/", views_i18n.rules_page, name="rules"),
     path("leaderboard", views_accounts.leaderboard, name="leaderboard"),

@@ -38,3 +38,23 @@ def player_rating(user: Any) -> str:
         mu, sigma = profile.rating_mu, profile.rating_sigma
         provisional = ratings.is_provisional(profile)
     return f"{round(ratings.display_rating(mu, sigma))}{'?' if provisional else ''}"
+
+
+@register.inclusion_tag("accounts/_vacation.html", takes_context=True)
+def vacation_panel(context: Any) -> dict[str, Any]:
+    """Render the settings page's vacation panel: running vacation, days left, the form."""
+    from games import vacations
+    from games.forms import VacationForm
+
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"show": False}
+    return {
+        "show": True,
+        "current": vacations.vacation_current(user_id=user.pk),
+        "days_left": vacations.days_left(user_id=user.pk),
+        "per_year": vacations.VACATION_DAYS_PER_YEAR,
+        "form": VacationForm(),
+        "csrf_token": context.get("csrf_token"),
+    }

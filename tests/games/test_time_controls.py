@@ -287,3 +287,111 @@ def test_random_play_with_timeouts_keeps_every_game_consistent() -> None:
 
     game.refresh_from_db()
     assert state_to_db(replay(game)) == game.state
+
+
+# ---------------------------------------------------------------------------- vacation
+
+
+def test_vacation_pauses_a_deadline_and_resumes_it_with_the_time_left() -> None:
+    from games import vacations
+
+    with time_machine.travel(START, tick=False) as clock:
+        game, seats = started_game(2, days_per_move=3)
+        away = seats[game.to_act_seat or 0]
+        original = game.deadline
+        assert original is not None
+        clock.shift(timedelta(days=1))  # two days left when the vacation starts
+        vacation = vacations.vacation_start(user_id=away.pk, days=5)
+        clock.move_to(original + timedelta(hours=1))
+        assert _sweep_twice() == {"vacations": 0, "reminders": 0, "timeouts": 0, "expired": 0}
+        page = client_for(seats[3 - (game.to_act_seat or 0)]).get(f"/games/{game.pk}/")
+        assert "on vacation until" in page.content.decode()
+        clock.move_to(START + timedelta(days=6))  # the vacation's planned end
+        assert _sweep_twice()["vacations"] == 1
+        game.refresh_from_db()
+        assert game.deadline == START + timedelta(days=6) + timedelta(days=2)
+        clock.move_to(game.deadline - timedelta(minutes=1))
+        assert tasks.sweep_deadlines()["timeouts"] == 0
+        clock.move_to(game.deadline)
+        assert _sweep_twice()["timeouts"] == 1
+    vacation.refresh_from_db()
+    assert vacation.ended_at == START + timedelta(days=6)
+    ended = Notification.objects.filter(user=away, kind=NotificationKind.VACATION_ENDED)
+    assert ended.count() == 1
+    assert vacations.days_left(user_id=away.pk, year=2026) == 21 - 5
+
+
+def test_ending_a_vacation_early_gives_the_full_time_to_a_deadline_set_meanwhile() -> None:
+    from games import vacations
+
+    with time_machine.travel(START, tick=False) as clock:
+        game, seats = started_game(2, days_per_move=2)
+        first = game.to_act_seat or 0
+        waiting = seats[3 - first]  # not to act yet
+        vacation = vacations.vacation_start(user_id=waiting.pk, days=10)
+        clock.shift(timedelta(hours=30))
+        game = submit(game, seats, passing)  # now the deadline is the vacationer's
+        assert game.deadline == START + timedelta(hours=30) + timedelta(days=2)
+        clock.shift(timedelta(hours=50))  # past that deadline: paused
+        assert tasks.sweep_deadlines()["timeouts"] == 0
+        end = timezone_now()
+        assert vacations.vacation_end(vacation_id=vacation.pk)
+        assert not vacations.vacation_end(vacation_id=vacation.pk)
+        game.refresh_from_db()
+        assert game.deadline == end + timedelta(days=2)
+    assert vacations.days_left(user_id=waiting.pk, year=2026) == 21 - 4  # 80 h: 4 days started
+
+
+def timezone_now() -> datetime:
+    from django.utils import timezone
+
+    return timezone.now()
+
+
+def test_a_game_that_forbids_vacation_keeps_its_clock_running() -> None:
+    from games import vacations
+
+    with time_machine.travel(START, tick=False) as clock:
+        game, seats = started_game(2, days_per_move=1, vacation_allowed=False)
+        vacations.vacation_start(user_id=seats[game.to_act_seat or 0].pk, days=7)
+        clock.move_to(game.reminder_at)
+        assert _sweep_twice()["reminders"] == 1
+        clock.move_to(game.deadline)
+        assert _sweep_twice()["timeouts"] == 1
+
+
+def test_vacation_days_are_limited_to_21_a_year() -> None:
+    from games import vacations
+
+    user = started_game(2)[1][1]
+    with time_machine.travel(START, tick=False) as clock:
+        vacation = vacations.vacation_start(user_id=user.pk, days=15)
+        with pytest.raises(vacations.VacationRefused):
+            vacations.vacation_start(user_id=user.pk, days=1)  # already on vacation
+        clock.shift(timedelta(days=15))
+        tasks.sweep_deadlines()
+        vacation.refresh_from_db()
+        assert vacation.ended_at is not None
+        with pytest.raises(vacations.VacationRefused):
+            vacations.vacation_start(user_id=user.pk, days=7)
+        vacations.vacation_start(user_id=user.pk, days=6)
+    with time_machine.travel(datetime(2027, 1, 1, tzinfo=UTC), tick=False):
+        assert vacations.days_left(user_id=user.pk) == 21
+
+
+def test_the_settings_page_starts_and_ends_a_vacation() -> None:
+    from games.models import Vacation
+
+    user = started_game(2)[1][1]
+    client = client_for(user)
+    page = client.get("/settings")
+    assert "21" in page.content.decode()
+    response = client.post("/settings/vacation", {"days": "3"})
+    assert response.status_code == 302
+    vacation = Vacation.objects.get(user=user)
+    assert vacation.ended_at is None
+    assert "on vacation until" in client.get("/settings").content.decode()
+    response = client.post("/settings/vacation/end")
+    assert response.status_code == 302
+    vacation.refresh_from_db()
+    assert vacation.ended_at is not None
