@@ -1,0 +1,161 @@
+"""Whole games end to end, as players meet the site: sign-up, emailed link, lobby, forms.
+
+Three new accounts (two and four on the embedded default) sign up on the sign-up page,
+verify by the link in the email they received, log in on the login page; one creates a
+rated game in the lobby, the others join from the lobby's list; the game is played to its
+end through HTTP only, each player picking a random ``data-action`` their own page offers
+(seeded). Checked: every player is emailed once each time the game comes to wait on them
+after waiting on someone else, everyone gets the game-over email, ratings change once,
+``verify_games`` is clean, and no answer any player received shows another player's hand.
+
+- ``test_whole_game_on_real_services`` (``live_services``): Django's ``live_server`` over
+  real HTTP (``urllib``, CSRF enforced), tasks queued on a real Redis and run by a real
+  Celery worker process, every email (the web process's verification emails and the
+  worker's notifications) delivered over SMTP to aiosmtpd in this process.
+- ``test_whole_game_embedded``: the embedded default, through Django's test Client (CSRF
+  checks on): eager tasks, the in-memory outbox.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from typing import Any
+
+import pytest
+from django.core import mail as django_mail
+from django.core.management import call_command
+
+from games import ratings
+from games.models import Game, Notification, Profile, Seat
+from tests import services
+from tests.e2e.whole_game import (
+    ClientWeb,
+    HttpWeb,
+    Mail,
+    Played,
+    Player,
+    check_outbox_rows,
+    create_and_join,
+    expected_mails,
+    play_to_the_end,
+    received_mails,
+    sign_up_and_verify,
+    wait_for,
+)
+from tests.games.test_live_email import Inbox, _worker_database_url
+from tests.games.test_live_email import broker as broker  # noqa: F401 (a fixture)
+from tests.games.test_live_email import smtp_inbox as smtp_inbox  # noqa: F401 (a fixture)
+
+NAMES = ["ana", "bel", "cyr", "dag"]
+
+
+def _check_the_end(players: list[Player], played: Played) -> None:
+    """Finished and ranked, rated once (a second rating run changes nothing), clean."""
+    game = Game.objects.get(pk=played.game_id)
+    assert game.status == Game.Status.FINISHED
+    assert game.version == played.plies
+    assert game.rated_at is not None
+    seats = list(Seat.objects.filter(game=game).select_related("user"))
+    assert all(s.final_rank is not None for s in seats)
+    assert all(s.rating_before is not None and s.rating_after is not None for s in seats)
+    profiles = {p.user_id: p for p in Profile.objects.filter(user__in=[s.user for s in seats])}
+    assert all(profiles[s.user_id].rated_games == 1 for s in seats)
+    before = [(p.user_id, p.rating_mu, p.rating_sigma) for p in profiles.values()]
+    assert ratings.game_rate(game_id=game.pk) == []
+    after = Profile.objects.filter(user_id__in=profiles).values_list(
+        "user_id", "rating_mu", "rating_sigma"
+    )
+    assert sorted(after) == sorted(before)
+    call_command("verify_games")
+    assert all(p.scanned > 0 for p in players)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_whole_game_embedded(num_players: int, mailoutbox: list[Any]) -> None:
+    started = time.monotonic()
+
+    def inbox() -> list[Mail]:
+        return [Mail(list(m.to), str(m.subject), str(m.body)) for m in django_mail.outbox]
+
+    # Names differ per test: allauth rate-limits verification emails per address in the cache.
+    players = [Player(f"{name}{num_players}", ClientWeb()) for name in NAMES[:num_players]]
+    for player in players:
+        sign_up_and_verify(player, inbox)
+    signups = len(django_mail.outbox)
+    game_id = create_and_join(players)
+    played = play_to_the_end(players, game_id, random.Random(7000 + num_players))
+
+    assert not Notification.objects.exclude(status=Notification.Status.SENT).exists()
+    check_outbox_rows(players, played)
+    assert received_mails(inbox()[signups:], game_id) == expected_mails(players, played)
+    _check_the_end(players, played)
+    print(
+        f"\n{num_players} players embedded: {played.plies} plies, "
+        f"{sum(p.received for p in players)} answers, {time.monotonic() - started:.1f} s"
+    )
+
+
+def _smtp_mails(inbox: Inbox) -> list[Mail]:
+    mails = []
+    for recipients, raw in list(inbox.messages):
+        message = message_from_bytes(raw, policy=policy.default)
+        assert isinstance(message, EmailMessage)
+        body = message.get_body(("plain",)) or message
+        assert isinstance(body, EmailMessage)
+        mails.append(Mail(recipients, str(message["Subject"]), str(body.get_content())))
+    return mails
+
+
+@pytest.fixture
+def web_smtp(smtp_inbox: tuple[Inbox, int], settings: Any) -> Iterator[tuple[Inbox, int]]:
+    """Send the web process's own emails (verification) to the SMTP sink too."""
+    inbox, port = smtp_inbox
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": port, "timeout": 20},
+        }
+    }
+    yield inbox, port
+
+
+@pytest.mark.live_services
+@pytest.mark.django_db(transaction=True)
+def test_whole_game_on_real_services(
+    live_server: Any, web_smtp: tuple[Inbox, int], broker: str
+) -> None:
+    started = time.monotonic()
+    inbox, port = web_smtp
+    env = {
+        "EMAIL_URL": f"smtp://127.0.0.1:{port}",
+        "DATABASE_URL": _worker_database_url(),
+        "SITE_URL": live_server.url,
+    }
+    with services.celery_worker(broker, extra_env=env):
+        players = [Player(f"{name}3", HttpWeb(live_server.url)) for name in NAMES[:3]]
+        for player in players:
+            sign_up_and_verify(player, lambda: _smtp_mails(inbox))
+        signups = len(inbox.messages)
+        game_id = create_and_join(players)
+        played = play_to_the_end(players, game_id, random.Random(7003))
+        playing = time.monotonic() - started
+        # Only now wait for the worker to drain the outbox (bounded), not after each ply.
+        assert wait_for(
+            lambda: not Notification.objects.exclude(status=Notification.Status.SENT).exists()
+        ), list(Notification.objects.exclude(status="sent").values("kind", "status", "error"))
+        expected = expected_mails(players, played)
+        wait_for(lambda: len(inbox.messages) - signups >= expected.total(), seconds=30)
+    check_outbox_rows(players, played)
+    assert received_mails(_smtp_mails(inbox)[signups:], game_id) == expected
+    assert len(inbox.messages) - signups == expected.total()
+    _check_the_end(players, played)
+    print(
+        f"\n3 players on real services: {played.plies} plies, "
+        f"{sum(p.received for p in players)} answers, played in {playing:.1f} s, "
+        f"{time.monotonic() - started:.1f} s in all"
+    )
