@@ -51,6 +51,9 @@ class SettingsForm(forms.Form):
     display_name = forms.CharField(label=_("Display name"), max_length=40)
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     time_zone = forms.ChoiceField(label=_("Time zone"), choices=_time_zones)
+    confirm_actions = forms.BooleanField(
+        label=_("Ask me to confirm each action before it is sent"), required=False
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -87,6 +90,7 @@ class SettingsForm(forms.Form):
             "display_name": profile.display_name,
             "language": profile.language,
             "time_zone": profile.time_zone,
+            "confirm_actions": profile.confirm_actions,
         }
         for kind, (delivery, minutes) in profiles.preferences_all(user.pk).items():
             data[f"delivery_{kind}"] = delivery

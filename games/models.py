@@ -182,6 +182,9 @@ class Profile(models.Model):
     language = models.CharField(max_length=10, choices=settings.LANGUAGES, default="en")
     time_zone = models.CharField(max_length=64, default="UTC")
     last_active_at = models.DateTimeField(null=True, blank=True)
+    confirm_actions = models.BooleanField(
+        default=True, help_text="Ask for a confirmation in words before an action is sent."
+    )
 
     def __str__(self) -> str:
         return self.display_name or f"user {self.user_id}"

@@ -109,6 +109,14 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     }
 
 
+def _confirm_actions(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Return whether ``user`` wants each action confirmed in words (Profile setting)."""
+    if not user.is_authenticated:
+        return True
+    profile = Profile.objects.filter(user_id=user.pk).only("confirm_actions").first()
+    return profile is None or profile.confirm_actions
+
+
 def game_context(
     game: Game,
     user: AbstractBaseUser | AnonymousUser,
@@ -143,6 +151,7 @@ def game_context(
         "my_turn": game.status == Game.Status.ACTIVE
         and position is not None
         and position == game.to_act_seat,
+        "confirm_actions": _confirm_actions(user),
     }
     if game.state is None:
         ctx["started"] = False

@@ -73,6 +73,7 @@ def profile_update(
     language: str,
     time_zone: str,
     preferences: dict[str, tuple[str, int]],
+    confirm_actions: bool = True,
 ) -> Profile:
     """Save the settings page: profile fields and kind → ``(delivery, batch_minutes)``."""
     with transaction.atomic():
@@ -80,7 +81,8 @@ def profile_update(
         profile.display_name = display_name
         profile.language = language
         profile.time_zone = time_zone
-        profile.save(update_fields=["display_name", "language", "time_zone"])
+        profile.confirm_actions = confirm_actions
+        profile.save(update_fields=["display_name", "language", "time_zone", "confirm_actions"])
         for kind, (delivery, minutes) in preferences.items():
             preference_set(user_id=user.pk, kind=kind, delivery=delivery, batch_minutes=minutes)
     return profile

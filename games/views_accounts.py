@@ -58,6 +58,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
                 language=form.cleaned_data["language"],
                 time_zone=form.cleaned_data["time_zone"],
                 preferences=form.preferences(),
+                confirm_actions=form.cleaned_data["confirm_actions"],
             )
             remember_language(request, form.cleaned_data["language"])
             messages.success(request, _("Your settings are saved."))

@@ -4,11 +4,12 @@
 // buttons and forms still post to /games/<id>/act.
 (function () {
   "use strict";
-  var CONFIRM_KEY = "tigris.confirm";
   var OUTLINE_KEY = "tigris.outline";
 
+  // The player's setting (Settings page), carried by the #game element.
   function confirmWanted() {
-    return localStorage.getItem(CONFIRM_KEY) !== "off";
+    var root = game();
+    return !root || root.dataset.confirm !== "0";
   }
 
   function game() { return document.getElementById("game"); }
@@ -86,9 +87,6 @@
   });
 
   document.addEventListener("change", function (ev) {
-    if (ev.target.id === "confirm-toggle") {
-      localStorage.setItem(CONFIRM_KEY, ev.target.checked ? "on" : "off");
-    }
     if (ev.target.id === "outline-toggle") {
       localStorage.setItem(OUTLINE_KEY, ev.target.checked ? "on" : "off");
       applyOutline();
@@ -106,8 +104,6 @@
   function refresh() {
     var root = game();
     if (!root) { return; }
-    var toggle = document.getElementById("confirm-toggle");
-    if (toggle) { toggle.checked = confirmWanted(); }
     document.title = root.dataset.myTurn ? root.dataset.titleMine : root.dataset.title;
     applyOutline();
   }

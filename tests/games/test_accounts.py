@@ -113,3 +113,21 @@ def test_profile_page_and_leaderboard(user_factory: Any) -> None:
     board = Client().get("/leaderboard").content.decode()
     assert veteran.username in board
     assert newcomer.username not in board and idle.username not in board
+
+
+def test_the_confirm_setting_reaches_the_game_page(user_factory: Any) -> None:
+    from tests.games.factories import started_game
+
+    game, seats = started_game(2)
+    client = client_for(seats[1])
+    assert 'data-confirm="1"' in client.get(f"/games/{game.pk}/").content.decode()
+    form = client.get("/settings").context["form"]
+    data = {k: v for k, v in form.initial.items() if v is not None}
+    for name, field in form.fields.items():
+        data.setdefault(name, field.initial)
+    data.pop("confirm_actions")  # an unticked box sends nothing
+    assert client.post("/settings", data).status_code == 302
+    assert Profile.objects.get(user=seats[1]).confirm_actions is False
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'data-confirm="0"' in page and "sent as soon as you choose them" in page
+    assert 'data-confirm="1"' in Client().get(f"/games/{game.pk}/").content.decode()
