@@ -24,7 +24,7 @@ from .actions import (
     TakeTreasure,
     WithdrawLeader,
 )
-from .errors import DiagramError, IllegalActionError
+from .errors import ERROR_CODES, DiagramError, IllegalActionError
 from .events import EVENT_CODES, Event
 from .legality import legal_actions
 from .rules import apply, new_game
@@ -34,6 +34,7 @@ from .views import PlayerView, view_for
 
 __all__ = [
     "DECISION_KINDS",
+    "ERROR_CODES",
     "EVENT_CODES",
     "Action",
     "BuildMonument",

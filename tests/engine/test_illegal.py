@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from engine import Action, GameState, IllegalActionError, apply, legal_actions
+from engine import ERROR_CODES, Action, GameState, IllegalActionError, apply, legal_actions
 
 from .engine_helpers import play, position
 
@@ -116,8 +116,15 @@ def test_illegal_action_is_rejected_with_its_code_and_rule(
 
 
 def test_every_error_code_is_exercised() -> None:
+    # not_an_action has its own test below; every other listed code has a case here.
     codes = {c[0] for c in CASES}
-    assert len(codes) == 24
+    assert codes | {"not_an_action"} == set(ERROR_CODES)
+    assert len(ERROR_CODES) == len(set(ERROR_CODES)) == 25
+
+
+def test_an_unlisted_code_cannot_be_raised() -> None:
+    with pytest.raises(ValueError, match="add it to ERROR_CODES"):
+        IllegalActionError("made_up", "no such refusal")
 
 
 def test_a_non_action_is_rejected() -> None:
