@@ -44,8 +44,9 @@ demo: install messages  ## Create the demo accounts and game without serving
 	$(PY) manage.py migrate --no-input -v0
 	$(PY) manage.py seed_demo
 
-lint: install  ## ruff, mypy, import contracts and the migrations check
+lint: install  ## ruff (lint and format), mypy, import contracts and the migrations check
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run

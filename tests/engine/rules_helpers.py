@@ -201,8 +201,13 @@ def decision(state: Any) -> str | None:
     if state.pending is None:
         return None
     kinds = {str(a).split()[0] for a in engine.legal_actions(state)}
-    names = {"commit": "support", "war": "war", "monument": "monument", "decline": "monument",
-             "treasure": "treasure"}
+    names = {
+        "commit": "support",
+        "war": "war",
+        "monument": "monument",
+        "decline": "monument",
+        "treasure": "treasure",
+    }
     found = {names.get(k, k) for k in kinds}
     assert len(found) == 1, f"a decision must offer one kind of action, got {sorted(kinds)}"
     return found.pop()

@@ -48,8 +48,7 @@ def test_catastrophe_discards_the_tile_beneath_and_nobody_scores() -> None:
 def test_every_illegal_catastrophe_target() -> None:
     """RULES.md §10: never on a leader, a catastrophe, a treasure or a monument's tile."""
     block = {"a10": "#", "b10": "#", "a11": "#", "b11": "#"}
-    state = position({"g4": "r", "g5": "1K", "c5": "x", **block},
-                     monuments={"black-blue": "a10"})
+    state = position({"g4": "r", "g5": "1K", "c5": "x", **block}, monuments={"black-blue": "a10"})
     assert_illegal(state, "catastrophe g5")  # a leader
     assert_illegal(state, "catastrophe c5")  # another catastrophe
     assert_illegal(state, "catastrophe k1")  # a temple holding a treasure

@@ -11,8 +11,16 @@ from tests.engine.rules_helpers import (
 )
 
 WAR = {
-    "c5": "r", "c6": "1K", "d5": "k", "e5": "k", "d6": "k",
-    "g5": "k", "h5": "k", "h6": "k", "i5": "r", "j5": "2K",
+    "c5": "r",
+    "c6": "1K",
+    "d5": "k",
+    "e5": "k",
+    "d6": "k",
+    "g5": "k",
+    "h5": "k",
+    "h6": "k",
+    "i5": "r",
+    "j5": "2K",
 }
 
 
@@ -55,8 +63,13 @@ def test_nothing_else_happens_while_a_decision_waits() -> None:
 def test_decision_actions_are_refused_outside_their_decision() -> None:
     """RULES.md §15/§16.1: commit, war, monument and treasure answers need their decision."""
     state = position(WAR, hands={1: "r g k"})
-    for move in ("commit 0", "war black", "decline monument", "monument red-blue g4",
-                 "treasure k1"):
+    for move in (
+        "commit 0",
+        "war black",
+        "decline monument",
+        "monument red-blue g4",
+        "treasure k1",
+    ):
         assert_illegal(state, move)
 
 

@@ -5,8 +5,14 @@ from __future__ import annotations
 from tests.engine.rules_helpers import bag, hand, play, position, tiles, vp
 
 MONUMENT_KINGDOM = {
-    "g4": "#", "h4": "#", "g5": "#", "h5": "#",
-    "e5": "r", "f5": "1K", "j5": "r", "i5": "2P",
+    "g4": "#",
+    "h4": "#",
+    "g5": "#",
+    "h5": "#",
+    "e5": "r",
+    "f5": "1K",
+    "j5": "r",
+    "i5": "2P",
 }
 
 
@@ -37,8 +43,12 @@ def test_the_active_player_draws_first_then_the_others_in_seat_order() -> None:
 
 def test_monument_vp_come_before_the_refill_that_ends_the_game() -> None:
     """RULES.md §12.1/§12.2: the turn's monument VP are scored, then the refill ends the game."""
-    state = position(MONUMENT_KINGDOM, monuments={"red-black": "g4"},
-                     hands={1: "r r r r r", 2: "k k k k k k"}, bag="r 0")
+    state = position(
+        MONUMENT_KINGDOM,
+        monuments={"red-black": "g4"},
+        hands={1: "r r r r r", 2: "k k k k k k"},
+        bag="r 0",
+    )
     state = play(state, "pass")
     assert state.is_over
     assert vp(state, 1)["black"] == 1
@@ -46,8 +56,12 @@ def test_monument_vp_come_before_the_refill_that_ends_the_game() -> None:
 
 def test_a_swap_that_ends_the_game_gives_no_monument_vp() -> None:
     """RULES.md §13.1: the game ends at once: no end of turn, so no monument VP."""
-    state = position(MONUMENT_KINGDOM, monuments={"red-black": "g4"},
-                     hands={1: "r r r r r r", 2: "k k k k k k"}, bag="r 1")
+    state = position(
+        MONUMENT_KINGDOM,
+        monuments={"red-black": "g4"},
+        hands={1: "r r r r r r", 2: "k k k k k k"},
+        bag="r 1",
+    )
     state = play(state, "swap red red")
     assert state.is_over
     assert vp(state, 1)["black"] == 0

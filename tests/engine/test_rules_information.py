@@ -73,6 +73,7 @@ def test_swapped_colours_are_private_only_the_count_is_public() -> None:
 
 def test_everything_is_public_after_the_end() -> None:
     """RULES.md §14: once the game is over, hands and totals are shown to everyone."""
+
     def ended(hand2: str, red2: int) -> object:
         state = position(hands={1: "r r r k k k", 2: hand2}, vp={2: {"red": red2}}, bag="g 1")
         state = play(state, "swap red red")

@@ -60,9 +60,7 @@ def test_a_move_is_judged_with_the_leader_lifted() -> None:
     h5 touches the kingdoms {g5 g6} and {i4 i5}: a leader from the supply may not go there, but
     the king at g6 may, because without it {g5} is a leaderless region.
     """
-    state = position(
-        {"g5": "r", "g6": "1K", "i5": "r", "i4": "2P"}, hands={1: "g"}
-    )
+    state = position({"g5": "r", "g6": "1K", "i5": "r", "i4": "2P"}, hands={1: "g"})
     assert_illegal(state, "leader trader h5")
     state = play(state, "leader king h5")
     assert leaders_on_board(state) == {"1K": "h5", "2P": "i4"}

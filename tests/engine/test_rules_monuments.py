@@ -17,14 +17,21 @@ from tests.engine.rules_helpers import (
 
 ZERO = {"red": 0, "black": 0, "blue": 0, "green": 0, "treasures": 0}
 BLOCK = ("g4", "h4", "g5", "h5")
-RED_OFFERS = {"monument red-black g4", "monument red-blue g4", "monument red-green g4",
-              "decline monument"}
+RED_OFFERS = {
+    "monument red-black g4",
+    "monument red-blue g4",
+    "monument red-green g4",
+    "decline monument",
+}
 
 
 def red_block(monuments: dict[str, str] | None = None) -> object:
     """g4 h4 g5 red, king f5 beside temples e5 and g5; seat 1 completes the block with h5."""
-    state = position({"g4": "r", "h4": "r", "g5": "r", "e5": "r", "f5": "1K"},
-                     hands={1: "r k"}, monuments=monuments)
+    state = position(
+        {"g4": "r", "h4": "r", "g5": "r", "e5": "r", "f5": "1K"},
+        hands={1: "r k"},
+        monuments=monuments,
+    )
     return play(state, "tile red h5")
 
 
@@ -121,8 +128,9 @@ def test_treasure_on_a_flipped_temple_stays_and_can_be_taken() -> None:
 
     chain = {sq: "k" for sq in ("i5", "i4", "h4", "g4", "f4")}
     block = {"h7": "#", "i7": "#*", "h8": "#", "i8": "#"}
-    state = position({**block, **chain, "k8": "r", "j8": "2T"},
-                     monuments={"red-green": "h7"}, hands={1: "k"})
+    state = position(
+        {**block, **chain, "k8": "r", "j8": "2T"}, monuments={"red-green": "h7"}, hands={1: "k"}
+    )
     state = play(state, "tile black i6")
     assert decision(state) == "treasure"
     assert state.to_act == 2
@@ -135,8 +143,16 @@ def test_treasure_on_a_flipped_temple_stays_and_can_be_taken() -> None:
 # ------------------------------------------------------------- monument after wars (§8.1, §16)
 
 WAR_BLOCK = {
-    "e5": "r", "f5": "1K", "d5": "k", "e6": "k", "e4": "k",
-    "g4": "k", "h4": "k", "h5": "k", "i4": "r", "i5": "2K",
+    "e5": "r",
+    "f5": "1K",
+    "d5": "k",
+    "e6": "k",
+    "e4": "k",
+    "g4": "k",
+    "h4": "k",
+    "h5": "k",
+    "i4": "r",
+    "i5": "2K",
 }
 
 
@@ -160,16 +176,27 @@ def test_monument_offered_after_the_war_when_the_block_survives() -> None:
     assert vp(state, 2) == {**ZERO, "black": 4}
     assert decision(state) == "monument"
     assert state.to_act == 1
-    assert legal(state) == {"monument red-black g4", "monument black-blue g4",
-                            "monument black-green g4", "decline monument"}
+    assert legal(state) == {
+        "monument red-black g4",
+        "monument black-blue g4",
+        "monument black-green g4",
+        "decline monument",
+    }
 
 
 # ------------------------------------------------------------- monument VP (§8.3, §12.1)
 
 MONUMENT_KINGDOM = {
-    "g4": "#", "h4": "#", "g5": "#", "h5": "#",
-    "e5": "r", "f5": "1K", "j5": "r", "i5": "2P",
-    "c5": "r", "c6": "2K",
+    "g4": "#",
+    "h4": "#",
+    "g5": "#",
+    "h5": "#",
+    "e5": "r",
+    "f5": "1K",
+    "j5": "r",
+    "i5": "2P",
+    "c5": "r",
+    "c6": "2K",
 }
 
 
@@ -195,8 +222,7 @@ def test_monument_vp_for_both_colours_and_every_monument() -> None:
     """RULES.md §8.3: a king and a priest beside a red-black monument earn 1 red and 1 black;
     a second monument (black-green) in the same kingdom adds 1 black.
     """
-    board = {**MONUMENT_KINGDOM, "i5": "1P", "c6": ".",
-             "g6": "#", "h6": "#", "g7": "#", "h7": "#"}
+    board = {**MONUMENT_KINGDOM, "i5": "1P", "c6": ".", "g6": "#", "h6": "#", "g7": "#", "h7": "#"}
     state = position(board, monuments={"red-black": "g4", "black-green": "g6"})
     state = play(state, "pass")
     assert vp(state, 1) == {**ZERO, "red": 1, "black": 2}
@@ -207,7 +233,11 @@ def test_a_farm_block_on_the_river_offers_blue_monuments() -> None:
     """RULES.md §8.1: four farms o4 p4 o5 p5 make a blue block."""
     state = position({"o4": "b", "p4": "b", "o5": "b"}, hands={1: "b"})
     state = play(state, "tile blue p5")
-    assert legal(state) == {"monument red-blue o4", "monument black-blue o4",
-                            "monument blue-green o4", "decline monument"}
+    assert legal(state) == {
+        "monument red-blue o4",
+        "monument black-blue o4",
+        "monument blue-green o4",
+        "decline monument",
+    }
     state = play(state, "monument black-blue o4")
     assert [cell(state, sq) for sq in ("o4", "p4", "o5", "p5")] == ["#"] * 4

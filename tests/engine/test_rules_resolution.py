@@ -37,8 +37,7 @@ def test_a_monument_that_strands_the_trader_leaves_the_treasures() -> None:
     """RULES.md §16.3/§16.4/§8.2: the trader loses h7 to the monument before treasures are
     handled, so nobody takes any.
     """
-    state = play(position(BLOCK_AND_TRADER, hands={1: "r"}), "tile red i8",
-                 "monument red-green h7")
+    state = play(position(BLOCK_AND_TRADER, hands={1: "r"}), "tile red i8", "monument red-green h7")
     assert state.pending is None
     assert leaders_on_board(state) == {}
     assert {"i7", "n5"} <= treasures_on_board(state)
@@ -49,8 +48,16 @@ def test_a_monument_that_strands_the_trader_leaves_the_treasures() -> None:
 # Seat 1: f10 (treasure), trader e10, king g10, temples g11 h11, settlements d10 e11.
 # Seat 2: k11 (treasure), king l11, temple j11, settlements l10 m10. i11 unites them.
 WAR_THEN_TREASURE = {
-    "e10": "1T", "g10": "1K", "g11": "r", "h11": "r", "d10": "k", "e11": "k",
-    "l11": "2K", "j11": "r", "l10": "k", "m10": "k",
+    "e10": "1T",
+    "g10": "1K",
+    "g11": "r",
+    "h11": "r",
+    "d10": "k",
+    "e11": "k",
+    "l11": "2K",
+    "j11": "r",
+    "l10": "k",
+    "m10": "k",
 }
 
 

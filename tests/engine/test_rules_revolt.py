@@ -102,8 +102,7 @@ def test_only_face_up_temples_adjacent_to_the_leader_count() -> None:
     e5), a settlement g4 and a monument g6–h7 next to g5. Defender 2 (f5, h5) against
     attacker 2 (h5, h3) + 1 committed: the attacker wins.
     """
-    board = {**BOARD, "e5": "g", "e6": "r", "g4": "k",
-             "g6": "#", "h6": "#", "g7": "#", "h7": "#"}
+    board = {**BOARD, "e5": "g", "e6": "r", "g4": "k", "g6": "#", "h6": "#", "g7": "#", "h7": "#"}
     state = position(board, hands={1: "r", 2: ""}, monuments={"black-green": "g6"})
     state = play(state, "leader king h4", "commit 1", "commit 0")
     assert leaders_on_board(state) == {"1K": "h4"}
@@ -151,8 +150,9 @@ def test_a_beaten_attacker_takes_no_treasure_and_its_kingdom_link_goes() -> None
     """RULES.md §16.2/§16.4/§9: the losing trader leaves j11, so f10 and k11 are apart again
     when treasures are checked: nobody takes one.
     """
-    state = play(position(TRADERS, hands={1: "r", 2: ""}), "leader trader j11",
-                 "commit 0", "commit 0")
+    state = play(
+        position(TRADERS, hands={1: "r", 2: ""}), "leader trader j11", "commit 0", "commit 0"
+    )
     assert leaders_on_board(state) == {"2T": "l11"}
     assert vp(state, 2)["red"] == 1
     assert state.pending is None

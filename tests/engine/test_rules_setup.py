@@ -93,4 +93,3 @@ def test_diagram_default_bag_holds_the_153_tiles_minus_board_and_hands() -> None
     """RULES.md §1.2/§1.3: 57 red, 30 black, 36 blue, 30 green; ten red are the start temples."""
     state = position(hands={1: "r k b g", 2: "g g"})
     assert bag(state) == {"r": 57 - 10 - 1, "k": 29, "b": 35, "g": 27}
-

@@ -139,8 +139,9 @@ def test_three_neighbours_in_two_kingdoms_are_not_three_kingdoms() -> None:
     """RULES.md §5.1: h4 touches g4 and h3 (one kingdom) and i4 (another): legal, a
     peaceful unification (king against priest) that scores nothing.
     """
-    state = position({"g4": "r", "g5": "1K", "g3": "k", "h3": "k", "i4": "r", "i5": "2P"},
-                     hands={1: "g"})
+    state = position(
+        {"g4": "r", "g5": "1K", "g3": "k", "h3": "k", "i4": "r", "i5": "2P"}, hands={1: "g"}
+    )
     state = play(state, "tile green h4")
     assert state.pending is None
     assert vp(state, 1) == ZERO

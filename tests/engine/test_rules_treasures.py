@@ -56,8 +56,7 @@ def test_a_special_treasure_is_taken_first_by_itself() -> None:
 def test_two_specials_are_both_taken_when_two_must_go() -> None:
     """RULES.md §9/§15: b2 and b8 (special) and f10 in one trader kingdom: both specials go."""
     chain = {"b3": "k", "b4": "b", "b5": "k", "b6": "k", "b7": "b"}
-    state = position({**chain, "e10": "2T", "d10": "k", "c10": "k", "b10": "k"},
-                     hands={1: "k"})
+    state = position({**chain, "e10": "2T", "d10": "k", "c10": "k", "b10": "k"}, hands={1: "k"})
     state = play(state, "tile black b9")
     assert state.pending is None
     assert cell(state, "b2") == "r"

@@ -94,8 +94,7 @@ def test_peaceful_unification_scores_nothing_and_starts_no_war() -> None:
 def test_attacker_is_the_first_involved_seat_after_the_active_one() -> None:
     """RULES.md §7.2: seat 2 unites seats 1 and 3: seat 3 attacks (commits first), 1 defends."""
     side_3 = {**SIDE_2, "j5": "3K"}
-    state = position({**SIDE_1, **side_3}, players=3, active=2,
-                     hands={1: "k", 2: "g", 3: "k"})
+    state = position({**SIDE_1, **side_3}, players=3, active=2, hands={1: "k", 2: "g", 3: "k"})
     state = play(state, "tile green f5")
     assert decision(state) == "support"
     assert state.to_act == 3
@@ -161,8 +160,17 @@ def test_red_war_keeps_temples_with_treasure_or_next_to_another_leader() -> None
     (next to seat 1's trader) stay; j7, beside the losing priest only, is removed: 1 + 1 red.
     """
     board = {
-        "g5": "r", "g6": "r", "h6": "r", "h4": "r", "h5": "1P",
-        "j6": "2P", "j7": "r", "k7": "r", "k6": "r", "l7": "2K", "k5": "1T",
+        "g5": "r",
+        "g6": "r",
+        "h6": "r",
+        "h4": "r",
+        "h5": "1P",
+        "j6": "2P",
+        "j7": "r",
+        "k7": "r",
+        "k6": "r",
+        "l7": "2K",
+        "k5": "1T",
     }
     state = position(board, hands={1: "g r", 2: ""})
     state = play(state, "tile green i6")
@@ -182,8 +190,16 @@ def test_a_war_whose_leader_is_cut_off_is_cancelled() -> None:
     unification tile g5 through its own side: the red war is not fought.
     """
     board = {
-        "e5": "r", "f5": "1K", "e6": "1P", "e4": "k", "d5": "k",
-        "h5": "k", "i5": "k", "j5": "r", "j4": "2K", "j6": "2P",
+        "e5": "r",
+        "f5": "1K",
+        "e6": "1P",
+        "e4": "k",
+        "d5": "k",
+        "h5": "k",
+        "i5": "k",
+        "j5": "r",
+        "j4": "2K",
+        "j6": "2P",
     }
     state = position(board, hands={1: "g k", 2: ""})
     state = play(state, "tile green g5", "war black", "commit 1", "commit 0")
@@ -214,8 +230,16 @@ def test_war_events_are_reported() -> None:
     assert all(hasattr(event, "params") for event in state.events)
 
 
-THREE_WARS = {**SIDE_1, **SIDE_2, "b5": "1P", "i4": "2P", "e6": "r", "f6": "1F",
-              "k6": "r", "k5": "2F"}
+THREE_WARS = {
+    **SIDE_1,
+    **SIDE_2,
+    "b5": "1P",
+    "i4": "2P",
+    "e6": "r",
+    "f6": "1F",
+    "k6": "r",
+    "k5": "2F",
+}
 
 
 def test_with_three_wars_the_order_is_chosen_again_after_the_first() -> None:
@@ -234,8 +258,18 @@ def test_outside_a_red_war_supporters_next_to_other_leaders_are_removed() -> Non
     """RULES.md §7.4: the red-war exception is for temples only: in a green war the market h4,
     next to the loser's king i4, is removed with g5 and h5: 1 + 3 green.
     """
-    board = {"c5": "r", "c6": "1T", "d5": "g", "e5": "g",
-             "g5": "g", "h5": "g", "h4": "g", "i5": "r", "j5": "2T", "i4": "2K"}
+    board = {
+        "c5": "r",
+        "c6": "1T",
+        "d5": "g",
+        "e5": "g",
+        "g5": "g",
+        "h5": "g",
+        "h4": "g",
+        "i5": "r",
+        "j5": "2T",
+        "i4": "2K",
+    }
     state = position(board, hands={1: "k g g", 2: ""})
     state = play(state, "tile black f5", "commit 2", "commit 0")
     assert vp(state, 1) == {**ZERO, "green": 4}
