@@ -18,6 +18,7 @@ from games.presenters import (
     TILE_NAME,
     SeatInfo,
     conflict_name,
+    monument_name,
     seat_label,
 )
 
@@ -160,7 +161,7 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
     if code == "monument_built":
         return _("%(who)s built the %(name)s monument on %(square)s.") % {
             "who": who(),
-            "name": p.get("monument"),
+            "name": monument_name(str(p.get("monument", ""))),
             "square": p.get("square"),
         }
     if code == "monument_declined":

@@ -62,7 +62,7 @@ def _view_context(
         "has_actions": bool(view.legal_actions),
         "bag_size": view.bag_size,
         "treasures_left": view.treasures_left,
-        "monuments_available": view.monuments_available,
+        "monuments_available": [presenters.monument_name(m) for m in view.monuments_available],
         "actions_left": view.actions_left,
         "is_over": view.is_over,
         "ranking": presenters.ranking(view, seats) if view.is_over else [],

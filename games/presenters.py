@@ -88,6 +88,18 @@ def seat_label(seats: Mapping[int, SeatInfo], seat: int | None) -> str:
     return info.label if info else _("Seat %(n)s") % {"n": seat}
 
 
+def monument_name(name: str) -> str:
+    """Return a monument's name in the viewer's language: ``"red-black"`` → ``"red/black"``.
+
+    A monument is named by its two colours (RULES.md §1.2); unknown names are returned
+    as they are.
+    """
+    colors = name.split("-")
+    if len(colors) != 2 or any(c not in COLOR_NAME for c in colors):
+        return name
+    return f"{COLOR_NAME[colors[0]]}/{COLOR_NAME[colors[1]]}"
+
+
 def _monument_squares(built: Mapping[str, str]) -> dict[str, str]:
     """Return square name → monument name for each of the four squares of a built monument."""
     out = {}
@@ -146,7 +158,7 @@ def _cell(
         owner = seat_label(seats, seat)
         words.append(_("%(seat)s's %(leader)s") % {"seat": owner, "leader": LEADER_NAME[leader]})
     if cell["monument"]:
-        words.append(_("%(name)s monument") % {"name": cell["monument"]})
+        words.append(_("%(name)s monument") % {"name": monument_name(cell["monument"])})
     if treasure:
         words.append(_("special treasure") if cell["special"] else _("treasure"))
     if cell["unification"]:
@@ -388,7 +400,10 @@ def _action_words(
     if head == "war":
         return _("Fight the %(color)s war next") % {"color": COLOR_NAME[args[0]]}
     if head == "monument":
-        return _("Build the %(name)s monument on %(square)s") % {"name": args[0], "square": args[1]}
+        return _("Build the %(name)s monument on %(square)s") % {
+            "name": monument_name(args[0]),
+            "square": args[1],
+        }
     if head == "decline":
         return _("Decline to build a monument")
     if head == "treasure":
@@ -457,7 +472,7 @@ def action_groups(view: engine.PlayerView) -> list[ActionGroup]:
             item.update(square=words[1], short=words[1])
         elif head == "monument":
             g = group("monument", _("build a monument"), True)
-            item.update(square=words[2], short=f"{words[1]} {words[2]}")
+            item.update(square=words[2], short=f"{monument_name(words[1])} {words[2]}")
         elif head == "withdraw":
             g = group("withdraw", _("withdraw a leader"))
             item["short"] = str(LEADER_NAME[words[1]])

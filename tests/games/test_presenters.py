@@ -36,3 +36,14 @@ def test_kingdom_edges_are_drawn_where_a_kingdom_ends() -> None:
     assert cells["c6"]["kingdom_edges"] == ["e", "s", "w"]
     assert cells["m6"]["kingdom_edges"] == []  # a region without a leader is no kingdom
     assert 'class="sq land k-tile kb-n kb-w"' in cells["c5"]["html"]
+
+
+def test_monuments_are_named_by_their_colours_in_the_viewers_language() -> None:
+    from django.utils import translation
+
+    from games.presenters import monument_name
+
+    assert monument_name("red-black") == "red/black"
+    with translation.override("zh-hans"):
+        assert monument_name("blue-green") != "blue-green"
+        assert "/" in monument_name("blue-green")
