@@ -326,26 +326,37 @@ def expected_mails(players: list[Player], played: Played) -> Counter[tuple[str, 
 
 
 def mail_kind(subject: str) -> str:
-    kind = next((k for text, k in SUBJECT_KINDS if text in subject), "other")
-    return "wait" if kind in WAITS else kind
+    """Return the notification kind an email's subject tells."""
+    return next((k for text, k in SUBJECT_KINDS if text in subject), "other")
 
 
-def received_mails(mails: list[Mail], game_id: int) -> Counter[tuple[str, str]]:
-    """Count the game's emails by (address, kind), kind from the subject."""
+def received_mails(
+    mails: list[Mail], game_id: int, *, merge_waits: bool = True
+) -> Counter[tuple[str, str]]:
+    """Count the game's emails by (address, kind), kind from the subject.
+
+    ``merge_waits`` counts *your move* and *decision needed* together as ``wait``.
+    """
     counted: Counter[tuple[str, str]] = Counter()
     for mail in mails:
         if f"#{game_id}" in mail.subject:
             assert len(mail.to) == 1, mail.to
-            counted[(mail.to[0], mail_kind(mail.subject))] += 1
+            kind = mail_kind(mail.subject)
+            counted[(mail.to[0], "wait" if merge_waits and kind in WAITS else kind)] += 1
     return counted
 
 
-def check_outbox_rows(players: list[Player], played: Played) -> None:
-    """The outbox rows of the waits are exactly the observed (ply, user) pairs."""
+def check_outbox_rows(players: list[Player], played: Played, mails: list[Mail]) -> None:
+    """The outbox rows of the waits are the observed (ply, user) pairs, emailed as their kind."""
     user_of = {p.seat: p.name for p in players}
-    rows = Notification.objects.filter(game_id=played.game_id, kind__in=WAITS)
-    got = sorted((r.ply, r.user.username) for r in rows.select_related("user"))
+    rows = list(
+        Notification.objects.filter(game_id=played.game_id, kind__in=WAITS).select_related("user")
+    )
+    got = sorted((r.ply, r.user.username) for r in rows)
     assert got == sorted((ply, user_of[seat]) for ply, seat in played.waits)
+    by_kind = Counter((r.user.email, str(r.kind)) for r in rows)
+    sent = received_mails(mails, played.game_id, merge_waits=False)
+    assert by_kind == Counter({k: n for k, n in sent.items() if k[1] in WAITS})
 
 
 def wait_for(produce: Any, seconds: float = 60) -> Any:
