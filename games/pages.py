@@ -24,7 +24,7 @@ def seat_infos(game: Game) -> dict[int, presenters.SeatInfo]:
     return {
         seat.position: presenters.SeatInfo(
             position=seat.position,
-            username=seat.user.get_username(),
+            username=profiles.display_name(seat.user),
             dynasty=seat.dynasty,
             final_rank=seat.final_rank,
             final_score=seat.final_score,
@@ -147,7 +147,7 @@ def game_context(
             and (game.is_public or game.invite_token in (invite_tokens or []))
         ),
         "invite_url": (f"/games/{game.pk}/invite/{game.invite_token}" if seat is not None else ""),
-        "open_seats": [s.user.get_username() for s in game.seats.all()],
+        "open_seats": [profiles.display_name(s.user) for s in game.seats.all()],
         "my_turn": game.status == Game.Status.ACTIVE
         and position is not None
         and position == game.to_act_seat,

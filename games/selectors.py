@@ -70,7 +70,7 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[Game]:
     games = list(
         Game.objects.filter(seats__user_id=user.pk)
         .exclude(status=Game.Status.ABORTED)
-        .prefetch_related("seats__user")
+        .prefetch_related("seats__user__profile")
         .order_by("-updated_at")[:limit]
     )
     order: dict[str, int] = {Game.Status.ACTIVE: 1, Game.Status.OPEN: 2}

@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 from django.core.exceptions import ObjectDoesNotExist
 
-from games import ratings, selectors
+from games import profiles, ratings, selectors
 
 register = template.Library()
 
@@ -19,6 +19,12 @@ def games_waiting_count(context: Any) -> int:
     if request is None:
         return 0
     return selectors.games_waiting_count(request.user)
+
+
+@register.filter
+def player_name(user: Any) -> str:
+    """Return the name other players see for ``user``: the display name, else the username."""
+    return profiles.display_name(user)
 
 
 @register.filter

@@ -193,7 +193,6 @@ def sign_up_and_verify(player: Player, inbox: Any) -> None:
         "/accounts/signup/",
         {
             "email": player.email,
-            "username": player.name,
             "display_name": player.name.title(),
             "password1": PASSWORD,
             "password2": PASSWORD,
@@ -207,7 +206,7 @@ def sign_up_and_verify(player: Player, inbox: Any) -> None:
     confirmed = player.submit_form(link.group(0), {})
     assert confirmed.status == 302, confirmed.body[:2000]
     player.post("/accounts/logout/", {"csrfmiddlewaretoken": player.web.csrf_cookie()})
-    login = player.submit_form("/accounts/login/", {"login": player.name, "password": PASSWORD})
+    login = player.submit_form("/accounts/login/", {"login": player.email, "password": PASSWORD})
     assert login.status == 302 and path_of(login.location) == "/", login.body[:2000]
 
 
@@ -348,11 +347,11 @@ def received_mails(
 
 def check_outbox_rows(players: list[Player], played: Played, mails: list[Mail]) -> None:
     """The outbox rows of the waits are the observed (ply, user) pairs, emailed as their kind."""
-    user_of = {p.seat: p.name for p in players}
+    user_of = {p.seat: p.email for p in players}
     rows = list(
         Notification.objects.filter(game_id=played.game_id, kind__in=WAITS).select_related("user")
     )
-    got = sorted((r.ply, r.user.username) for r in rows)
+    got = sorted((r.ply, r.user.email) for r in rows)
     assert got == sorted((ply, user_of[seat]) for ply, seat in played.waits)
     by_kind = Counter((r.user.email, str(r.kind)) for r in rows)
     sent = received_mails(mails, played.game_id, merge_waits=False)

@@ -31,7 +31,6 @@ def test_sign_up_sends_a_verification_email_that_verifies_the_account() -> None:
         "/accounts/signup/",
         {
             "email": "ana@example.com",
-            "username": "ana",
             "display_name": "Ana of Ur",
             "password1": PASSWORD,
             "password2": PASSWORD,
@@ -42,7 +41,8 @@ def test_sign_up_sends_a_verification_email_that_verifies_the_account() -> None:
     assert Profile.objects.get(user=user).display_name == "Ana of Ur"
     assert not EmailAddress.objects.get(user=user).verified
     # Mandatory verification: logging in is refused until the address is confirmed.
-    login = Client().post("/accounts/login/", {"login": "ana", "password": PASSWORD})
+    assert b'name="username"' not in page.content  # email and display name only (issue 5)
+    login = Client().post("/accounts/login/", {"login": "ana@example.com", "password": PASSWORD})
     assert "/accounts/confirm-email/" in login.headers.get("Location", "")
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["ana@example.com"]
     link = re.search(r"http://\S+/accounts/confirm-email/(\S+)/", mail.outbox[0].body)

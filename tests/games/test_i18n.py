@@ -496,14 +496,13 @@ def test_a_new_account_keeps_the_language_it_signed_up_in() -> None:
         "/accounts/signup/",
         {
             "email": "mei@example.com",
-            "username": "mei",
             "display_name": "Mei",
             "password1": password,
             "password2": password,
         },
     )
     assert response.status_code == 302
-    assert Profile.objects.get(user__username="mei").language == ZH
+    assert Profile.objects.get(user__email="mei@example.com").language == ZH
 
 
 # ----------------------------------------------------------------------------- emails
