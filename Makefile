@@ -35,10 +35,10 @@ locale/%.mo: locale/%.po | $(STAMP)
 	$(PY) manage.py compilemessages --ignore=.venv --ignore=var -v0
 	touch $@
 
-run: install messages  ## Set up the embedded mode (SQLite, eager tasks, mail to var/mail) and serve on :8000
+run: install messages  ## Set up the embedded mode (SQLite, eager tasks, mail to var/mail) and serve on :8000 (PORT=…)
 	$(PY) manage.py migrate --no-input -v0
-	$(PY) manage.py seed_demo
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	SITE_URL=http://$(HOST):$(PORT) $(PY) manage.py seed_demo
+	SITE_URL=http://$(HOST):$(PORT) $(PY) manage.py runserver $(HOST):$(PORT)
 
 demo: install messages  ## Create the demo accounts and game without serving
 	$(PY) manage.py migrate --no-input -v0

@@ -139,13 +139,19 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
             "%(who)s committed %(n)s %(color)s tile.", "%(who)s committed %(n)s %(color)s tiles.", n
         ) % {"who": who(), "n": n, "color": _color(p.get("color"))}
     if code == "conflict_resolved":
+        # The winner's strength first, as a score is read ("won 3–2"); a tie goes to the
+        # defender (RULES.md §6.4, §7.3), so the winner's is never the smaller one.
+        strengths = sorted(
+            (int(p.get("attacker_strength") or 0), int(p.get("defender_strength") or 0)),
+            reverse=True,
+        )
         return _("%(winner)s won the %(color)s %(conflict)s %(a)s–%(d)s against %(loser)s.") % {
             "winner": who("winner"),
             "loser": who("loser"),
             "color": _color(p.get("color")),
             "conflict": conflict_name(p.get("kind")),
-            "a": p.get("attacker_strength"),
-            "d": p.get("defender_strength"),
+            "a": strengths[0],
+            "d": strengths[1],
         }
     if code == "tiles_removed":
         n = int(p.get("count") or 0)

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 import engine
@@ -386,7 +386,7 @@ def _action_words(
     if head == "catastrophe":
         return _("Place a catastrophe on %(square)s") % {"square": args[0]}
     if head == "swap":
-        return _("Swap %(n)s tiles: %(tiles)s") % {
+        return ngettext("Swap %(n)s tile: %(tiles)s", "Swap %(n)s tiles: %(tiles)s", len(args)) % {
             "n": len(args),
             "tiles": ", ".join(str(COLOR_NAME[a]) for a in args),
         }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django.utils import translation
 
 from tests import services
 
@@ -14,3 +15,10 @@ def redis_url() -> Iterator[str]:
     """A real Redis broker for this test session (``redis://127.0.0.1:<port>/0``)."""
     with services.redis_server() as url:
         yield url
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """Put the active language back after a test: a request can leave zh-hans on the thread."""
+    yield
+    translation.activate("en")

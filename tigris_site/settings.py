@@ -85,6 +85,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "tigris_site.urls"
+CSRF_FAILURE_VIEW = "tigris_site.views.csrf_failure"
 WSGI_APPLICATION = "tigris_site.wsgi.application"
 
 TEMPLATES = [
@@ -150,6 +151,7 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_SIGNUP_FORM_CLASS = "games.forms_accounts.SignupForm"  # adds the display name
 ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Tigris & Euphrates] "
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
 
 # --------------------------------------------------------------------------- i18n

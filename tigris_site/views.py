@@ -1,12 +1,16 @@
-"""Site-wide views that belong to no game: the health check."""
+"""Site-wide views that belong to no game: the health check and the CSRF failure page."""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from django_htmx.http import HttpResponseClientRefresh
 
 from tigris_site.celery import app as celery_app
 
@@ -45,3 +49,19 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse(
         {"status": "ok" if healthy else "unhealthy", **checks}, status=200 if healthy else 503
     )
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """Answer a refused CSRF check (a tab open across a log-out, log-in or expired session).
+
+    An HTMX request gets a refresh of the whole page with a message, so the player sees
+    the game as it is now with a fresh token; any other request gets a styled 403 page.
+    Nothing was changed either way (``CSRF_FAILURE_VIEW``).
+    """
+    text = _("Your session changed since this page was loaded: nothing was sent. Please try again.")
+    if request.headers.get("HX-Request") == "true":
+        messages.warning(request, text)
+        response = HttpResponseClientRefresh()
+        response.status_code = 403  # htmx reloads on HX-Refresh whatever the status
+        return response
+    return render(request, "403_csrf.html", {"message": text}, status=403)

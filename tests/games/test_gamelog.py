@@ -39,3 +39,19 @@ SEATS = {1: SeatInfo(1, "ann", "archer"), 2: SeatInfo(2, "bo", "bull")}
 def test_counts_agree_with_their_nouns(event: dict[str, object], expected: str) -> None:
     text = sentence(event, SEATS)
     assert text is not None and text.endswith(expected)
+
+
+def test_a_conflict_result_reads_like_a_score_winner_first() -> None:
+    event = {
+        "code": "conflict_resolved",
+        "params": {
+            "kind": "war",
+            "color": "black",
+            "winner": 2,
+            "loser": 1,
+            "attacker_strength": 2,
+            "defender_strength": 3,
+        },
+    }
+    text = sentence(event, SEATS)
+    assert text is not None and "3–2" in text and "2–3" not in text

@@ -47,3 +47,11 @@ def test_monuments_are_named_by_their_colours_in_the_viewers_language() -> None:
     with translation.override("zh-hans"):
         assert monument_name("blue-green") != "blue-green"
         assert "/" in monument_name("blue-green")
+
+
+def test_swapping_one_tile_is_singular() -> None:
+    from games.presenters import action_words
+
+    view = engine.view_for(engine.new_game(2, 1), 1)
+    assert action_words("swap red", view) == "Swap 1 tile: red"
+    assert action_words("swap red blue", view) == "Swap 2 tiles: red, blue"

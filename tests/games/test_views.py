@@ -266,3 +266,19 @@ def test_lobby_shows_the_seated_players_ratings() -> None:
     assert f'{veteran.username} <span class="rating"' in open_games
     assert ">2460</span>" in open_games
     assert ">1500?</span>" in open_games
+
+
+def test_a_logged_out_player_is_offered_the_login_page() -> None:
+    game, _ = started_game(2)
+    response = Client().post(
+        f"/games/{game.pk}/act", {"action": "pass", "version": 0}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 403
+    assert f'href="/accounts/login/?next=/games/{game.pk}/"' in response.content.decode()
+
+
+def test_the_language_button_names_each_language_in_itself() -> None:
+    english = Client().get("/").content.decode()
+    chinese = Client(HTTP_ACCEPT_LANGUAGE="zh-hans").get("/").content.decode()
+    assert ">简体中文</button>" in english
+    assert ">English</button>" in chinese
