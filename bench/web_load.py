@@ -3,8 +3,11 @@
 Run from the repository root: ``python bench/web_load.py`` (``make bench`` does). Options:
 ``--workers N`` gunicorn workers, ``--games G`` 2-player games played by ``2·G`` simulated
 players, ``--plies P`` per game, ``--poll-interval S`` seconds between a waiting player's
-polls (browsers use 5 s; the default is shorter to make load), ``--skip-history`` to leave
-out the 10,000-game history phase.
+polls (browsers use 5 s; the default is shorter to make load), ``--think-time S`` seconds a
+player looks before each action (0 by default: saturation), ``--with-worker`` to send emails
+through a real Redis broker and Celery worker as in production (eager in the web process by
+default), ``--skip-history`` to leave out the 10,000-game history phase. Like browsers:
+``--poll-interval 5 --think-time 2 --with-worker``.
 
 What it does, all on loopback and all thrown away at the end:
 
@@ -31,6 +34,7 @@ so its raw submits/s is printed too).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import html
 import http.client
 import json
@@ -66,8 +70,18 @@ TARGETS = {"submit_p95_ms": 60.0, "poll_p95_ms": 15.0, "submit_share": 0.25}
 # --------------------------------------------------------------------------- environment
 
 
+BROKER_URL = ""  # set by --with-worker: a real Redis broker and Celery worker
+
+
 def site_env() -> dict[str, str]:
-    """The production-like environment of gunicorn and of the Django subprocesses."""
+    """The production-like environment of gunicorn and of the Django subprocesses.
+
+    Tasks run eagerly in the web process unless ``--with-worker`` started a broker; then
+    they go through Redis to a real Celery worker, as in production.
+    """
+    broker = (
+        {"CELERY_BROKER_URL": BROKER_URL, "CELERY_TASK_ALWAYS_EAGER": "0"} if BROKER_URL else {}
+    )
     return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tigris_site.settings",
@@ -79,6 +93,7 @@ def site_env() -> dict[str, str]:
         "CELERY_TASK_ALWAYS_EAGER": "1",
         "LOG_LEVEL": "ERROR",
         "PYTHONPATH": str(ROOT),
+        **broker,
     }
 
 
@@ -279,9 +294,18 @@ def phase_trivial(port: int, clients: int, per_client: int) -> dict[str, float]:
 
 
 def phase_play(
-    port: int, games: list[dict[str, Any]], plies: int, poll_interval: float, limit: float
+    port: int,
+    games: list[dict[str, Any]],
+    plies: int,
+    poll_interval: float,
+    limit: float,
+    think_time: float = 0.0,
 ) -> dict[str, dict[str, float]]:
-    """Every seat of every game is a simulated browser: poll, and submit when it must act."""
+    """Every seat of every game is a simulated browser: poll, and submit when it must act.
+
+    ``think_time`` (seconds, ±50 %) is how long a player looks at the board before each
+    action; 0 submits at once.
+    """
     stats = Stats()
     deadline = time.monotonic() + limit
     rng_seed = random.Random(7)
@@ -293,6 +317,8 @@ def phase_play(
         view = View.parse(page.body)
         while view.version < plies and time.monotonic() < deadline:
             if view.my_turn and view.actions:
+                if think_time:
+                    time.sleep(think_time * rng.uniform(0.5, 1.5))
                 reply = request(
                     port,
                     "POST",
@@ -646,6 +672,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10, help="2-player games played (2·G players)")
     parser.add_argument("--plies", type=int, default=30, help="plies per game in each phase")
     parser.add_argument("--poll-interval", type=float, default=0.5)
+    parser.add_argument(
+        "--think-time", type=float, default=0.0, help="seconds before each action (browsers: ~2)"
+    )
+    parser.add_argument(
+        "--with-worker",
+        action="store_true",
+        help="send emails through a real Redis broker and Celery worker instead of eagerly",
+    )
     parser.add_argument("--trivial-requests", type=int, default=100, help="per client")
     parser.add_argument("--phase-seconds", type=float, default=180, help="time limit per phase")
     parser.add_argument("--finished", type=int, default=10_000)
@@ -668,9 +702,22 @@ def main() -> None:
         os.execv(script, [script, sys.executable, __file__, *sys.argv[1:]])
 
     clients = 2 * args.games
+    with contextlib.ExitStack() as services:
+        if args.with_worker:
+            from tests.services import celery_worker, redis_server
+
+            global BROKER_URL
+            BROKER_URL = services.enter_context(redis_server())
+            services.enter_context(celery_worker(BROKER_URL, site_env()))
+        run(args, clients)
+
+
+def run(args: argparse.Namespace, clients: int) -> None:
+    """Set up the games, serve them with gunicorn and run every phase; print the figures."""
     print(
         f"web load: {args.workers} gunicorn workers, {clients} simulated players, "
-        f"{os.cpu_count()} CPUs"
+        f"{os.cpu_count()} CPUs, polls every {args.poll_interval} s, think time "
+        f"{args.think_time} s, emails {'through a Celery worker' if BROKER_URL else 'eager'}"
     )
     env = site_env()
     for command in (["migrate", "--no-input", "-v0"], ["collectstatic", "--no-input", "-v0"]):
@@ -684,7 +731,12 @@ def main() -> None:
             phase_trivial(server.port, clients, 5)  # warm every worker
             trivial = phase_trivial(server.port, clients, args.trivial_requests)
             play = phase_play(
-                server.port, play_games, args.plies, args.poll_interval, args.phase_seconds
+                server.port,
+                play_games,
+                args.plies,
+                args.poll_interval,
+                args.phase_seconds,
+                args.think_time,
             )
             burst = phase_burst(
                 server.port,
