@@ -2,7 +2,8 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-PYTHON ?= $(shell command -v python3.12 || command -v python3)
+# Python 3.12: from PATH (pyenv's shims read .python-version), else pyenv's own install.
+PYTHON ?= $(shell command -v python3.12 || ls -d $${PYENV_ROOT:-$$HOME/.pyenv}/versions/3.12*/bin/python3.12 2>/dev/null | sort -V | tail -n 1 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha1sum | cut -c1-12)
