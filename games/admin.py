@@ -70,6 +70,28 @@ class GameAdmin(GameAdminBase):
     inlines = [SeatInline]
     actions = ["abort_games"]
 
+    # Once a game starts, its rules and its clock belong to the services: editing them here
+    # would change what players may see (open scoring) or break the replay check.
+    STARTED_READONLY = (
+        "is_public",
+        "is_rated",
+        "open_scoring",
+        "days_per_move",
+        "vacation_allowed",
+        "deadline",
+        "deadline_seat",
+        "deadline_set_at",
+        "reminder_at",
+        "rated_at",
+    )
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> Any:
+        """Return the read-only fields: the rules and clock too once the game has started."""
+        fields = tuple(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.started_at is not None:
+            fields += self.STARTED_READONLY
+        return fields
+
     @admin.action(description=_("Abort the selected games"))
     def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         """Abort each selected open or active game through ``services.game_abort``."""

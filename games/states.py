@@ -55,7 +55,10 @@ def replay(game: Game, moves: list[Move] | None = None) -> engine.GameState:
     """
     if moves is None:
         moves = list(game.moves.order_by("ply"))
-    state = engine.new_game(game.num_players, game.seed, open_scoring=game.open_scoring)
+    # The scoring mode the game started with, as the snapshot recorded it: what a replay
+    # may show must not follow a later edit of the Game row (RULES.md §14).
+    open_scoring = bool((game.state or {}).get("open_scoring", game.open_scoring))
+    state = engine.new_game(game.num_players, game.seed, open_scoring=open_scoring)
     for move in moves:
         state = engine.apply(state, engine.Action.parse(move.action))
     return state

@@ -1,0 +1,69 @@
+"""Guards found by review: the admin, display names in email headers, the demo seed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.admin.sites import site
+from django.core.management import CommandError, call_command
+from django.test import Client, RequestFactory
+
+from games.models import Game, Profile
+from games.states import replay
+from tests.games.factories import UserFactory, client_for, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_started_games_rules_are_read_only_in_the_admin() -> None:
+    game, _ = started_game(2)
+    admin = site._registry[Game]
+    request = RequestFactory().get("/admin/")
+    fields = admin.get_readonly_fields(request, game)
+    for name in ("open_scoring", "is_rated", "days_per_move", "deadline"):
+        assert name in fields
+    open_game = Game.objects.create(creator=UserFactory(), num_players=3)
+    assert "open_scoring" not in admin.get_readonly_fields(request, open_game)
+
+
+def test_replay_keeps_the_scoring_mode_the_game_started_with() -> None:
+    game, _ = started_game(2)  # hidden scoring
+    Game.objects.filter(pk=game.pk).update(open_scoring=True)  # an edit after the start
+    game.refresh_from_db()
+    assert replay(game).open_scoring is False
+
+
+def test_a_display_name_with_a_line_break_is_refused(user_factory: Any) -> None:
+    user = user_factory()
+    client = client_for(user)
+    form = client.get("/settings").context["form"]
+    data = {k: v for k, v in form.initial.items() if v is not None}
+    for name, field in form.fields.items():
+        data.setdefault(name, field.initial)
+    data["display_name"] = "Eve\r\nBcc: x@evil.example"
+    response = client.post("/settings", data)
+    assert response.status_code == 200
+    assert "cannot contain line breaks" in response.content.decode()
+    assert "\n" not in Profile.objects.get(user=user).display_name
+
+
+def test_sign_up_refuses_a_display_name_with_control_characters() -> None:
+    response = Client().post(
+        "/accounts/signup/",
+        {
+            "email": "eve@example.com",
+            "display_name": "Eve\tEvil",
+            "password1": "tigris-and-euphrates-2026",
+            "password2": "tigris-and-euphrates-2026",
+        },
+    )
+    assert response.status_code == 200
+    assert "cannot contain line breaks" in response.content.decode()
+
+
+def test_the_demo_seed_refuses_to_run_in_production(settings: Any) -> None:
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="published password"):
+        call_command("seed_demo")
+    assert not Profile.objects.exists() and not Game.objects.exists()
