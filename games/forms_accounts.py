@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 from zoneinfo import available_timezones
 
 from django import forms
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -23,11 +25,24 @@ SETTABLE_KINDS = [
 ]
 
 
+def validate_display_name(value: str) -> None:
+    """Refuse control characters (line breaks, tabs…): names go into email subjects.
+
+    Raises ``ValidationError``; a name with a line break would make every email that
+    names this player fail to send.
+    """
+    if any(unicodedata.category(ch).startswith("C") for ch in value):
+        raise ValidationError(_("A display name cannot contain line breaks or control characters."))
+
+
 class SignupForm(forms.Form):
     """The extra field of allauth's sign-up (``ACCOUNT_SIGNUP_FORM_CLASS``): a display name."""
 
     display_name = forms.CharField(
-        label=_("Display name"), max_length=40, help_text=_("Shown to other players.")
+        label=_("Display name"),
+        max_length=40,
+        help_text=_("Shown to other players."),
+        validators=[validate_display_name],
     )
 
     def signup(self, request: Any, user: Any) -> None:
@@ -48,7 +63,9 @@ def _time_zones() -> list[tuple[str, str]]:
 class SettingsForm(forms.Form):
     """Display name, language, time zone and a delivery choice per notification kind."""
 
-    display_name = forms.CharField(label=_("Display name"), max_length=40)
+    display_name = forms.CharField(
+        label=_("Display name"), max_length=40, validators=[validate_display_name]
+    )
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     time_zone = forms.ChoiceField(label=_("Time zone"), choices=_time_zones)
     confirm_actions = forms.BooleanField(
