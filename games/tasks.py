@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 import smtplib
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from celery import shared_task
 from django.db import transaction
@@ -25,6 +26,8 @@ from games.models import Delivery, Game, Notification, Seat, Vacation
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 8
+RETRY_BACKOFF = 30  # seconds before the first retry; doubled each time (Celery's backoff)
+RETRY_BACKOFF_MAX = 3600
 STUCK_AFTER = timedelta(minutes=10)  # a row "sending" this long lost its worker
 REQUEUE_AFTER = timedelta(minutes=1)
 
@@ -45,17 +48,31 @@ def classify(exc: BaseException) -> str:
     return "permanent"
 
 
-def _release(notification_id: int, *, status: str, error: str) -> None:
+def _release(
+    notification_id: int, *, status: str, error: str, send_after: datetime | None = None
+) -> None:
+    fields: dict[str, Any] = {"status": status, "error": error[:2000], "claimed_at": None}
+    if send_after is not None:
+        fields["send_after"] = send_after
     Notification.objects.filter(pk=notification_id, status=Notification.Status.SENDING).update(
-        status=status, error=error[:2000], claimed_at=None
+        **fields
     )
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """Return the longest wait Celery's backoff allows after ``attempts`` sends (30 s · 2ⁿ⁻¹).
+
+    The row waits that long before ``sweep_outbox`` may re-queue it, so the sweep never
+    races the retry Celery already scheduled (``retry_backoff=30``, ``retry_backoff_max``).
+    """
+    return timedelta(seconds=min(RETRY_BACKOFF_MAX, RETRY_BACKOFF * 2 ** max(attempts - 1, 0)))
 
 
 @shared_task(
     bind=True,
     autoretry_for=(TransientSendError,),
-    retry_backoff=30,
-    retry_backoff_max=3600,
+    retry_backoff=RETRY_BACKOFF,
+    retry_backoff_max=RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=MAX_RETRIES,
 )
@@ -80,9 +97,16 @@ def send_notification(self, notification_id: int) -> str:  # type: ignore[no-unt
         message_id = emails.notification_send(row)
     except Exception as exc:
         text = f"{type(exc).__name__}: {exc}"
-        if classify(exc) == "transient" and self.request.retries < MAX_RETRIES:
+        # Counted on the row, not on this Celery chain: a row re-queued by the sweep starts
+        # a new chain, and must still fail after MAX_RETRIES retries in all.
+        if classify(exc) == "transient" and row.attempts <= MAX_RETRIES:
             log.warning("notification %s: transient error, retrying: %s", notification_id, text)
-            _release(notification_id, status=Notification.Status.PENDING, error=text)
+            _release(
+                notification_id,
+                status=Notification.Status.PENDING,
+                error=text,
+                send_after=timezone.now() + retry_delay(row.attempts),
+            )
             raise TransientSendError(text) from exc
         log.error("notification %s failed: %s", notification_id, text)
         _release(notification_id, status=Notification.Status.FAILED, error=text)

@@ -285,3 +285,48 @@ def test_forged_unsubscribe_token_is_refused_and_changes_nothing(user_factory: A
         assert client.get(f"/unsubscribe/{bad}").status_code == 400
     assert profiles.preferences_all(me.pk)["your_turn"][0] == Delivery.IMMEDIATE
     assert profiles.preferences_all(me.pk)["game_over"][0] == Delivery.IMMEDIATE
+
+
+def test_a_transient_failure_waits_out_its_backoff_before_the_sweep_requeues_it(
+    monkeypatch: Any, settings: Any
+) -> None:
+    # Celery's own retry message is lost; only the sweep can send the row again, and not
+    # before the backoff the failed attempt set.
+    monkeypatch.setattr(tasks.send_notification, "delay_on_commit", lambda *a, **k: None)
+    monkeypatch.setattr(
+        tasks.send_notification, "retry", lambda *a, **k: tasks.TransientSendError("lost")
+    )
+    with time_machine.travel(START, tick=False):
+        game, seats = _start(2)
+        _play_until_other_seat(game, seats)
+    row = Notification.objects.get(kind=NotificationKind.YOUR_TURN)
+    settings.MAILERS = {"default": {"BACKEND": "tests.games.mail_backends.FlakyBackend"}}
+    FlakyBackend.calls, FlakyBackend.failures = 0, 1
+    with time_machine.travel(START + timedelta(minutes=2), tick=False):
+        with pytest.raises(tasks.TransientSendError):
+            tasks.send_notification.run(row.pk)
+        row.refresh_from_db()
+        assert row.status == Notification.Status.PENDING and row.attempts == 1
+        assert row.send_after == START + timedelta(minutes=2) + tasks.retry_delay(1)
+    with time_machine.travel(START + timedelta(minutes=2, seconds=10), tick=False):
+        tasks.sweep_outbox()
+        row.refresh_from_db()
+        assert row.status == Notification.Status.PENDING  # still waiting out its backoff
+    with time_machine.travel(START + timedelta(minutes=3), tick=False):
+        tasks.sweep_outbox()
+        row.refresh_from_db()
+        assert row.status == Notification.Status.SENT and row.attempts == 2
+
+
+def test_a_row_fails_after_max_retries_whichever_chain_sends_it(settings: Any) -> None:
+    game, seats = _start(2)
+    _play_until_other_seat(game, seats)
+    row = Notification.objects.get(kind=NotificationKind.YOUR_TURN)
+    Notification.objects.filter(pk=row.pk).update(
+        status=Notification.Status.PENDING, attempts=tasks.MAX_RETRIES + 1
+    )
+    settings.MAILERS = {"default": {"BACKEND": "tests.games.mail_backends.FlakyBackend"}}
+    FlakyBackend.calls, FlakyBackend.failures = 0, 1
+    assert tasks.send_notification.run(row.pk) == "failed"  # a fresh chain: retries == 0
+    row.refresh_from_db()
+    assert row.status == Notification.Status.FAILED and "SMTPServerDisconnected" in row.error
