@@ -120,8 +120,10 @@ def game_rate(
     """Rate the finished game ``game_id`` once; return the changes ([] if not rated now).
 
     ``ranking`` defaults to the seats' stored ``final_rank`` (which ``_game_finish`` takes
-    from ``engine.final_ranking``). Locks the game row; a game with ``rated_at`` set, not
-    finished, unrated or with a non-human seat is left alone — so running twice is safe.
+    from ``engine.final_ranking``). Seats dropped from the game (``Seat.dropped_at``) rank
+    last as well as any named in ``dropped_seats``, so ``rebuild_all`` rates a game exactly
+    as it was rated live. Locks the game row; a game with ``rated_at`` set, not finished,
+    unrated or with a non-human seat is left alone — so running twice is safe.
     """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -132,7 +134,10 @@ def game_rate(
             placings = {p.seat: p.rank for p in ranking}
         else:
             placings = {s.position or 0: s.final_rank or len(seats) for s in seats}
-        changes = _apply(game, seats, rating_ranks(placings, dropped_seats=dropped_seats))
+        dropped = set(dropped_seats) | {
+            s.position for s in seats if s.dropped_at is not None and s.position is not None
+        }
+        changes = _apply(game, seats, rating_ranks(placings, dropped_seats=dropped))
         game.rated_at = timezone.now()
         game.save(update_fields=["rated_at"])
     return changes

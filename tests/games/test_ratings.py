@@ -121,3 +121,16 @@ def test_display_scale() -> None:
     assert ratings.display_rating(25.0, 25.0 / 3) == 1500.0
     assert ratings.display_rating(30.0, 2.0) == 1500.0 + 40 * 24
     assert ratings.display_uncertainty(25.0 / 3) == 667
+
+
+def test_recompute_ranks_a_dropped_seat_last_as_the_live_rating_did() -> None:
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    game, seats = started_game(3)
+    # Seat 1 resigned, yet its score sheet came out best: live rating put it last.
+    Seat.objects.filter(game=game, position=1).update(dropped_at=start)
+    ranking = _finish(game, {1: 1, 2: 2, 3: 3}, start)
+    ratings.game_rate(game_id=game.pk, ranking=ranking, dropped_seats={1})
+    live = {s.position: (s.rating_before, s.rating_after) for s in game.seats.all()}
+    assert live[1][1] < live[1][0]  # the dropped seat lost rating
+    call_command("recompute_ratings", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert {s.position: (s.rating_before, s.rating_after) for s in game.seats.all()} == live
