@@ -90,6 +90,14 @@ def next_game_waiting(user: UserLike, *, exclude_id: int) -> Game | None:
     return games_waiting_for(user).exclude(pk=exclude_id).first()
 
 
-def game_version(game_id: int) -> int | None:
-    """Return the game's version with one indexed query (the poll endpoint), or None."""
-    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+def game_poll_facts(game_id: int) -> tuple[int, bool] | None:
+    """Return ``(version, openly_viewable)`` with one indexed query (the poll), or None.
+
+    ``openly_viewable`` is true for a public game that is not aborted: anyone may learn
+    that it has not moved. For any other game the poll checks who asks first.
+    """
+    row = Game.objects.filter(pk=game_id).values_list("version", "is_public", "status").first()
+    if row is None:
+        return None
+    version, is_public, status = row
+    return version, bool(is_public) and status != Game.Status.ABORTED

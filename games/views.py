@@ -67,8 +67,8 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
-@login_required
 @require_POST
+@login_required
 def game_create(request: HtmxHttpRequest) -> HttpResponse:
     """Create a game from ``GameCreateForm`` and go to its page."""
     form = GameCreateForm(request.POST)
@@ -88,8 +88,8 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
     return redirect("games:game", game_id=game.pk)
 
 
-@login_required
 @require_POST
+@login_required
 def game_join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Take a seat in an open game (a private one needs its invitation in the session)."""
     game = get_object_or_404(Game, pk=game_id)
@@ -106,8 +106,8 @@ def game_join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:game", game_id=game_id)
 
 
-@login_required
 @require_POST
+@login_required
 def game_leave(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Give up a seat in a game that has not started."""
     try:
@@ -119,8 +119,8 @@ def game_leave(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:lobby")
 
 
-@login_required
 @require_POST
+@login_required
 def game_resign(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Resign a game in progress (form field ``confirm`` must be ticked): seat dropped."""
     if not request.POST.get("confirm"):
@@ -189,18 +189,23 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Answer 204 while the game is still at ``?version=N``; else the viewer's partial.
 
-    The unchanged answer costs one indexed query and renders nothing.
+    The unchanged answer to a public game costs one indexed query and renders nothing; a
+    private or aborted game first checks that the viewer may see it (else 404), so a poll
+    never tells a stranger that a game exists or how far it went.
     """
-    version = selectors.game_version(game_id)
-    if version is None:
+    facts = selectors.game_poll_facts(game_id)
+    if facts is None:
         raise Http404("no game")
+    version, openly_viewable = facts
     try:
         known = int(request.GET.get("version", ""))
     except ValueError:
         known = -1
-    if known == version:
+    if known == version and openly_viewable:
         return HttpResponse(status=204)
     game = _viewable_game(request, game_id)
+    if known == version:
+        return HttpResponse(status=204)
     ctx = game_context(game, request.user, invite_tokens=_invites(request))
     return render(request, "games/game.html#game", ctx)
 

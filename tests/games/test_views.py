@@ -282,3 +282,13 @@ def test_the_language_button_names_each_language_in_itself() -> None:
     chinese = Client(HTTP_ACCEPT_LANGUAGE="zh-hans").get("/").content.decode()
     assert ">简体中文</button>" in english
     assert ">English</button>" in chinese
+
+
+def test_polling_a_private_game_tells_a_stranger_nothing() -> None:
+    game, seats = started_game(2)
+    Game.objects.filter(pk=game.pk).update(is_public=False)  # as if joined by invitation
+    stranger = client_for(UserFactory())
+    for version in (game.version, 0, 99):
+        assert stranger.get(f"/games/{game.pk}/poll?version={version}").status_code == 404
+        assert Client().get(f"/games/{game.pk}/poll?version={version}").status_code == 404
+    assert client_for(seats[2]).get(f"/games/{game.pk}/poll?version=0").status_code == 204
