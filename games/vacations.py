@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from datetime import datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -73,8 +74,9 @@ def vacation_start(*, user_id: int, days: int) -> Vacation:
     """
     now = timezone.now()
     with transaction.atomic():
-        # Lock the user's vacations so two submissions cannot both pass the checks.
-        list(Vacation.objects.select_for_update().filter(user_id=user_id))
+        # Lock the user's row, which exists even before a first vacation, so two submissions
+        # cannot both pass the checks below.
+        get_user_model().objects.select_for_update().filter(pk=user_id).first()
         if user_on_vacation(user_id=user_id):
             raise VacationRefused(_("You are already on vacation."))
         left = days_left(user_id=user_id, year=now.year)
