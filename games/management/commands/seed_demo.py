@@ -8,7 +8,7 @@ from typing import Any
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 import engine
@@ -25,8 +25,20 @@ DEMO_PLIES = 12
 class Command(BaseCommand):
     help = "Create demo accounts with known passwords and a 3-player demo game (embedded mode)."
 
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="seed even with DEBUG off (the demo accounts' password is public)",
+        )
+
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and not options["force"]:
+            raise CommandError(
+                "seed_demo creates accounts with a published password: it runs only with "
+                "DEBUG on (the embedded mode), or with --force"
+            )
         User = get_user_model()
         users = {}
         for name in DEMO_USERS:
