@@ -13,8 +13,8 @@ from games import vacations
 from games.forms import VacationForm
 
 
-@login_required
 @require_POST
+@login_required
 def vacation_start(request: HttpRequest) -> HttpResponse:
     """Start a vacation of ``days`` (form field) now; back to the settings page."""
     form = VacationForm(request.POST)
@@ -32,8 +32,8 @@ def vacation_start(request: HttpRequest) -> HttpResponse:
     return redirect("games:settings")
 
 
-@login_required
 @require_POST
+@login_required
 def vacation_end(request: HttpRequest) -> HttpResponse:
     """End the running vacation now: the paused deadlines resume with the time they had."""
     current = vacations.vacation_current(user_id=request.user.pk)

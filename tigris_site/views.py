@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -64,4 +65,9 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         response = HttpResponseClientRefresh()
         response.status_code = 403  # htmx reloads on HX-Refresh whatever the status
         return response
-    return render(request, "403_csrf.html", {"message": text}, status=403)
+    back = request.headers.get("Referer", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = "/"
+    return render(request, "403_csrf.html", {"message": text, "back": back}, status=403)

@@ -41,3 +41,13 @@ def test_plain_post_gets_a_styled_page_without_debug_help() -> None:
     assert "Your session changed since this page was loaded" in body
     assert 'id="nav-rules"' in body  # the site's own layout
     assert "CSRF_FAILURE_VIEW" not in body and "csrf_token" not in body
+
+
+def test_the_way_back_never_leads_off_the_site() -> None:
+    game, _ = started_game(2)
+    client = Client(enforce_csrf_checks=True)
+    body = post_from_a_stale_tab(client, game, HTTP_REFERER="https://evil.example/x").content
+    assert b"evil.example" not in body and b'href="/"' in body
+    own = f"http://testserver/games/{game.pk}/"
+    body = post_from_a_stale_tab(client, game, HTTP_REFERER=own).content
+    assert f'href="{own}"'.encode() in body
