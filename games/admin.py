@@ -12,6 +12,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games import services
 from games.errors import GameError
@@ -85,6 +86,10 @@ class GameAdmin(GameAdminBase):
         "rated_at",
     )
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        """Refuse: games are created by players in the lobby (``services.game_create``)."""
+        return False
+
     def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> Any:
         """Return the read-only fields: the rules and clock too once the game has started."""
         fields = tuple(super().get_readonly_fields(request, obj))
@@ -102,7 +107,8 @@ class GameAdmin(GameAdminBase):
                 done += 1
             except GameError as exc:
                 self.message_user(request, f"#{game.pk}: {exc}", messages.WARNING)
-        self.message_user(request, _("%(n)s games aborted.") % {"n": done}, messages.SUCCESS)
+        text = ngettext("%(n)s game aborted.", "%(n)s games aborted.", done) % {"n": done}
+        self.message_user(request, text, messages.SUCCESS)
 
 
 @admin.register(Seat)

@@ -57,8 +57,10 @@ def _view_context(
         "decision": presenters.decision(view, seats),
         "waiting": presenters.waiting_text(view, seats),
         "action_groups": groups,
-        "board_groups": [g for g in groups if g.on_board],
-        "other_groups": [g for g in groups if not g.on_board],
+        # A pending decision (support, war order, monument, treasures) offers its choices
+        # inside the decision panel; an ordinary action starts from a piece in the hand.
+        "board_groups": [g for g in groups if g.on_board and view.pending is None],
+        "other_groups": [g for g in groups if not g.on_board or view.pending is not None],
         "has_actions": bool(view.legal_actions),
         "bag_size": view.bag_size,
         "treasures_left": view.treasures_left,
@@ -181,6 +183,9 @@ def game_context(
         to_act_label=presenters.seat_label(seats, game.to_act_seat),
         can_replay=game_over or position is not None,
     )
+    if game.status != Game.Status.ACTIVE:
+        # An aborted game keeps its board for its players, but nothing can be played.
+        ctx.update(action_groups=[], board_groups=[], other_groups=[], has_actions=False)
     return ctx
 
 

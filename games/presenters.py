@@ -393,8 +393,11 @@ def _action_words(
     if head == "pass":
         return _("Pass and end your turn")
     if head == "commit":
-        return _("Commit %(n)s %(color)s tiles as support") % {
-            "n": args[0],
+        n = int(args[0])
+        return ngettext(
+            "Commit %(n)s %(color)s tile as support", "Commit %(n)s %(color)s tiles as support", n
+        ) % {
+            "n": n,
             "color": COLOR_NAME.get(support_color or "", ""),
         }
     if head == "war":
@@ -478,7 +481,7 @@ def action_groups(view: engine.PlayerView) -> list[ActionGroup]:
             item["short"] = str(LEADER_NAME[words[1]])
         elif head == "swap":
             g = group("swap", _("swap tiles"))
-            item["short"] = " ".join(words[1:])
+            item["short"] = " ".join(str(COLOR_NAME[c]) for c in words[1:])
         elif head == "commit":
             g = group("commit", _("commit support"))
             item["short"] = words[1]

@@ -38,7 +38,11 @@ def _invites(request: HtmxHttpRequest) -> list[str]:
 
 def _viewable_game(request: HtmxHttpRequest, game_id: int) -> Game:
     game = get_object_or_404(Game.objects.prefetch_related("seats__user__profile"), pk=game_id)
-    if game.status == Game.Status.ABORTED and not request.user.is_staff:
+    if (
+        game.status == Game.Status.ABORTED
+        and not request.user.is_staff
+        and selectors.seat_for(game, request.user) is None
+    ):
         raise Http404("aborted")
     if not selectors.game_can_view(game, request.user, invite_tokens=_invites(request)):
         raise Http404("private")

@@ -67,3 +67,56 @@ def test_the_demo_seed_refuses_to_run_in_production(settings: Any) -> None:
     with pytest.raises(CommandError, match="published password"):
         call_command("seed_demo")
     assert not Profile.objects.exists() and not Game.objects.exists()
+
+
+def _game_at(state: Any) -> tuple[Game, dict[int, Any]]:
+    from games.states import state_to_db
+
+    game, seats = started_game(state.num_players)
+    Game.objects.filter(pk=game.pk).update(state=state_to_db(state), to_act_seat=state.to_act)
+    game.refresh_from_db()
+    return game, seats
+
+
+def test_a_monument_decision_offers_its_choices_inside_the_decision_panel() -> None:
+    from tests.engine.rules_helpers import play, position
+
+    block = {"g4": "r", "h4": "r", "g5": "r", "e5": "r", "f5": "1K"}
+    state = play(position(block, hands={1: "r k"}), "tile red h5")
+    game, seats = _game_at(state)
+    body = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+    start = body.index('id="decision"')
+    panel = body[start : body.index("</section>", start)]
+    for choice in ("monument red-blue g4", "monument red-black g4", "decline monument"):
+        assert f'data-action="{choice}"' in panel
+    assert "red/blue g4" in panel  # named by its colours
+
+
+def test_the_admin_cannot_add_a_game(admin_client: Client) -> None:
+    assert admin_client.get("/admin/games/game/add/").status_code == 403
+
+
+def test_an_aborted_game_stays_readable_for_its_players_only() -> None:
+    from games import services
+
+    game, seats = started_game(2)
+    services.game_abort(game_id=game.pk)
+    page = client_for(seats[1]).get(f"/games/{game.pk}/")
+    body = page.content.decode()
+    assert page.status_code == 200 and "aborted by an administrator" in body
+    assert "data-action=" not in body
+    assert client_for(UserFactory()).get(f"/games/{game.pk}/").status_code == 404
+
+
+def test_the_status_line_names_the_winner_when_the_game_is_over() -> None:
+    import random
+
+    from tests.games.factories import play_random_plies
+
+    game, seats = started_game(2)
+    game = play_random_plies(game, seats, 2000, random.Random(5))
+    assert game.status == Game.Status.FINISHED
+    body = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+    status = body[body.index('class="status"') : body.index("</p>", body.index('class="status"'))]
+    winner = game.seats.get(final_rank=1)
+    assert "wins." in status and winner.user.username in status
