@@ -106,12 +106,15 @@ def _kingdom_numbers(state: GameState) -> dict[str, int]:
     return out
 
 
-def view_for(state: GameState, seat: int | None) -> PlayerView:
+def view_for(state: GameState, seat: int | None, *, game_ended: bool = False) -> PlayerView:
     """Return what ``seat`` (1..N, or None for a spectator) may see of ``state`` (RULES.md §14).
 
     Never the bag order or seed; another seat's hand never before the end;
     another seat's VP and treasures only in an open-scoring game or after the
-    end. Raises ``ValueError`` for a seat outside 1..N.
+    end. ``game_ended`` says the game this state belongs to has ended since
+    (a replay of a finished game): every hand, total and private event of
+    ``state`` is then public too (§14, "after the game ends, everything is
+    public"). Raises ``ValueError`` for a seat outside 1..N.
     """
     from .legality import legal_actions
     from .scoring import final_ranking
@@ -120,6 +123,7 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
     if seat is not None and not 1 <= seat <= n:
         raise ValueError(f"seat must be 1..{n} or None, not {seat!r}")
     over = state.is_over
+    public = over or game_ended
     positions = state.leader_squares()
     leaders = {
         i + 1: {
@@ -128,13 +132,13 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         }
         for i in range(n)
     }
-    visible_totals = [i + 1 for i in range(n) if over or state.open_scoring or seat == i + 1]
+    visible_totals = [i + 1 for i in range(n) if public or state.open_scoring or seat == i + 1]
     scores = {
         s: {**_counts(state.vp[s - 1]), "treasures": state.treasures_held[s - 1]}
         for s in visible_totals
     }
     events = tuple(
-        e.to_dict() for e in state.events if over or e.private_to is None or e.private_to == seat
+        e.to_dict() for e in state.events if public or e.private_to is None or e.private_to == seat
     )
     mine = seat is not None and state.to_act == seat
     return PlayerView(
@@ -151,7 +155,7 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         catastrophes={i + 1: state.catastrophes[i] for i in range(n)},
         hand_sizes={i + 1: sum(state.hands[i]) for i in range(n)},
         hand=None if seat is None else _counts(state.hands[seat - 1]),
-        hands={i + 1: _counts(state.hands[i]) for i in range(n)} if over else None,
+        hands={i + 1: _counts(state.hands[i]) for i in range(n)} if public else None,
         bag_size=len(state.bag),
         monuments_available=tuple(
             MONUMENT_NAMES[m] for m, t in enumerate(state.monuments) if t < 0

@@ -155,3 +155,17 @@ def test_kingdoms_are_numbered_in_square_order_and_leaderless_regions_left_out()
     state = position({"c5": "r", "c6": "1K", "d5": "k", "i5": "r", "j5": "2K", "m6": "g"})
     kingdoms = view_for(state, None).kingdoms
     assert kingdoms == {"c5": 1, "d5": 1, "c6": 1, "i5": 2, "j5": 2}
+
+
+def test_a_replay_of_an_ended_game_shows_every_hand_and_total_at_every_ply() -> None:
+    """RULES.md §14: after the game ends, everything is public, also in its replay."""
+    from engine import new_game, view_for
+
+    state = new_game(3, 11)
+    hidden = view_for(state, 1)
+    assert hidden.hands is None and set(hidden.scores) == {1}
+    shown = view_for(state, 1, game_ended=True)
+    assert shown.hands is not None and set(shown.hands) == {1, 2, 3}
+    assert sum(shown.hands[2].values()) == 6
+    assert set(shown.scores) == {1, 2, 3}
+    assert not shown.is_over and shown.ranking == ()  # the position itself is mid-game
