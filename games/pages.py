@@ -196,7 +196,8 @@ def replay_context(
 
     Re-applies the moves from the seed up to ``ply`` (default: the last) and renders
     ``engine.view_for(state, seat)`` for the viewer's seat (None for spectators, who may
-    replay finished games only). ``ply`` is clamped to 0..version.
+    replay finished games only); a finished game's replay shows every hand and total at
+    every ply. ``ply`` is clamped to 0..version.
     """
     seat = selectors.seat_for(game, user)
     position = seat.position if seat else None
@@ -205,7 +206,8 @@ def replay_context(
     ply = last if ply is None else max(0, min(ply, last))
     state = replay(game, moves[:ply])
     seats = seat_infos(game)
-    view = engine.view_for(state, position)
+    # Once the game has ended everything is public, also at every ply of its replay (§14).
+    view = engine.view_for(state, position, game_ended=game.status == Game.Status.FINISHED)
     shown = moves[:ply]
     entries = gamelog.log_entries(shown, seats, position, game_over=view.is_over)
     changed = entries[-1]["squares"] if entries else set()

@@ -327,7 +327,7 @@ def score_code(scores: Mapping[str, int] | None) -> str:
 
 
 def ranking(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict[str, Any]]:
-    """Return the final ranking rows (rank, seat label, colours after treasures, score)."""
+    """Return the final ranking rows (rank, seat label, treasures, colours after them, score)."""
     rows = []
     for placing in view.ranking:
         colors = list(placing["colors"])
@@ -336,6 +336,7 @@ def ranking(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict
                 "rank": placing["rank"],
                 "seat": placing["seat"],
                 "label": seat_label(seats, placing["seat"]),
+                "treasures": (view.scores.get(placing["seat"]) or {}).get("treasures", 0),
                 "colors": dict(zip(COLORS, colors, strict=True)),
                 "sorted": sorted(colors),
                 "score": placing.get("score", min(colors)),

@@ -120,3 +120,37 @@ def test_the_status_line_names_the_winner_when_the_game_is_over() -> None:
     status = body[body.index('class="status"') : body.index("</p>", body.index('class="status"'))]
     winner = game.seats.get(final_rank=1)
     assert "wins." in status and winner.user.username in status
+
+
+def test_a_finished_games_replay_shows_every_hand_but_an_unfinished_ones_does_not() -> None:
+    import random
+
+    from tests.games.factories import play_random_plies
+
+    game, seats = started_game(2)
+    game = play_random_plies(game, seats, 6, random.Random(2))
+    mid = client_for(seats[1]).get(f"/games/{game.pk}/replay?ply=3").content.decode()
+    assert 'data-hand-seat="2"' not in mid
+    game = play_random_plies(game, seats, 2000, random.Random(2))
+    assert game.status == Game.Status.FINISHED
+    after = client_for(seats[1]).get(f"/games/{game.pk}/replay?ply=3").content.decode()
+    assert 'data-hand-seat="1"' in after and 'data-hand-seat="2"' in after
+
+
+def test_the_final_scores_show_each_players_treasures() -> None:
+    import random
+
+    from tests.games.factories import play_random_plies
+
+    game, seats = started_game(2)
+    game = play_random_plies(game, seats, 2000, random.Random(5))
+    body = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+    final = body[body.index('id="final"') : body.index("</section>", body.index('id="final"'))]
+    assert "<th>Treasures</th>" in final
+    import re
+
+    from games.states import game_state
+
+    held = game_state(game).treasures_held
+    rows = re.findall(r"<tr><td>\d+</td><td>Seat (\d)[^<]*</td><td>(\d+)</td>", final)
+    assert sorted((int(s), int(t)) for s, t in rows) == [(1, held[0]), (2, held[1])]
