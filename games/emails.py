@@ -21,9 +21,11 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+import engine
 from games import profiles, selectors
 from games.models import Delivery, Game, Notification, NotificationKind, Profile
 from games.presenters import COLOR_NAME
+from games.states import game_state
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
 
@@ -71,13 +73,20 @@ def _names(game: Game) -> dict[int, str]:
     }
 
 
+def _public_view(game: Game) -> engine.PlayerView | None:
+    """Return what anyone may see of ``game`` (``view_for(state, None)``), or None if unstarted.
+
+    Emails read the game only through this spectator's view, like pages do (RULES.md §14).
+    """
+    if game.state is None:
+        return None
+    return engine.view_for(game_state(game), None)
+
+
 def _decision_text(game: Game) -> str:
     """Return what the pending out-of-turn decision asks, in words (public, §15)."""
-    kind = None
-    if game.state is not None:
-        pending = game.state.get("pending")
-        if isinstance(pending, dict):
-            kind = pending.get("kind")
+    view = _public_view(game)
+    kind = view.pending.get("kind") if view is not None and view.pending else None
     return {
         "support": _("commit support in a conflict"),
         "treasure": _("choose treasures"),
@@ -134,9 +143,8 @@ def _subject(row: Notification, names: dict[int, str]) -> str:
 
 
 def _active_seat(game: Game) -> int:
-    if game.state is None:
-        return 0
-    return int(game.state.get("active_seat", 0) or 0)
+    view = _public_view(game)
+    return view.active_seat if view is not None else 0
 
 
 def _send(*, user: Any, kind: str, subject: str, template: str, context: dict[str, Any]) -> str:

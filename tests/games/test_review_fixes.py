@@ -154,3 +154,30 @@ def test_the_final_scores_show_each_players_treasures() -> None:
     held = game_state(game).treasures_held
     rows = re.findall(r"<tr><td>\d+</td><td>Seat (\d)[^<]*</td><td>(\d+)</td>", final)
     assert sorted((int(s), int(t)) for s, t in rows) == [(1, held[0]), (2, held[1])]
+
+
+def test_a_decision_email_says_what_is_asked_and_on_whose_turn(mailoutbox: Any) -> None:
+    from games import emails
+    from games.models import Notification, NotificationKind
+    from tests.engine.rules_helpers import play, position
+
+    # Seat 1 places a second priest in seat 2's kingdom: a revolt; seat 1 commits, and seat 2
+    # must answer on seat 1's turn.
+    kingdom = {"c5": "r", "c6": "2P", "d6": "r"}
+    state = play(position(kingdom, hands={1: "r", 2: "r"}), "leader priest e6", "commit 0")
+    assert state.to_act == 2 and state.active_seat == 1
+    game, seats = _game_at(state)
+    from django.utils import timezone
+
+    row = Notification.objects.create(
+        user=seats[2],
+        game=game,
+        ply=game.version,
+        kind=NotificationKind.DECISION,
+        send_after=timezone.now(),
+    )
+    emails.notification_send(row)
+    message = mailoutbox[-1]
+    active = emails._names(game)[1]
+    assert message.subject.endswith(f"your decision needed on {active}'s turn")
+    assert "commit support in a conflict" in message.body
