@@ -181,3 +181,25 @@ def test_a_decision_email_says_what_is_asked_and_on_whose_turn(mailoutbox: Any) 
     active = emails._names(game)[1]
     assert message.subject.endswith(f"your decision needed on {active}'s turn")
     assert "commit support in a conflict" in message.body
+
+
+def test_a_your_move_email_says_when_the_move_is_due(mailoutbox: Any) -> None:
+    from django.utils import timezone
+
+    from games import emails
+    from games.models import Notification, NotificationKind
+
+    game, seats = started_game(2)  # 3 days per move by default
+    assert game.deadline is not None
+    row = Notification.objects.create(
+        user=seats[game.to_act_seat or 1],
+        game=game,
+        ply=game.version,
+        kind=NotificationKind.YOUR_TURN,
+        send_after=timezone.now(),
+    )
+    emails.notification_send(row)
+    message = mailoutbox[-1]
+    due = game.deadline.strftime("%Y-%m-%d %H:%M")
+    assert f"Due by {due}" in message.body
+    assert f"Due by {due}" in message.alternatives[0].content
