@@ -68,6 +68,17 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/settings.html", {"form": form})
 
 
+def _rating_points(history: list[Seat]) -> list[float]:
+    """Return the ratings to chart: the one before the first rated game, then after each.
+
+    Starting before the first game makes a single game draw a line, not a lone point.
+    """
+    points = [s.rating_after for s in history if s.rating_after is not None]
+    if history and history[0].rating_before is not None:
+        points.insert(0, history[0].rating_before)
+    return points
+
+
 def rating_chart(points: list[float], *, width: int = 300, height: int = 80) -> dict[str, Any]:
     """Return the inline SVG polyline of a rating history: ``{"points", "width", "height"}``."""
     if not points:
@@ -109,7 +120,7 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
         "rating": ratings.display_rating(profile.rating_mu, profile.rating_sigma),
         "uncertainty": ratings.display_uncertainty(profile.rating_sigma),
         "provisional": ratings.is_provisional(profile),
-        "chart": rating_chart([s.rating_after for s in history if s.rating_after is not None]),
+        "chart": rating_chart(_rating_points(history)),
         "finished": finished,
         "running": running,
         "wins": places.get(1, 0),

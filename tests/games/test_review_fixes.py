@@ -203,3 +203,16 @@ def test_a_your_move_email_says_when_the_move_is_due(mailoutbox: Any) -> None:
     due = game.deadline.strftime("%Y-%m-%d %H:%M")
     assert f"Due by {due}" in message.body
     assert f"Due by {due}" in message.alternatives[0].content
+
+
+def test_the_rating_chart_draws_a_line_after_one_rated_game() -> None:
+    import random
+
+    from tests.games.factories import play_random_plies
+
+    game, seats = started_game(2)
+    play_random_plies(game, seats, 2000, random.Random(5))
+    seat = game.seats.get(position=1)
+    body = Client().get(f"/players/{seat.user.pk}/").content.decode()
+    points = body.split('points="')[1].split('"')[0].split()
+    assert len(points) == 2  # from the rating before the game to the rating after it
