@@ -81,3 +81,27 @@ def play_random_plies(game: Game, seats: dict[int, Any], plies: int, rng: random
         assert response.status_code == 200, response.content[:500]
     game.refresh_from_db()
     return game
+
+
+def game_at_state(state: Any, **options: Any) -> tuple[Game, dict[int, Any]]:
+    """Return a started game whose snapshot is ``state`` (e.g. a diagram position).
+
+    The game does not replay from its seed (``verify_games`` would flag it): for page and
+    service tests of one position only.
+    """
+    from games.states import state_to_db
+
+    game, seats = started_game(state.num_players, **options)
+    game.state = state_to_db(state)
+    game.to_act_seat = state.to_act
+    game.save(update_fields=["state", "to_act_seat"])
+    return game, seats
+
+
+def settings_form_data(client: Client) -> dict[str, Any]:
+    """Return the settings page's form as the browser would post it unchanged."""
+    form = client.get("/settings").context["form"]
+    data = {k: v for k, v in form.initial.items() if v is not None}
+    for name, field in form.fields.items():
+        data.setdefault(name, field.initial)
+    return data

@@ -116,15 +116,12 @@ def test_profile_page_and_leaderboard(user_factory: Any) -> None:
 
 
 def test_the_confirm_setting_reaches_the_game_page(user_factory: Any) -> None:
-    from tests.games.factories import started_game
+    from tests.games.factories import settings_form_data, started_game
 
     game, seats = started_game(2)
     client = client_for(seats[1])
     assert 'data-confirm="1"' in client.get(f"/games/{game.pk}/").content.decode()
-    form = client.get("/settings").context["form"]
-    data = {k: v for k, v in form.initial.items() if v is not None}
-    for name, field in form.fields.items():
-        data.setdefault(name, field.initial)
+    data = settings_form_data(client)
     data.pop("confirm_actions")  # an unticked box sends nothing
     assert client.post("/settings", data).status_code == 302
     assert Profile.objects.get(user=seats[1]).confirm_actions is False

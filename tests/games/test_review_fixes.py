@@ -1,7 +1,9 @@
-"""Guards found by review: the admin, display names in email headers, the demo seed."""
+"""Guards found by review and by the fresh-user trials: admin, names, emails, finished games."""
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any
 
 import pytest
@@ -9,11 +11,26 @@ from django.contrib.admin.sites import site
 from django.core.management import CommandError, call_command
 from django.test import Client, RequestFactory
 
-from games.models import Game, Profile
-from games.states import replay
-from tests.games.factories import UserFactory, client_for, started_game
+from games import emails, notifications, services
+from games.models import Game, NotificationKind, Profile
+from games.states import game_state, replay
+from tests.engine.rules_helpers import play, position
+from tests.games.factories import (
+    UserFactory,
+    client_for,
+    game_at_state,
+    play_random_plies,
+    settings_form_data,
+    started_game,
+)
 
 pytestmark = pytest.mark.django_db
+
+
+def section(body: str, marker: str, end: str) -> str:
+    """Return ``body`` from ``marker`` to the first ``end`` after it."""
+    start = body.index(marker)
+    return body[start : body.index(end, start)]
 
 
 def test_a_started_games_rules_are_read_only_in_the_admin() -> None:
@@ -37,10 +54,7 @@ def test_replay_keeps_the_scoring_mode_the_game_started_with() -> None:
 def test_a_display_name_with_a_line_break_is_refused(user_factory: Any) -> None:
     user = user_factory()
     client = client_for(user)
-    form = client.get("/settings").context["form"]
-    data = {k: v for k, v in form.initial.items() if v is not None}
-    for name, field in form.fields.items():
-        data.setdefault(name, field.initial)
+    data = settings_form_data(client)
     data["display_name"] = "Eve\r\nBcc: x@evil.example"
     response = client.post("/settings", data)
     assert response.status_code == 200
@@ -69,24 +83,12 @@ def test_the_demo_seed_refuses_to_run_in_production(settings: Any) -> None:
     assert not Profile.objects.exists() and not Game.objects.exists()
 
 
-def _game_at(state: Any) -> tuple[Game, dict[int, Any]]:
-    from games.states import state_to_db
-
-    game, seats = started_game(state.num_players)
-    Game.objects.filter(pk=game.pk).update(state=state_to_db(state), to_act_seat=state.to_act)
-    game.refresh_from_db()
-    return game, seats
-
-
 def test_a_monument_decision_offers_its_choices_inside_the_decision_panel() -> None:
-    from tests.engine.rules_helpers import play, position
-
     block = {"g4": "r", "h4": "r", "g5": "r", "e5": "r", "f5": "1K"}
     state = play(position(block, hands={1: "r k"}), "tile red h5")
-    game, seats = _game_at(state)
+    game, seats = game_at_state(state)
     body = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
-    start = body.index('id="decision"')
-    panel = body[start : body.index("</section>", start)]
+    panel = section(body, 'id="decision"', "</section>")
     for choice in ("monument red-blue g4", "monument red-black g4", "decline monument"):
         assert f'data-action="{choice}"' in panel
     assert "red/blue g4" in panel  # named by its colours
@@ -97,8 +99,6 @@ def test_the_admin_cannot_add_a_game(admin_client: Client) -> None:
 
 
 def test_an_aborted_game_stays_readable_for_its_players_only() -> None:
-    from games import services
-
     game, seats = started_game(2)
     services.game_abort(game_id=game.pk)
     page = client_for(seats[1]).get(f"/games/{game.pk}/")
@@ -108,25 +108,29 @@ def test_an_aborted_game_stays_readable_for_its_players_only() -> None:
     assert client_for(UserFactory()).get(f"/games/{game.pk}/").status_code == 404
 
 
-def test_the_status_line_names_the_winner_when_the_game_is_over() -> None:
-    import random
-
-    from tests.games.factories import play_random_plies
-
+def test_a_finished_game_names_the_winner_shows_treasures_and_charts_ratings() -> None:
     game, seats = started_game(2)
     game = play_random_plies(game, seats, 2000, random.Random(5))
     assert game.status == Game.Status.FINISHED
     body = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
-    status = body[body.index('class="status"') : body.index("</p>", body.index('class="status"'))]
+
+    status = section(body, 'class="status"', "</p>")
     winner = game.seats.get(final_rank=1)
     assert "wins." in status and winner.user.username in status
 
+    final = section(body, 'id="final"', "</section>")
+    assert "<th>Treasures</th>" in final
+    held = game_state(game).treasures_held
+    rows = re.findall(r"<tr><td>\d+</td><td>Seat (\d)[^<]*</td><td>(\d+)</td>", final)
+    assert sorted((int(s), int(t)) for s, t in rows) == [(1, held[0]), (2, held[1])]
+
+    player = game.seats.get(position=1).user
+    profile = Client().get(f"/players/{player.pk}/").content.decode()
+    points = profile.split('points="')[1].split('"')[0].split()
+    assert len(points) == 2  # from the rating before the game to the rating after it
+
 
 def test_a_finished_games_replay_shows_every_hand_but_an_unfinished_ones_does_not() -> None:
-    import random
-
-    from tests.games.factories import play_random_plies
-
     game, seats = started_game(2)
     game = play_random_plies(game, seats, 6, random.Random(2))
     mid = client_for(seats[1]).get(f"/games/{game.pk}/replay?ply=3").content.decode()
@@ -137,82 +141,31 @@ def test_a_finished_games_replay_shows_every_hand_but_an_unfinished_ones_does_no
     assert 'data-hand-seat="1"' in after and 'data-hand-seat="2"' in after
 
 
-def test_the_final_scores_show_each_players_treasures() -> None:
-    import random
-
-    from tests.games.factories import play_random_plies
-
-    game, seats = started_game(2)
-    game = play_random_plies(game, seats, 2000, random.Random(5))
-    body = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
-    final = body[body.index('id="final"') : body.index("</section>", body.index('id="final"'))]
-    assert "<th>Treasures</th>" in final
-    import re
-
-    from games.states import game_state
-
-    held = game_state(game).treasures_held
-    rows = re.findall(r"<tr><td>\d+</td><td>Seat (\d)[^<]*</td><td>(\d+)</td>", final)
-    assert sorted((int(s), int(t)) for s, t in rows) == [(1, held[0]), (2, held[1])]
+def email_for(user: Any, game: Game, kind: str, outbox: list[Any]) -> Any:
+    """Write ``user``'s outbox row of ``kind`` for ``game`` now, send it, return the email."""
+    row = notifications.notification_create(user_id=user.pk, game=game, ply=game.version, kind=kind)
+    assert row is not None
+    emails.notification_send(row)
+    return outbox[-1]
 
 
 def test_a_decision_email_says_what_is_asked_and_on_whose_turn(mailoutbox: Any) -> None:
-    from games import emails
-    from games.models import Notification, NotificationKind
-    from tests.engine.rules_helpers import play, position
-
     # Seat 1 places a second priest in seat 2's kingdom: a revolt; seat 1 commits, and seat 2
     # must answer on seat 1's turn.
     kingdom = {"c5": "r", "c6": "2P", "d6": "r"}
     state = play(position(kingdom, hands={1: "r", 2: "r"}), "leader priest e6", "commit 0")
     assert state.to_act == 2 and state.active_seat == 1
-    game, seats = _game_at(state)
-    from django.utils import timezone
-
-    row = Notification.objects.create(
-        user=seats[2],
-        game=game,
-        ply=game.version,
-        kind=NotificationKind.DECISION,
-        send_after=timezone.now(),
-    )
-    emails.notification_send(row)
-    message = mailoutbox[-1]
+    game, seats = game_at_state(state)
+    message = email_for(seats[2], game, NotificationKind.DECISION, mailoutbox)
     active = emails._names(game)[1]
     assert message.subject.endswith(f"your decision needed on {active}'s turn")
     assert "commit support in a conflict" in message.body
 
 
 def test_a_your_move_email_says_when_the_move_is_due(mailoutbox: Any) -> None:
-    from django.utils import timezone
-
-    from games import emails
-    from games.models import Notification, NotificationKind
-
     game, seats = started_game(2)  # 3 days per move by default
     assert game.deadline is not None
-    row = Notification.objects.create(
-        user=seats[game.to_act_seat or 1],
-        game=game,
-        ply=game.version,
-        kind=NotificationKind.YOUR_TURN,
-        send_after=timezone.now(),
-    )
-    emails.notification_send(row)
-    message = mailoutbox[-1]
+    message = email_for(seats[game.to_act_seat or 1], game, NotificationKind.YOUR_TURN, mailoutbox)
     due = game.deadline.strftime("%Y-%m-%d %H:%M")
     assert f"Due by {due}" in message.body
     assert f"Due by {due}" in message.alternatives[0].content
-
-
-def test_the_rating_chart_draws_a_line_after_one_rated_game() -> None:
-    import random
-
-    from tests.games.factories import play_random_plies
-
-    game, seats = started_game(2)
-    play_random_plies(game, seats, 2000, random.Random(5))
-    seat = game.seats.get(position=1)
-    body = Client().get(f"/players/{seat.user.pk}/").content.decode()
-    points = body.split('points="')[1].split('"')[0].split()
-    assert len(points) == 2  # from the rating before the game to the rating after it

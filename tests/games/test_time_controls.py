@@ -17,7 +17,7 @@ from games import policy, services, tasks
 from games.models import Game, Move, Notification, NotificationKind, Profile, Seat
 from games.states import game_state, state_to_db
 from tests.engine.rules_helpers import play, position
-from tests.games.factories import client_for, started_game
+from tests.games.factories import client_for, game_at_state, started_game
 from tests.games.outbox import passing, submit
 
 pytestmark = pytest.mark.django_db
@@ -96,9 +96,7 @@ def test_a_timeout_passes_for_the_active_player_and_the_log_says_so() -> None:
 
 def _game_at(state: engine.GameState, **options: Any) -> tuple[Game, dict[int, Any]]:
     """Return a started game whose snapshot is ``state`` (a diagram position), clock started."""
-    game, seats = started_game(state.num_players, **options)
-    game.state = state_to_db(state)
-    game.to_act_seat = state.to_act
+    game, seats = game_at_state(state, **options)
     services._clock_start(game)
     game.save()
     return game, seats
