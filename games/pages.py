@@ -111,12 +111,18 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     }
 
 
-def _confirm_actions(user: AbstractBaseUser | AnonymousUser) -> bool:
-    """Return whether ``user`` wants each action confirmed in words (Profile setting)."""
-    if not user.is_authenticated:
+def _confirm_actions(seat: Seat | None) -> bool:
+    """Return whether the seat's player wants each action confirmed in words (Profile).
+
+    Only a seated player has actions to confirm. Reads the profile the game's seats were
+    fetched with (``seats__user__profile``), so the page and the poll pay no extra query.
+    """
+    if seat is None:
         return True
-    profile = Profile.objects.filter(user_id=user.pk).only("confirm_actions").first()
-    return profile is None or profile.confirm_actions
+    try:
+        return bool(seat.user.profile.confirm_actions)
+    except Profile.DoesNotExist:
+        return True
 
 
 def game_context(
@@ -153,7 +159,7 @@ def game_context(
         "my_turn": game.status == Game.Status.ACTIVE
         and position is not None
         and position == game.to_act_seat,
-        "confirm_actions": _confirm_actions(user),
+        "confirm_actions": _confirm_actions(seat),
     }
     if game.state is None:
         ctx["started"] = False
