@@ -6,11 +6,13 @@ a swap) is shown to that seat alone until the game is over.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games.presenters import (
     COLOR_NAME,
@@ -223,23 +225,45 @@ def log_entries(
 ) -> list[dict[str, Any]]:
     """Return ``[{"ply", "seat", "who", "lines": [str], "squares"}]`` for ``moves``.
 
-    ``moves`` are ``Move`` rows (``ply``, ``seat``, ``events``); only events the viewer
-    may see are written.
+    ``moves`` are ``Move`` rows (``ply``, ``seat``, ``events``, ``source``); only events
+    the viewer may see are written.
     """
+    language = get_language()
+    names = tuple((n, info.username, info.dynasty) for n, info in sorted(seats.items()))
     out = []
     for move in moves:
         events = [e for e in move.events if visible(e, viewer, game_over=game_over)]
-        lines = [s for s in (sentence(e, seats) for e in events) if s]
-        note = auto_note(getattr(move, "source", "player"), seat_label(seats, move.seat))
-        if note:
-            lines.insert(0, note)
+        source = getattr(move, "source", "player")
+        lines, squares = _written(
+            language, names, move.seat, source, json.dumps(events, sort_keys=True)
+        )
         out.append(
             {
                 "ply": move.ply,
                 "seat": move.seat,
                 "who": seat_label(seats, move.seat),
-                "lines": lines,
-                "squares": event_squares(events),
+                "lines": list(lines),
+                "squares": set(squares),
             }
         )
     return out
+
+
+@lru_cache(maxsize=16384)
+def _written(
+    language: str | None,
+    names: tuple[tuple[int, str, str], ...],
+    seat: int | None,
+    source: str,
+    events_json: str,
+) -> tuple[tuple[str, ...], frozenset[str]]:
+    # Cached by what is written: a move's visible events, its source and seat, the seats'
+    # names and the language. Moves never change (append-only), so the log of a game is
+    # written once per viewer and language, not at every poll (bench/page_cost.py).
+    seats = {n: SeatInfo(n, username, dynasty) for n, username, dynasty in names}
+    events = json.loads(events_json)
+    lines = [s for s in (sentence(e, seats) for e in events) if s]
+    note = auto_note(source, seat_label(seats, seat))
+    if note:
+        lines.insert(0, note)
+    return tuple(lines), frozenset(event_squares(events))

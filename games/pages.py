@@ -90,10 +90,11 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     paused = game.vacation_allowed and any(a["seat"] == game.deadline_seat for a in away)
     tz = "UTC"
     if seat is not None:
-        tz = (
-            Profile.objects.filter(user_id=seat.user_id).values_list("time_zone", flat=True).first()
-            or "UTC"
-        )
+        # The seats come with their users' profiles (selectors.with_seats): no query here.
+        try:
+            tz = seat.user.profile.time_zone or "UTC"
+        except Profile.DoesNotExist:
+            tz = "UTC"
     active = game.status == Game.Status.ACTIVE
     return {
         "deadline": game.deadline if active else None,
@@ -115,7 +116,7 @@ def _confirm_actions(seat: Seat | None) -> bool:
     """Return whether the seat's player wants each action confirmed in words (Profile).
 
     Only a seated player has actions to confirm. Reads the profile the game's seats were
-    fetched with (``seats__user__profile``), so the page and the poll pay no extra query.
+    fetched with (``selectors.with_seats``), so the page and the poll pay no extra query.
     """
     if seat is None:
         return True
@@ -123,6 +124,31 @@ def _confirm_actions(seat: Seat | None) -> bool:
         return bool(seat.user.profile.confirm_actions)
     except Profile.DoesNotExist:
         return True
+
+
+def _recent_moves(game: Game, position: int | None) -> tuple[list[Move], int]:
+    """Return the moves the page writes, in ply order, and the viewer's latest ply (or 0).
+
+    The page needs the last ``LOG_PLIES`` plies and every ply since the viewer's latest
+    move; it reads only those rows, so a page costs the same at ply 300 as at ply 30.
+    """
+    moves = list(Move.objects.filter(game=game, ply__gt=game.version - LOG_PLIES).order_by("ply"))
+    if position is None:
+        return moves, 0
+    mine = [m.ply for m in moves if m.seat == position]
+    if mine:
+        return moves, mine[-1]
+    first = moves[0].ply if moves else game.version + 1
+    last_mine = (
+        Move.objects.filter(game=game, seat=position, ply__lt=first)
+        .order_by("-ply")
+        .values_list("ply", flat=True)
+        .first()
+    )
+    if last_mine is None:
+        return moves, 0
+    earlier = list(Move.objects.filter(game=game, ply__gt=last_mine, ply__lt=first).order_by("ply"))
+    return earlier + moves, last_mine
 
 
 def game_context(
@@ -169,10 +195,9 @@ def game_context(
     seats = seat_infos(game)
     state = game_state(game)
     view = engine.view_for(state, position)
-    moves = list(Move.objects.filter(game=game).order_by("ply"))
+    moves, last_mine = _recent_moves(game, position)
     game_over = view.is_over
     # "Since your last move": everything after the viewer's latest ply.
-    last_mine = max((m.ply for m in moves if m.seat == position), default=0)
     since = [m for m in moves if m.ply > last_mine] if position is not None and last_mine else []
     since_entries = gamelog.log_entries(since, seats, position, game_over=game_over)
     changed: set[str] = set()
@@ -184,7 +209,7 @@ def game_context(
         entry["new"] = entry["ply"] > last_mine and position is not None and last_mine > 0
     ctx.update(
         log=list(reversed(log)),
-        log_truncated=len(moves) > LOG_PLIES,
+        log_truncated=game.version > LOG_PLIES,
         since=since_entries,
         to_act_label=presenters.seat_label(seats, game.to_act_seat),
         can_replay=game_over or position is not None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from django.utils.html import escape
@@ -112,12 +113,21 @@ def _monument_squares(built: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
+@dataclass(frozen=True)
+class _LeaderOwner:
+    """What a leader's square shows of its seat: symbol, dynasty and readable name."""
+
+    symbol: str
+    dynasty: str
+    label: str
+
+
 def _cell(
     token: str,
     square: str,
-    seats: Mapping[int, SeatInfo],
-    monuments: dict[str, str],
-    unification: str | None = None,
+    owner: _LeaderOwner | None,
+    monument: str,
+    unification: bool,
 ) -> dict[str, Any]:
     river = IS_RIVER[SQUARE_BY_NAME[square]]
     treasure = token.endswith("*")
@@ -128,8 +138,8 @@ def _cell(
         "treasure": treasure,
         "special": treasure and SQUARE_BY_NAME[square] in SPECIAL_TREASURES,
         "kind": "empty",
-        "monument": monuments.get(square, ""),
-        "unification": square == unification,
+        "monument": monument,
+        "unification": unification,
     }
     words = [square, _("river") if river else _("land")]
     if token in TILE_BY_LETTER:
@@ -145,18 +155,17 @@ def _cell(
     elif len(token) == 2 and token[0].isdigit():
         seat = int(token[0])
         leader = LEADER_BY_LETTER[token[1]]
-        info = seats.get(seat)
         cell.update(
             kind="leader",
             seat=seat,
             leader=leader,
             color=LEADER_COLOR[leader],
             letter=token[1],
-            symbol=info.symbol if info else "",
-            dynasty=info.dynasty if info else "",
+            symbol=owner.symbol if owner else "",
+            dynasty=owner.dynasty if owner else "",
         )
-        owner = seat_label(seats, seat)
-        words.append(_("%(seat)s's %(leader)s") % {"seat": owner, "leader": LEADER_NAME[leader]})
+        label = owner.label if owner else _("Seat %(n)s") % {"n": seat}
+        words.append(_("%(seat)s's %(leader)s") % {"seat": label, "leader": LEADER_NAME[leader]})
     if cell["monument"]:
         words.append(_("%(name)s monument") % {"name": monument_name(cell["monument"])})
     if treasure:
@@ -168,27 +177,37 @@ def _cell(
 
 
 _SIDES = (("n", -1, 0), ("e", 0, 1), ("s", 1, 0), ("w", 0, -1))
+# Square name → the names of its neighbours per side (None off the board), computed once.
+_NEIGHBOURS: dict[str, tuple[tuple[str, str | None], ...]] = {
+    f"{COL_LETTERS[c]}{r + 1}": tuple(
+        (
+            side,
+            f"{COL_LETTERS[c + dc]}{r + dr + 1}" if 0 <= r + dr < 11 and 0 <= c + dc < 16 else None,
+        )
+        for side, dr, dc in _SIDES
+    )
+    for r in range(11)
+    for c in range(16)
+}
 
 
-def _kingdom_edges(kingdoms: Mapping[str, int], row: int, col: int) -> list[str]:
+def _kingdom_edges(kingdoms: Mapping[str, int], square: str) -> tuple[str, ...]:
     """Return the sides (``n e s w``) where the square's kingdom ends (RULES.md §3).
 
     The board draws these sides as a thick dashed line, so kingdoms read by pattern and
     not by colour alone. A square outside any kingdom has none.
     """
-    kingdom = kingdoms.get(f"{COL_LETTERS[col]}{row + 1}")
+    kingdom = kingdoms.get(square)
     if kingdom is None:
-        return []
-    edges = []
-    for side, dr, dc in _SIDES:
-        r, c = row + dr, col + dc
-        inside = 0 <= r < 11 and 0 <= c < 16
-        if not inside or kingdoms.get(f"{COL_LETTERS[c]}{r + 1}") != kingdom:
-            edges.append(side)
-    return edges
+        return ()
+    return tuple(
+        side
+        for side, neighbour in _NEIGHBOURS[square]
+        if neighbour is None or kingdoms.get(neighbour) != kingdom
+    )
 
 
-def _cell_html(cell: dict[str, Any], marker_title: str) -> SafeString:
+def _cell_html(cell: Mapping[str, Any], marker_title: str) -> SafeString:
     """Return the ``<td>`` of one board square (see ``board_rows`` for the cell's keys).
 
     Built here rather than in a template loop: the 176 squares' lookups were the largest
@@ -231,6 +250,27 @@ def _cell_html(cell: dict[str, Any], marker_title: str) -> SafeString:
     )
 
 
+@lru_cache(maxsize=8192)
+def _square(
+    language: str | None,
+    token: str,
+    square: str,
+    owner: _LeaderOwner | None,
+    monument: str,
+    unification: bool,
+    changed: bool,
+    targets: str,
+    edges: tuple[str, ...],
+) -> Mapping[str, Any]:
+    # Cached per language and everything drawn: between two renders of a board almost
+    # every square is the same, and building its words anew (a dozen translations) was
+    # the largest part of the partial's time (bench/page_cost.py). Read-only: shared.
+    cell = _cell(token, square, owner, monument, unification)
+    cell.update(changed=changed, targets=targets, kingdom_edges=list(edges))
+    cell["html"] = _cell_html(cell, _("unification marker"))
+    return MappingProxyType(cell)
+
+
 def board_rows(
     view: engine.PlayerView,
     seats: Mapping[int, SeatInfo],
@@ -240,28 +280,39 @@ def board_rows(
 ) -> list[dict[str, Any]]:
     """Return 11 rows ``{"number", "cells": [cell × 16]}`` for the board partial.
 
-    A cell has ``name`` (``"e2"``), ``river``, ``kind`` (empty, tile, facedown,
-    catastrophe, leader), ``color``, ``letter``, ``treasure``, ``special``, ``monument``,
-    ``unification`` (the marker lies here while wars are pending, RULES.md §7.1),
-    ``label`` (the ``aria-label``: ``"e2, river, blue farm"``), ``changed`` (touched since
-    the viewer's last move), ``targets`` (the action groups that may land there),
+    A cell is a read-only mapping with ``name`` (``"e2"``), ``river``, ``kind`` (empty,
+    tile, facedown, catastrophe, leader), ``color``, ``letter``, ``treasure``, ``special``,
+    ``monument``, ``unification`` (the marker lies here while wars are pending, RULES.md
+    §7.1), ``label`` (the ``aria-label``: ``"e2, river, blue farm"``), ``changed`` (touched
+    since the viewer's last move), ``targets`` (the action groups that may land there),
     ``kingdom_edges`` (the sides where the square's kingdom ends) and ``html``, the
     square's ``<td>`` ready to render.
     """
+    language = get_language()
     monuments = _monument_squares(view.monuments_built)
     changed_set = set(changed)
-    marker_title = _("unification marker")
+    targets = targets or {}
+    owners = {
+        str(n): _LeaderOwner(info.symbol, info.dynasty, info.label) for n, info in seats.items()
+    }
     rows = []
     for r, line in enumerate(view.board):
         cells = []
         for c, token in enumerate(line.split()):
             square = f"{COL_LETTERS[c]}{r + 1}"
-            cell = _cell(token, square, seats, monuments, view.unification)
-            cell["changed"] = square in changed_set
-            cell["targets"] = " ".join((targets or {}).get(square, ()))
-            cell["kingdom_edges"] = _kingdom_edges(view.kingdoms, r, c)
-            cell["html"] = _cell_html(cell, marker_title)
-            cells.append(cell)
+            cells.append(
+                _square(
+                    language,
+                    token,
+                    square,
+                    owners.get(token[0]) if token[0].isdigit() else None,
+                    monuments.get(square, ""),
+                    square == view.unification,
+                    square in changed_set,
+                    " ".join(targets.get(square, ())),
+                    _kingdom_edges(view.kingdoms, square),
+                )
+            )
         rows.append({"number": r + 1, "cells": cells})
     return rows
 

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, Prefetch, QuerySet
 
 from games.models import Game, Seat
 
 UserLike = AbstractBaseUser | AnonymousUser
+
+
+def with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
+    """Return ``queryset`` with each game's seats, their users and profiles prefetched.
+
+    Two queries in all (the games, then the seats joined to users and profiles), so a page
+    reads every seat's name, dynasty, time zone and settings without another query.
+    """
+    seats = Seat.objects.select_related("user__profile")
+    return queryset.prefetch_related(Prefetch("seats", queryset=seats))
 
 
 def seat_for(game: Game, user: UserLike) -> Seat | None:
@@ -35,13 +45,12 @@ def game_can_view(game: Game, user: UserLike, *, invite_tokens: list[str] | None
 
 def games_open(*, limit: int = 50) -> QuerySet[Game]:
     """Return open public games, oldest first, with seats, users and profiles prefetched."""
-    return (
+    return with_seats(
         Game.objects.filter(status=Game.Status.OPEN, is_public=True)
         .annotate(seated=Count("seats"))
         .select_related("creator")
-        .prefetch_related("seats__user__profile")
-        .order_by("created_at")[:limit]
-    )
+        .order_by("created_at")
+    )[:limit]
 
 
 def games_waiting_for(user: UserLike) -> QuerySet[Game]:
@@ -68,10 +77,11 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[Game]:
     if not user.is_authenticated:
         return []
     games = list(
-        Game.objects.filter(seats__user_id=user.pk)
-        .exclude(status=Game.Status.ABORTED)
-        .prefetch_related("seats__user__profile")
-        .order_by("-updated_at")[:limit]
+        with_seats(
+            Game.objects.filter(seats__user_id=user.pk)
+            .exclude(status=Game.Status.ABORTED)
+            .order_by("-updated_at")
+        )[:limit]
     )
     order: dict[str, int] = {Game.Status.ACTIVE: 1, Game.Status.OPEN: 2}
     for game in games:

@@ -37,7 +37,7 @@ def _invites(request: HtmxHttpRequest) -> list[str]:
 
 
 def _viewable_game(request: HtmxHttpRequest, game_id: int) -> Game:
-    game = get_object_or_404(Game.objects.prefetch_related("seats__user__profile"), pk=game_id)
+    game = get_object_or_404(selectors.with_seats(Game.objects.all()), pk=game_id)
     if (
         game.status == Game.Status.ABORTED
         and not request.user.is_staff

@@ -1,0 +1,186 @@
+"""What one game request costs in-process: milliseconds, queries and bytes, per kind.
+
+Run from the repository root: ``python bench/page_cost.py`` (SQLite in a temporary file) or
+``scripts/with-postgres.sh python bench/page_cost.py`` (PostgreSQL, as in production).
+Options: ``--plies 30,150`` positions measured (plies played before measuring),
+``--repeat N`` requests per figure, ``--profile KIND`` to print a cProfile of one kind.
+
+For each position of a 2-player game it measures, through Django's test client with the
+whole middleware stack (DEBUG off, eager tasks):
+
+- ``poll 204``: the waiting player's poll when nothing changed;
+- ``poll changed``: the waiting player's poll after a move (the ``#game`` partial);
+- ``partial to act``: the acting player's ``#game`` partial (what a submit answers with);
+- ``submit``: ``POST /games/<id>/act`` of a random offered action, answered with the
+  partial (each one is a real ply, so the position moves on by ``--repeat`` plies).
+
+This is the server's own cost, without gunicorn, the network or a competing load;
+``bench/web_load.py`` measures the same requests under load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import html
+import os
+import pstats
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DATA_ACTION = re.compile(r'data-action="([^"]+)"')
+VERSION = re.compile(r'id="game"[^>]*data-version="(\d+)"')
+
+
+def setup_django() -> None:
+    """Configure Django on a throw-away SQLite file unless ``DATABASE_URL`` is set."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tigris_site.settings")
+    os.environ.setdefault("SECRET_KEY", "bench-" + "k" * 40)
+    os.environ["DEBUG"] = "0"
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    os.environ["SECURE_SSL_REDIRECT"] = "0"
+    os.environ["SECURE_HSTS_SECONDS"] = "0"
+    os.environ["LOG_LEVEL"] = "ERROR"
+    if "DATABASE_URL" not in os.environ:
+        folder = tempfile.mkdtemp(prefix="page-cost-")
+        os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+
+
+def measure(
+    label: str, run: Any, repeat: int, profile: str | None, prepare: Any = None
+) -> None:
+    """Call ``run(prepare())`` ``repeat`` times; print ms p50/p95/mean, queries and bytes.
+
+    ``prepare`` (untimed, default none) returns what ``run`` needs; ``run`` returns the
+    size of the answer in bytes.
+    """
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    times, queries, sizes = [], [], []
+    profiler = cProfile.Profile() if profile == label else None
+    for _ in range(repeat):
+        given = prepare() if prepare else None
+        with CaptureQueriesContext(connection) as captured:
+            started = time.perf_counter()
+            if profiler:
+                profiler.enable()
+            size = run(given) if prepare else run()
+            if profiler:
+                profiler.disable()
+            times.append((time.perf_counter() - started) * 1000)
+        queries.append(len(captured))
+        sizes.append(size)
+    times.sort()
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    print(
+        f"  {label:<16} p50 {statistics.median(times):6.2f} ms  p95 {p95:6.2f} ms  "
+        f"mean {statistics.fmean(times):6.2f} ms  queries {max(queries):>3}  "
+        f"bytes {int(statistics.fmean(sizes)):>7}"
+    )
+    if profiler:
+        stats = pstats.Stats(profiler).strip_dirs()
+        stats.sort_stats("cumulative").print_stats(35)
+        stats.sort_stats("tottime").print_stats(20)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--plies", default="30,150")
+    parser.add_argument("--repeat", type=int, default=60)
+    parser.add_argument("--profile", default=None)
+    args = parser.parse_args()
+    setup_django()
+
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    import engine
+    from games import services
+    from games.models import Game
+    from games.states import game_state
+
+    print(f"database: {os.environ['DATABASE_URL'].split(':')[0]}, repeat {args.repeat}")
+    users = [get_user_model().objects.create_user(f"cost{n}", password=None) for n in range(2)]
+    clients = {}
+    for user in users:
+        client = Client(HTTP_HX_REQUEST="true")
+        client.force_login(user)
+        clients[user.pk] = client
+    rng = random.Random(5)
+
+    for target in (int(p) for p in args.plies.split(",")):
+        game = services.game_create(creator=users[0], num_players=2, is_rated=False)
+        services.game_join(game_id=game.pk, user=users[1])
+        game.refresh_from_db()
+        seat_user = {s.position: s.user for s in game.seats.all()}
+
+        def advance(plies: int, game: Game = game, seat_user: dict[int, Any] = seat_user) -> Game:
+            for _ in range(plies):
+                game.refresh_from_db()
+                view = engine.view_for(game_state(game), game.to_act_seat)
+                services.game_submit_action(
+                    game_id=game.pk,
+                    user=seat_user[game.to_act_seat],
+                    action=rng.choice(view.legal_actions),
+                    expected_version=game.version,
+                )
+            game.refresh_from_db()
+            return game
+
+        game = advance(target)
+        if game.status != Game.Status.ACTIVE:
+            print(f"game over before ply {target}; skipped")
+            continue
+        actor = clients[seat_user[game.to_act_seat].pk]
+        waiter = next(c for pk, c in clients.items() if c is not actor)
+        url = f"/games/{game.pk}/"
+        print(f"\nply {game.version} (2 players)")
+        measure(
+            "poll 204",
+            lambda: len(waiter.get(f"{url}poll?version={game.version}").content),
+            args.repeat,
+            args.profile,
+        )
+        measure(
+            "poll changed",
+            lambda: len(waiter.get(f"{url}poll?version={game.version - 1}").content),
+            args.repeat,
+            args.profile,
+        )
+        measure("partial to act", lambda: len(actor.get(url).content), args.repeat, args.profile)
+
+        def choose(game: Game = game, url: str = url) -> tuple[Any, dict[str, Any]]:
+            game.refresh_from_db()
+            client = clients[seat_user[game.to_act_seat].pk]
+            page = client.get(url).content.decode()
+            actions = [html.unescape(a) for a in DATA_ACTION.findall(page)]
+            version = int(VERSION.search(page).group(1))  # type: ignore[union-attr]
+            return client, {"action": rng.choice(actions), "version": version}
+
+        def submit(given: tuple[Any, dict[str, Any]], url: str = url) -> int:
+            client, data = given
+            reply = client.post(f"{url}act", data)
+            assert reply.status_code == 200, reply.status_code
+            return len(reply.content)
+
+        measure("submit", submit, args.repeat, args.profile, prepare=choose)
+
+
+if __name__ == "__main__":
+    main()
