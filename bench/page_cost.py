@@ -94,8 +94,9 @@ def measure(
         f"bytes {int(statistics.fmean(sizes)):>7}"
     )
     if profiler:
-        stats = pstats.Stats(profiler).strip_dirs()
+        stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(35)
+        stats.sort_stats("cumulative").print_stats(r"games/|engine/", 40)
         stats.sort_stats("tottime").print_stats(20)
 
 

@@ -7,6 +7,7 @@ full ``GameState`` never reaches a template.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -466,34 +467,50 @@ def _action_words(
     return notation
 
 
+# Stands for the target square in a group's words (``"Place a red temple on @"``).
+SQUARE_MARK = "@"
+
+
 @dataclass
 class ActionGroup:
-    """Legal actions of one kind: a hand tile colour, a leader, catastrophes, swaps…"""
+    """Legal actions of one kind: a hand tile colour, a leader, catastrophes, swaps…
+
+    ``words`` is set for groups whose actions differ only by their target square: the
+    words of every action with ``SQUARE_MARK`` for the square (the page writes them once
+    per group, not once per action).
+    """
 
     key: str
     title: str
     actions: list[dict[str, str]] = field(default_factory=list)
     on_board: bool = False
+    words: str = ""
 
     def buttons_html(self) -> SafeString:
-        """Return one submit button per action, each carrying its ``data-action`` notation.
+        """Return one button per action, each carrying its ``data-action`` notation.
 
-        Built here rather than in a template loop: a turn offers up to ~600 actions and
-        the loop cost most of the game partial's rendering time (bench/web_load.py).
-        Every value is escaped.
+        A group without ``words`` also gives each button its ``data-words``. Built here
+        rather than in a template loop, and kept short: a turn offers up to ~600 actions,
+        whose buttons were most of the game partial's bytes and rendering time
+        (bench/page_cost.py). Every value is escaped.
         """
-        return mark_safe(  # noqa: S308 - every interpolated value is escaped just above
-            " ".join(
-                '<button type="submit" form="act-form" name="action" value="{n}" '
-                'data-action="{n}" data-square="{s}" data-words="{w}">{t}</button>'.format(
-                    n=escape(a["notation"]),
-                    s=escape(a["square"]),
-                    w=escape(a["words"]),
-                    t=escape(a["short"]),
-                )
+        if self.words:
+            parts = [
+                f'<button data-action="{html.escape(a["notation"])}">'
+                f"{html.escape(a['short'])}</button>"
                 for a in self.actions
-            )
-        )
+            ]
+        else:
+            parts = [
+                f'<button data-action="{html.escape(a["notation"])}" '
+                f'data-words="{html.escape(a["words"])}">{html.escape(a["short"])}</button>'
+                for a in self.actions
+            ]
+        return mark_safe(" ".join(parts))  # noqa: S308 - every value is escaped just above
+
+
+# Actions whose words differ only by the square they name (the last word of the notation).
+_SQUARE_ONLY = {"tile", "leader", "catastrophe", "treasure"}
 
 
 def action_groups(view: engine.PlayerView) -> list[ActionGroup]:
@@ -512,7 +529,7 @@ def action_groups(view: engine.PlayerView) -> list[ActionGroup]:
     for notation in view.legal_actions:
         words = notation.split()
         head = words[0]
-        item = {"notation": notation, "words": action_words(notation, view), "square": ""}
+        item = {"notation": notation, "square": ""}
         if head == "tile":
             g = group(f"tile-{words[1]}", TILE_NAME[words[1]], True)
             item.update(square=words[2], short=words[2])
@@ -542,7 +559,13 @@ def action_groups(view: engine.PlayerView) -> list[ActionGroup]:
             item["short"] = str(COLOR_NAME[words[1]])
         else:
             g = group(head, _("other"))
-            item["short"] = item["words"]
+        if head in _SQUARE_ONLY:
+            if not g.words:
+                g.words = action_words(" ".join([*words[:-1], SQUARE_MARK]), view)
+            item["words"] = g.words.replace(SQUARE_MARK, words[-1])
+        else:
+            item["words"] = action_words(notation, view)
+            item.setdefault("short", item["words"])
         g.actions.append(item)
     return list(groups.values())
 

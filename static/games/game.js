@@ -1,7 +1,7 @@
 // Game page behaviour: pick a piece to highlight its legal squares, confirm an action in
 // words before sending it, keep the title in step with "your move", and replay arrows.
-// Every action element carries data-action (engine notation); without this script the
-// buttons and forms still post to /games/<id>/act.
+// Every action element carries data-action (engine notation). Without this script the
+// swap and notation forms still post to /games/<id>/act; the action buttons need it.
 (function () {
   "use strict";
   var OUTLINE_KEY = "tigris.outline";
@@ -28,6 +28,15 @@
     });
   }
 
+  // An action's words: its own data-words, or its group's with "@" standing for the
+  // target square (the last word of the notation).
+  function wordsOf(el) {
+    if (el.dataset.words) { return el.dataset.words; }
+    var group = el.closest("[data-words]");
+    var notation = el.dataset.action;
+    return group ? group.dataset.words.replace("@", notation.split(" ").pop()) : notation;
+  }
+
   function choose(root, notation, words) {
     var form = document.getElementById("act-form");
     var input = document.getElementById("act-action");
@@ -47,7 +56,7 @@
     if (!root || !root.contains(ev.target)) { return; }
     var el = ev.target.closest("[data-action]");
     if (el && el.tagName === "BUTTON") {
-      if (choose(root, el.dataset.action, el.dataset.words)) { ev.preventDefault(); }
+      if (choose(root, el.dataset.action, wordsOf(el))) { ev.preventDefault(); }
       return;
     }
     if (ev.target.closest("#confirm-cancel")) {
@@ -65,9 +74,9 @@
     var sq = ev.target.closest(".sq.target");
     if (sq && root.dataset.group) {
       var group = root.querySelector('.group[data-group="' + root.dataset.group + '"]');
-      var buttons = group ? group.querySelectorAll('[data-action][data-square="' + sq.dataset.square + '"]') : [];
+      var buttons = group ? group.querySelectorAll('[data-action$=" ' + sq.dataset.square + '"]') : [];
       if (buttons.length === 1) {
-        choose(root, buttons[0].dataset.action, buttons[0].dataset.words);
+        choose(root, buttons[0].dataset.action, wordsOf(buttons[0]));
       } else if (group) {
         group.open = true; group.scrollIntoView({block: "nearest"});
       }
