@@ -61,9 +61,7 @@ def setup_django() -> None:
     call_command("migrate", verbosity=0)
 
 
-def measure(
-    label: str, run: Any, repeat: int, profile: str | None, prepare: Any = None
-) -> None:
+def measure(label: str, run: Any, repeat: int, profile: str | None, prepare: Any = None) -> None:
     """Call ``run(prepare())`` ``repeat`` times; print ms p50/p95/mean, queries and bytes.
 
     ``prepare`` (untimed, default none) returns what ``run`` needs; ``run`` returns the
@@ -130,57 +128,52 @@ def main() -> None:
         services.game_join(game_id=game.pk, user=users[1])
         game.refresh_from_db()
         seat_user = {s.position: s.user for s in game.seats.all()}
-
-        def advance(plies: int, game: Game = game, seat_user: dict[int, Any] = seat_user) -> Game:
-            for _ in range(plies):
-                game.refresh_from_db()
-                view = engine.view_for(game_state(game), game.to_act_seat)
-                services.game_submit_action(
-                    game_id=game.pk,
-                    user=seat_user[game.to_act_seat],
-                    action=rng.choice(view.legal_actions),
-                    expected_version=game.version,
-                )
+        for _ in range(target):
+            view = engine.view_for(game_state(game), game.to_act_seat)
+            services.game_submit_action(
+                game_id=game.pk,
+                user=seat_user[game.to_act_seat],
+                action=rng.choice(view.legal_actions),
+                expected_version=game.version,
+            )
             game.refresh_from_db()
-            return game
-
-        game = advance(target)
         if game.status != Game.Status.ACTIVE:
             print(f"game over before ply {target}; skipped")
             continue
-        actor = clients[seat_user[game.to_act_seat].pk]
-        waiter = next(c for pk, c in clients.items() if c is not actor)
-        url = f"/games/{game.pk}/"
         print(f"\nply {game.version} (2 players)")
-        measure(
-            "poll 204",
-            lambda: len(waiter.get(f"{url}poll?version={game.version}").content),
-            args.repeat,
-            args.profile,
-        )
-        measure(
-            "poll changed",
-            lambda: len(waiter.get(f"{url}poll?version={game.version - 1}").content),
-            args.repeat,
-            args.profile,
-        )
-        measure("partial to act", lambda: len(actor.get(url).content), args.repeat, args.profile)
+        measure_position(game, {n: clients[u.pk] for n, u in seat_user.items()}, rng, args)
 
-        def choose(game: Game = game, url: str = url) -> tuple[Any, dict[str, Any]]:
-            game.refresh_from_db()
-            client = clients[seat_user[game.to_act_seat].pk]
-            page = client.get(url).content.decode()
-            actions = [html.unescape(a) for a in DATA_ACTION.findall(page)]
-            version = int(VERSION.search(page).group(1))  # type: ignore[union-attr]
-            return client, {"action": rng.choice(actions), "version": version}
 
-        def submit(given: tuple[Any, dict[str, Any]], url: str = url) -> int:
-            client, data = given
-            reply = client.post(f"{url}act", data)
-            assert reply.status_code == 200, reply.status_code
-            return len(reply.content)
+def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, args: Any) -> None:
+    """Measure every request kind on ``game`` (seat → logged-in test client)."""
+    url = f"/games/{game.pk}/"
+    actor = clients[game.to_act_seat]
+    waiter = next(c for c in clients.values() if c is not actor)
+    version = game.version
 
-        measure("submit", submit, args.repeat, args.profile, prepare=choose)
+    def poll(known: int) -> int:
+        return len(waiter.get(f"{url}poll?version={known}").content)
+
+    measure("poll 204", lambda: poll(version), args.repeat, args.profile)
+    measure("poll changed", lambda: poll(version - 1), args.repeat, args.profile)
+    measure("partial to act", lambda: len(actor.get(url).content), args.repeat, args.profile)
+
+    def choose() -> tuple[Any, dict[str, Any]]:
+        game.refresh_from_db()
+        client = clients[game.to_act_seat]
+        page = client.get(url).content.decode()
+        actions = [html.unescape(a) for a in DATA_ACTION.findall(page)]
+        found = VERSION.search(page)
+        assert found, "no version on the page"
+        return client, {"action": rng.choice(actions), "version": int(found.group(1))}
+
+    def submit(given: tuple[Any, dict[str, Any]]) -> int:
+        client, data = given
+        reply = client.post(f"{url}act", data)
+        assert reply.status_code == 200, reply.status_code
+        return len(reply.content)
+
+    measure("submit", submit, args.repeat, args.profile, prepare=choose)
 
 
 if __name__ == "__main__":

@@ -223,15 +223,18 @@ def auto_note(source: str, who: str) -> str | None:
 def log_entries(
     moves: Iterable[Any], seats: Mapping[int, SeatInfo], viewer: int | None, *, game_over: bool
 ) -> list[dict[str, Any]]:
-    """Return ``[{"ply", "seat", "who", "lines": [str], "squares"}]`` for ``moves``.
+    """Return ``[{"ply", "seat", "who", "lines": [str], "text", "squares"}]`` for ``moves``.
 
     ``moves`` are ``Move`` rows (``ply``, ``seat``, ``events``, ``source``); only events
-    the viewer may see are written.
+    the viewer may see are written. ``text`` is the lines joined by spaces.
     """
     language = get_language()
     names = tuple((n, info.username, info.dynasty) for n, info in sorted(seats.items()))
+    labels: dict[int | None, str] = {}
     out = []
     for move in moves:
+        if move.seat not in labels:
+            labels[move.seat] = seat_label(seats, move.seat)
         events = [e for e in move.events if visible(e, viewer, game_over=game_over)]
         source = getattr(move, "source", "player")
         lines, squares = _written(
@@ -241,8 +244,9 @@ def log_entries(
             {
                 "ply": move.ply,
                 "seat": move.seat,
-                "who": seat_label(seats, move.seat),
+                "who": labels[move.seat],
                 "lines": list(lines),
+                "text": " ".join(lines),
                 "squares": set(squares),
             }
         )

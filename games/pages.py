@@ -198,15 +198,15 @@ def game_context(
     moves, last_mine = _recent_moves(game, position)
     game_over = view.is_over
     # "Since your last move": everything after the viewer's latest ply.
-    since = [m for m in moves if m.ply > last_mine] if position is not None and last_mine else []
-    since_entries = gamelog.log_entries(since, seats, position, game_over=game_over)
+    entries = gamelog.log_entries(moves, seats, position, game_over=game_over)
+    since_entries = [e for e in entries if e["ply"] > last_mine] if last_mine else []
     changed: set[str] = set()
     for entry in since_entries:
         changed |= entry["squares"]
     ctx.update(_view_context(view, seats, changed=changed))
-    log = gamelog.log_entries(moves[-LOG_PLIES:], seats, position, game_over=game_over)
+    log = entries[-LOG_PLIES:]
     for entry in log:
-        entry["new"] = entry["ply"] > last_mine and position is not None and last_mine > 0
+        entry["new"] = last_mine > 0 and entry["ply"] > last_mine
     ctx.update(
         log=list(reversed(log)),
         log_truncated=game.version > LOG_PLIES,

@@ -279,7 +279,7 @@ def board_rows(
     changed: Iterable[str] = (),
     targets: Mapping[str, list[str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Return 11 rows ``{"number", "cells": [cell × 16]}`` for the board partial.
+    """Return 11 rows ``{"number", "cells": [cell × 16], "html"}`` for the board partial.
 
     A cell is a read-only mapping with ``name`` (``"e2"``), ``river``, ``kind`` (empty,
     tile, facedown, catastrophe, leader), ``color``, ``letter``, ``treasure``, ``special``,
@@ -287,7 +287,7 @@ def board_rows(
     §7.1), ``label`` (the ``aria-label``: ``"e2, river, blue farm"``), ``changed`` (touched
     since the viewer's last move), ``targets`` (the action groups that may land there),
     ``kingdom_edges`` (the sides where the square's kingdom ends) and ``html``, the
-    square's ``<td>`` ready to render.
+    square's ``<td>`` ready to render; a row's ``html`` is its 16 squares' (escaped).
     """
     language = get_language()
     monuments = _monument_squares(view.monuments_built)
@@ -314,7 +314,13 @@ def board_rows(
                     _kingdom_edges(view.kingdoms, square),
                 )
             )
-        rows.append({"number": r + 1, "cells": cells})
+        rows.append(
+            {
+                "number": r + 1,
+                "cells": cells,
+                "html": mark_safe("".join(cell["html"] for cell in cells)),  # noqa: S308
+            }
+        )
     return rows
 
 
