@@ -24,6 +24,8 @@ from games.models import Game
 from games.pages import game_context, replay_context
 
 INVITES_SESSION_KEY = "game_invites"
+# Every column of a game (not its relations): what a move can change.
+GAME_FIELDS = [f.attname for f in Game._meta.concrete_fields if not f.primary_key]
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -179,13 +181,20 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     except GameError as exc:
         game.refresh_from_db()
         return _render_game(request, game, status=exc.status, error=str(exc))
-    next_game = selectors.next_game_waiting(request.user, exclude_id=game.pk)
+    # Another game waiting is worth saying only once this one waits on someone else.
+    next_game = None
+    if result.game.to_act_seat != result.move.seat:
+        next_game = selectors.next_game_waiting(request.user, exclude_id=game.pk)
     if not request.htmx:
-        if next_game is not None and result.game.to_act_seat != result.move.seat:
+        if next_game is not None:
             text = _("Another game is waiting for you: #%(id)s") % {"id": next_game.pk}
             messages.info(request, text)
         return redirect("games:game", game_id=game.pk)
-    game = _viewable_game(request, game_id)
+    if result.game.status == Game.Status.FINISHED:
+        game = _viewable_game(request, game_id)  # the seats now hold their final ranks
+    else:
+        # The seats shown did not change; re-read only the game row (one query, not two).
+        game.refresh_from_db(fields=GAME_FIELDS)
     return _render_game(request, game, next_game=next_game)
 
 
