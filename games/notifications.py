@@ -127,11 +127,12 @@ def notify_move(
     seat, kind = waiting
     if before.to_act == seat:
         return []  # the same stretch: they are already waited on and were told
-    if game.seats.filter(position=seat, dropped_at__isnull=False).exists():
-        return []  # a dropped seat is played by the default policy: nobody to tell
-    user_id = _seat_users(game).get(seat)
-    if user_id is None:
+    seat_row = next((s for s in game.seats.all() if s.position == seat), None)
+    if seat_row is None:
         return []
+    if seat_row.dropped_at is not None:
+        return []  # a dropped seat is played by the default policy: nobody to tell
+    user_id = seat_row.user_id
     row = notification_create(user_id=user_id, game=game, ply=ply, kind=kind)
     return [row] if row is not None else []
 

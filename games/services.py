@@ -38,9 +38,17 @@ UserLike = AbstractBaseUser | AnonymousUser
 COLOR_ORDER = ("red", "black", "blue", "green")
 
 
-def _locked_game(game_id: int) -> Game:
+def _locked_game(game_id: int, *, with_seats: bool = False) -> Game:
+    """Return the game with its row locked until the transaction ends; ``GameNotFound``.
+
+    ``with_seats`` also reads its seats once (read after the lock, so current), for a
+    caller that only reads them: ``game.seats.all()`` then costs no query.
+    """
+    games = Game.objects.select_for_update()
+    if with_seats:
+        games = games.prefetch_related("seats")
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise GameNotFound() from None
 
@@ -238,12 +246,12 @@ def game_submit_action(
     parsed = parse_action(action)
     user_id = _user_id(user)
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = _locked_game(game_id, with_seats=True)
         if game.status != Game.Status.ACTIVE:
             if game.status == Game.Status.FINISHED:
                 raise GameNotActive(_("This game is over."))
             raise GameNotActive()
-        seat = game.seats.filter(user_id=user_id).first()
+        seat = next((s for s in game.seats.all() if s.user_id == user_id), None)
         if seat is None:
             raise NotAPlayer()
         if expected_version != game.version:
