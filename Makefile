@@ -70,6 +70,7 @@ beat: install  ## Celery beat: the deadline and outbox sweeps (needs CELERY_BROK
 
 bench: install  ## Benchmarks (printed figures, run by hand)
 	$(PY) bench/engine_bench.py
+	$(PY) bench/page_cost.py
 	$(PY) bench/web_load.py
 
 lock: install  ## Regenerate constraints.txt from what is installed

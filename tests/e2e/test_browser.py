@@ -70,6 +70,9 @@ def _play_tile_with_mouse(page: Any, *, last_square: bool = False, shot: Path | 
     confirm.wait_for(state="visible")
     notation = page.input_value("#act-action")
     assert notation.endswith(f" {square}"), (notation, square)
+    # The words come from the group's pattern with the square filled in.
+    words = page.text_content("#confirm-words") or ""
+    assert words.startswith("Place a ") and words.endswith(f" on {square}"), words
     assert page.locator("#board .sq.target").count() > 1, "no squares highlighted"
     if shot is not None:
         page.screenshot(path=str(shot), full_page=True)
