@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
 
 import engine
-from games import notifications, profiles, ratings, signals
+from games import notifications, profiles, ratings, signals, tasks
 from games.middleware import remember_language
 from games.models import Game, Move
 
@@ -32,8 +33,14 @@ def on_move_applied(
     after: engine.GameState,
     **kwargs: Any,
 ) -> None:
-    """Tell whoever the game now waits on, and note that the mover was active."""
+    """Tell whoever the game now waits on, note that the mover was active, and (when
+    ``settings.PRERENDER_PARTIALS``) render the other players' partials once it commits."""
     notifications.notify_move(game=game, ply=move.ply, before=before, after=after)
+    if settings.PRERENDER_PARTIALS:
+        # celery-types does not know Celery 5.4's delay_on_commit yet
+        tasks.prerender_partials.delay_on_commit(  # type: ignore[attr-defined]
+            game.pk, game.version, move.seat
+        )
     if move.source != Move.Source.PLAYER:
         return  # the default policy played (timeout or dropped seat): the player was not here
     user_id = next((s.user_id for s in game.seats.all() if s.position == move.seat), None)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import NamedTuple
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, F, Prefetch, QuerySet
 
@@ -100,14 +103,27 @@ def next_game_waiting(user: UserLike, *, exclude_id: int) -> Game | None:
     return games_waiting_for(user).exclude(pk=exclude_id).first()
 
 
-def game_poll_facts(game_id: int) -> tuple[int, bool] | None:
-    """Return ``(version, openly_viewable)`` with one indexed query (the poll), or None.
+class PollFacts(NamedTuple):
+    """What a poll needs to know before reading a game: ``selectors.game_poll_facts``."""
 
-    ``openly_viewable`` is true for a public game that is not aborted: anyone may learn
-    that it has not moved. For any other game the poll checks who asks first.
+    version: int
+    openly_viewable: bool
+    updated_at: datetime
+
+
+def game_poll_facts(game_id: int) -> PollFacts | None:
+    """Return the game's version, whether anyone may see it, and its last update; or None.
+
+    One indexed query (the poll). ``openly_viewable`` is true for a public game that is
+    not aborted: anyone may learn that it has not moved. For any other game the poll checks
+    who asks first. ``updated_at`` names the state in ``games.prerender``'s cache keys.
     """
-    row = Game.objects.filter(pk=game_id).values_list("version", "is_public", "status").first()
+    row = (
+        Game.objects.filter(pk=game_id)
+        .values_list("version", "is_public", "status", "updated_at")
+        .first()
+    )
     if row is None:
         return None
-    version, is_public, status = row
-    return version, bool(is_public) and status != Game.Status.ABORTED
+    version, is_public, status, updated_at = row
+    return PollFacts(version, bool(is_public) and status != Game.Status.ABORTED, updated_at)

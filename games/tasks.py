@@ -117,6 +117,21 @@ def send_notification(self, notification_id: int) -> str:  # type: ignore[no-unt
     return "sent"
 
 
+@shared_task(ignore_result=True)
+def prerender_partials(game_id: int, version: int, mover: int | None) -> int:
+    """Cache the ``#game`` partial of every seated player but ``mover`` (``games.prerender``).
+
+    Does nothing (returns 0) when the game is no longer in progress at ``version``: a later
+    move has its own task. Returns how many partials were stored.
+    """
+    from games import prerender, selectors  # selectors → pages: keep worker start-up light
+
+    game = selectors.with_seats(Game.objects.all()).filter(pk=game_id).first()
+    if game is None or game.version != version or game.status != Game.Status.ACTIVE:
+        return 0
+    return prerender.partials_store(game, except_seat=mover)
+
+
 @shared_task
 def sweep_outbox() -> int:
     """Re-queue immediate rows left pending for a minute (lost broker messages); return how many.

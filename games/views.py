@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import selectors, services
+from games import prerender, selectors, services
 from games.errors import GameError
 from games.forms import ActionForm, GameCreateForm
 from games.models import Game
@@ -204,20 +204,28 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
     The unchanged answer to a public game costs one indexed query and renders nothing; a
     private or aborted game first checks that the viewer may see it (else 404), so a poll
-    never tells a stranger that a game exists or how far it went.
+    never tells a stranger that a game exists or how far it went. A changed game is answered
+    from the partial rendered for this player after the move when there is one
+    (``games.prerender``), else rendered now.
     """
     facts = selectors.game_poll_facts(game_id)
     if facts is None:
         raise Http404("no game")
-    version, openly_viewable = facts
     try:
         known = int(request.GET.get("version", ""))
     except ValueError:
         known = -1
-    if known == version and openly_viewable:
+    if known == facts.version and facts.openly_viewable:
         return HttpResponse(status=204)
+    if known != facts.version:
+        # Rendered for this very player after the move (games.prerender), if it was.
+        html = prerender.partial_cached(
+            request, game_id=game_id, version=facts.version, updated_at=facts.updated_at
+        )
+        if html is not None:
+            return HttpResponse(html)
     game = _viewable_game(request, game_id)
-    if known == version:
+    if known == facts.version:
         return HttpResponse(status=204)
     ctx = game_context(game, request.user, invite_tokens=_invites(request))
     return render(request, "games/game.html#game", ctx)

@@ -13,6 +13,8 @@ DEBUG on and only localhost allowed. Production is chosen by the environment:
 ``DEFAULT_FROM_EMAIL``  the sender of notification emails
 ``SITE_URL``            the public base URL used in emails, e.g. ``https://tigris.example``
 ``CACHE_URL``           e.g. ``redis://host:6379/1``; unset means a per-process memory cache
+``PRERENDER_PARTIALS``  render waiting players' board in the worker after each move (default:
+                        on when ``CACHE_URL`` and a broker are set; see ``games.prerender``)
 ``SECURE_SSL_REDIRECT`` / ``SECURE_HSTS_SECONDS`` / ``SECURE_PROXY_SSL_HEADER_HTTPS``
                         TLS behaviour behind a proxy (production defaults are strict)
 
@@ -225,6 +227,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
+# games.prerender: only with a cache the web processes share and a worker off the request
+PRERENDER_PARTIALS = env.bool(
+    "PRERENDER_PARTIALS",
+    default=bool(env.str("CACHE_URL", default="")) and not CELERY_TASK_ALWAYS_EAGER,
+)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # the email outbox (games/tasks.py): lost messages, batched emails, daily digests
     "sweep-outbox": {"task": "games.tasks.sweep_outbox", "schedule": 60.0},

@@ -1,0 +1,184 @@
+"""A waiting player's poll answered from the partial rendered for them after the move.
+
+``games.prerender``: what the cache serves is what the poll would have rendered, only to the
+player it was rendered for, with the polling browser's own CSRF token, and never for a game
+row that changed since.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client, RequestFactory
+from django.utils import translation
+
+from games import prerender, tasks
+from games.models import Game
+from tests.games.factories import UserFactory, client_for, page_actions, started_game
+
+pytestmark = pytest.mark.django_db
+
+SENTINEL = "<!-- served from the cache -->"
+CSRF_VALUE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+@pytest.fixture(autouse=True)
+def prerendering(settings: Any) -> None:
+    settings.PRERENDER_PARTIALS = True
+    cache.clear()
+
+
+def _move(client: Client, game: Game, capture: Any, rng: random.Random) -> None:
+    """Play one random offered action as ``client``, running the after-commit tasks."""
+    page = client.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
+    game.refresh_from_db()
+    with capture(execute=True):
+        reply = client.post(
+            f"/games/{game.pk}/act",
+            {"action": rng.choice(page_actions(page.content)), "version": game.version},
+            HTTP_HX_REQUEST="true",
+        )
+    assert reply.status_code == 200, reply.content[:300]
+    game.refresh_from_db()
+
+
+def _mark_cached(game: Game, user: Any, language: str = "en") -> None:
+    """Put ``SENTINEL`` in front of the partial cached for ``user``, to see who serves it."""
+    key = prerender.partial_key(game.pk, game.version, game.updated_at, user.pk, language)
+    html = cache.get(key)
+    assert html is not None, "nothing was rendered ahead for this player"
+    cache.set(key, SENTINEL + html, prerender.TTL)
+
+
+def _without_csrf(body: bytes) -> str:
+    return CSRF_VALUE.sub("csrf", body.decode().replace(SENTINEL, ""))
+
+
+def test_the_waiting_player_gets_what_the_poll_would_render(
+    django_capture_on_commit_callbacks: Any,
+    django_assert_max_num_queries: Any,
+    settings: Any,
+) -> None:
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    waiting = seats[3 - mover]
+    _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(1))
+    _mark_cached(game, waiting)
+
+    poller = client_for(waiting)
+    with django_assert_max_num_queries(3):  # session, the poll's facts, the user
+        cached = poller.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert cached.status_code == 200
+    assert cached.content.startswith(SENTINEL.encode())
+
+    settings.PRERENDER_PARTIALS = False
+    rendered = poller.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert SENTINEL.encode() not in rendered.content
+    assert _without_csrf(cached.content) == _without_csrf(rendered.content)
+    # An unchanged poll is still 204, cache or not.
+    settings.PRERENDER_PARTIALS = True
+    same = poller.get(f"/games/{game.pk}/poll?version={game.version}", HTTP_HX_REQUEST="true")
+    assert same.status_code == 204
+
+
+def test_the_next_player_acts_from_the_cached_partial_with_their_own_csrf_token(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    rng = random.Random(4)
+    mover_client = client_for(seats[mover])
+    while game.to_act_seat == mover:
+        _move(mover_client, game, django_capture_on_commit_callbacks, rng)
+    nxt = seats[game.to_act_seat]
+    _mark_cached(game, nxt)
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(nxt)
+    browser.get(f"/games/{game.pk}/")  # the page sets the browser's CSRF cookie
+    served = browser.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    body = served.content.decode()
+    assert body.startswith(SENTINEL)
+    assert prerender.CSRF_MARK not in body
+    token = CSRF_VALUE.search(body)
+    assert token is not None
+    actions = page_actions(served.content)
+    assert actions, "the next player's cached partial offers no action"
+    reply = browser.post(
+        f"/games/{game.pk}/act",
+        {"action": actions[0], "version": game.version, "csrfmiddlewaretoken": token.group(1)},
+        HTTP_HX_REQUEST="true",
+    )
+    assert reply.status_code == 200, reply.content[:300]
+    game.refresh_from_db()
+    assert game.moves.order_by("-ply").first().action == actions[0]  # type: ignore[union-attr]
+
+
+def test_nobody_else_is_served_a_players_cached_partial(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    waiting = seats[3 - mover]
+    _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(2))
+    _mark_cached(game, waiting)
+    key = prerender.partial_key(game.pk, game.version, game.updated_at, waiting.pk, "en")
+    hand = re.search(r'data-hand="([^"]+)"', cache.get(key))
+    assert hand is not None
+
+    for who in (client_for(seats[mover]), client_for(UserFactory()), Client()):
+        body = who.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true").content
+        assert SENTINEL.encode() not in body
+        assert f'data-seat="{3 - mover}"'.encode() not in body
+
+
+def test_a_changed_game_row_or_another_language_is_rendered_afresh(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    waiting = seats[3 - mover]
+    _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(3))
+    _mark_cached(game, waiting)
+    request = RequestFactory().get("/")
+    request.user = waiting
+    facts = {"game_id": game.pk, "version": game.version, "updated_at": game.updated_at}
+    assert prerender.partial_cached(request, **facts) is not None
+    with translation.override("zh-hans"):
+        assert prerender.partial_cached(request, **facts) is None
+
+    game.save(update_fields=["deadline", "updated_at"])  # e.g. a vacation moved the clock
+    body = client_for(waiting).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert body.status_code == 200
+    assert SENTINEL.encode() not in body.content
+
+
+def test_the_task_renders_only_the_current_state_of_a_game_in_progress(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game, seats = started_game(3)
+    _move(
+        client_for(seats[game.to_act_seat]),  # type: ignore[index]
+        game,
+        django_capture_on_commit_callbacks,
+        random.Random(5),
+    )
+    mover = game.moves.get(ply=1).seat
+    cache.clear()
+    assert tasks.prerender_partials(game.pk, game.version - 1, mover) == 0
+    assert tasks.prerender_partials(game.pk, game.version, mover) == 2
+    stored = [
+        cache.get(prerender.partial_key(game.pk, game.version, game.updated_at, u.pk, "en"))
+        for u in seats.values()
+    ]
+    assert [s is not None for s in stored] == [n != mover for n in seats]
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
+    assert tasks.prerender_partials(game.pk, game.version, mover) == 0
