@@ -4,10 +4,11 @@ Run from the repository root: ``python bench/web_load.py`` (``make bench`` does)
 ``--workers N`` gunicorn workers, ``--games G`` 2-player games played by ``2·G`` simulated
 players, ``--plies P`` per game, ``--poll-interval S`` seconds between a waiting player's
 polls (browsers use 5 s; the default is shorter to make load), ``--think-time S`` seconds a
-player looks before each action (0 by default: saturation), ``--with-worker`` to send emails
-through a real Redis broker and Celery worker as in production (eager in the web process by
-default), ``--skip-history`` to leave out the 10,000-game history phase. Like browsers:
-``--poll-interval 5 --think-time 2 --with-worker``.
+player looks before each action (0 by default: saturation), ``--with-worker`` to run tasks
+(emails, and the waiting players' partials of ``games.prerender``) through a real Redis broker
+and Celery worker with Redis as the shared cache, as in production (eager in the web process,
+and no rendering ahead, by default), ``--skip-history`` to leave out the 10,000-game history
+phase. Like browsers: ``--poll-interval 5 --think-time 2 --with-worker``.
 
 What it does, all on loopback and all thrown away at the end:
 
@@ -77,10 +78,19 @@ def site_env() -> dict[str, str]:
     """The production-like environment of gunicorn and of the Django subprocesses.
 
     Tasks run eagerly in the web process unless ``--with-worker`` started a broker; then
-    they go through Redis to a real Celery worker, as in production.
+    they go through Redis to a real Celery worker, and Redis is the shared cache, as in
+    production.
     """
     broker = (
-        {"CELERY_BROKER_URL": BROKER_URL, "CELERY_TASK_ALWAYS_EAGER": "0"} if BROKER_URL else {}
+        {
+            "CELERY_BROKER_URL": BROKER_URL,
+            "CELERY_TASK_ALWAYS_EAGER": "0",
+            # The shared cache of production, where the worker leaves the waiting players'
+            # partials for their polls (games.prerender).
+            "CACHE_URL": BROKER_URL.rsplit("/", 1)[0] + "/1",
+        }
+        if BROKER_URL
+        else {}
     )
     return {
         **os.environ,
