@@ -20,16 +20,19 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Iterator
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core import mail as django_mail
+from django.core.cache import cache
 from django.core.management import call_command
 
-from games import ratings
+from games import prerender, ratings
 from games.models import Game, Notification, Profile, Seat
 from tests import services
 from tests.e2e.whole_game import (
@@ -51,6 +54,7 @@ from tests.games.test_live_email import broker as broker  # noqa: F401 (a fixtur
 from tests.games.test_live_email import smtp_inbox as smtp_inbox  # noqa: F401 (a fixture)
 
 NAMES = ["ana", "bel", "cyr", "dag"]
+User = get_user_model()
 
 
 def _check_the_end(players: list[Player], played: Played) -> None:
@@ -124,10 +128,44 @@ def web_smtp(smtp_inbox: tuple[Inbox, int], settings: Any) -> Iterator[tuple[Inb
     yield inbox, port
 
 
+@pytest.fixture
+def shared_cache(broker: str, settings: Any) -> Iterator[str]:
+    """Use a database of the real Redis as this process's cache, and render ahead.
+
+    Yields the cache URL for the worker: as in production, the worker leaves the waiting
+    players' partials (``games.prerender``) where the web process reads them.
+    """
+    url = broker.rsplit("/", 1)[0] + "/1"
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    }
+    settings.PRERENDER_PARTIALS = True
+    yield url
+
+
+def _worker_rendered(game_id: int) -> Any:
+    """Wait, as a browser's poll interval would, until the worker rendered each poller's view."""
+
+    def wait(version: int, pollers: list[Player]) -> None:
+        status, updated_at = Game.objects.values_list("status", "updated_at").get(pk=game_id)
+        if status != Game.Status.ACTIVE:
+            return  # a finished game is rendered when asked, never ahead
+        users = User.objects.filter(email__in=[p.email for p in pollers]).values_list("pk")
+        keys = [prerender.partial_key(game_id, version, updated_at, pk, "en") for (pk,) in users]
+        assert len(keys) == len(pollers)
+        assert wait_for(lambda: all(cache.get(k) is not None for k in keys), seconds=30), keys
+
+    return wait
+
+
 @pytest.mark.live_services
 @pytest.mark.django_db(transaction=True)
 def test_whole_game_on_real_services(
-    live_server: Any, web_smtp: tuple[Inbox, int], broker: str
+    live_server: Any,
+    web_smtp: tuple[Inbox, int],
+    broker: str,
+    shared_cache: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     started = time.monotonic()
     inbox, port = web_smtp
@@ -135,14 +173,27 @@ def test_whole_game_on_real_services(
         "EMAIL_URL": f"smtp://127.0.0.1:{port}",
         "DATABASE_URL": _worker_database_url(),
         "SITE_URL": live_server.url,
+        "CACHE_URL": shared_cache,
+        "PRERENDER_PARTIALS": "1",
     }
+    served = Counter[bool]()
+    cached = prerender.partial_cached
+
+    def counted(*args: Any, **kwargs: Any) -> str | None:
+        html = cached(*args, **kwargs)
+        served[html is not None] += 1
+        return html
+
+    monkeypatch.setattr(prerender, "partial_cached", counted)
     with services.celery_worker(broker, extra_env=env):
         players = [Player(f"{name}3", HttpWeb(live_server.url)) for name in NAMES[:3]]
         for player in players:
             sign_up_and_verify(player, lambda: _smtp_mails(inbox))
         signups = len(inbox.messages)
         game_id = create_and_join(players)
-        played = play_to_the_end(players, game_id, random.Random(7003))
+        played = play_to_the_end(
+            players, game_id, random.Random(7003), before_polls=_worker_rendered(game_id)
+        )
         playing = time.monotonic() - started
         # Only now wait for the worker to drain the outbox (bounded), not after each ply.
         assert wait_for(
@@ -153,6 +204,11 @@ def test_whole_game_on_real_services(
     check_outbox_rows(players, played, _smtp_mails(inbox)[signups:])
     assert received_mails(_smtp_mails(inbox)[signups:], game_id) == expected
     assert len(inbox.messages) - signups == expected.total()
+    # Every poll after a turn passed was answered from the partial the worker rendered (and
+    # scanned for other players' hands like every other answer); after the last move, the
+    # two polls of the finished game were rendered when asked.
+    assert served[True] == 2 * len(played.waits), served
+    assert served[False] == 2, served
     _check_the_end(players, played)
     print(
         f"\n3 players on real services: {played.plies} plies, "

@@ -15,6 +15,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar
 from typing import Any, Protocol
@@ -264,8 +265,18 @@ def offered(page: Page) -> list[str]:
     return page_actions(page.body)
 
 
-def play_to_the_end(players: list[Player], game_id: int, rng: random.Random) -> Played:
-    """Play random offered actions until nobody is offered any; return what was observed."""
+def play_to_the_end(
+    players: list[Player],
+    game_id: int,
+    rng: random.Random,
+    *,
+    before_polls: Callable[[int, list[Player]], None] | None = None,
+) -> Played:
+    """Play random offered actions until nobody is offered any; return what was observed.
+
+    ``before_polls(version, pollers)`` runs when the turn passed, before the other players
+    poll (to wait, as a browser's poll interval would, for work done after the move).
+    """
     by_seat = {p.seat: p for p in players}
     url = f"/games/{game_id}/"
     pages = {p.seat: p.get(url) for p in players}
@@ -293,6 +304,8 @@ def play_to_the_end(players: list[Player], game_id: int, rng: random.Random) -> 
             continue
         # Every other player's page polls; whoever it now offers actions to acts next.
         polled = {}
+        if before_polls is not None:
+            before_polls(version, [p for p in players if p.seat != seat])
         for other in players:
             if other.seat == seat:
                 continue
