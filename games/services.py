@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
-from games import notifications, policy, signals, vacations
+from games import notifications, policy, selectors, signals, vacations
 from games.errors import (
     GameNotActive,
     GameNotFound,
@@ -41,12 +41,13 @@ COLOR_ORDER = ("red", "black", "blue", "green")
 def _locked_game(game_id: int, *, with_seats: bool = False) -> Game:
     """Return the game with its row locked until the transaction ends; ``GameNotFound``.
 
-    ``with_seats`` also reads its seats once (read after the lock, so current), for a
-    caller that only reads them: ``game.seats.all()`` then costs no query.
+    ``with_seats`` also reads its seats with their users and profiles once (after the lock,
+    so current), for a caller that only reads them: ``game.seats.all()`` then costs no
+    query, and the game is ready for its page (``selectors.with_seats``).
     """
     games = Game.objects.select_for_update()
     if with_seats:
-        games = games.prefetch_related("seats")
+        games = selectors.with_seats(games)
     try:
         return games.get(pk=game_id)
     except Game.DoesNotExist:
@@ -324,7 +325,7 @@ def _dropped_autoplay(*, game: Game, state: engine.GameState) -> list[Move]:
     Stops when the game waits on a seat still played by a person, or is over. The caller
     holds the game's row lock; returns the moves played (``source`` dropped).
     """
-    dropped = set(game.seats.filter(dropped_at__isnull=False).values_list("position", flat=True))
+    dropped = {s.position for s in game.seats.all() if s.dropped_at is not None}
     moves: list[Move] = []
     while (
         dropped

@@ -25,7 +25,8 @@ def state_to_db(state: engine.GameState) -> dict[str, Any]:
 
 def state_from_db(data: dict[str, Any]) -> engine.GameState:
     """Return the engine state stored as ``data``; raise ``ValueError`` if malformed."""
-    return engine.GameState.from_json(json.dumps(data))
+    # ``data`` is already decoded JSON (the JSONField did it): no second text round trip.
+    return engine.GameState.from_dict(data)
 
 
 def game_state(game: Game) -> engine.GameState:

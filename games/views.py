@@ -24,8 +24,6 @@ from games.models import Game
 from games.pages import game_context, replay_context
 
 INVITES_SESSION_KEY = "game_invites"
-# Every column of a game (not its relations): what a move can change.
-GAME_FIELDS = [f.attname for f in Game._meta.concrete_fields if not f.primary_key]
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -163,38 +161,39 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
     Success: the fresh ``#game`` partial for HTMX, a redirect to the page otherwise.
     Errors: the page or partial with the message and the error's status (403 wrong
-    user/seat, 409 stale version or finished game, 400 malformed or illegal action).
+    user/seat, 409 stale version or finished game, 400 malformed or illegal action), or
+    404 for a game the viewer may not see.
     """
-    game = _viewable_game(request, game_id)
     form = ActionForm(request.POST)
     if not form.is_valid():
+        game = _viewable_game(request, game_id)
         return _render_game(
             request, game, status=400, error=_("Choose an action or type one first.")
         )
     try:
         result = services.game_submit_action(
-            game_id=game.pk,
+            game_id=game_id,
             user=request.user,
             action=form.cleaned_data["action"],
             expected_version=form.cleaned_data["version"],
         )
     except GameError as exc:
-        game.refresh_from_db()
+        game = _viewable_game(request, game_id)  # 404 before any message, if not viewable
         return _render_game(request, game, status=exc.status, error=str(exc))
     # Another game waiting is worth saying only once this one waits on someone else.
     next_game = None
     if result.game.to_act_seat != result.move.seat:
-        next_game = selectors.next_game_waiting(request.user, exclude_id=game.pk)
+        next_game = selectors.next_game_waiting(request.user, exclude_id=game_id)
     if not request.htmx:
         if next_game is not None:
             text = _("Another game is waiting for you: #%(id)s") % {"id": next_game.pk}
             messages.info(request, text)
-        return redirect("games:game", game_id=game.pk)
-    if result.game.status == Game.Status.FINISHED:
-        game = _viewable_game(request, game_id)  # the seats now hold their final ranks
-    else:
-        # The seats shown did not change; re-read only the game row (one query, not two).
-        game.refresh_from_db(fields=GAME_FIELDS)
+        return redirect("games:game", game_id=game_id)
+    # The service's game comes with its seats, users and profiles, read under its lock; a
+    # game that just ended is read again for its seats' final ranks.
+    game = result.game
+    if game.status == Game.Status.FINISHED:
+        game = _viewable_game(request, game_id)
     return _render_game(request, game, next_game=next_game)
 
 
