@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 import engine
 from games import profiles, selectors
 from games.models import Delivery, Game, Notification, NotificationKind, Profile
-from games.presenters import COLOR_NAME
+from games.presenters import COLOR_NAME, list_text
 from games.states import game_state
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
@@ -132,7 +132,7 @@ def _subject(row: Notification, names: dict[int, str]) -> str:
         return _("%(game)s has started: %(name)s's move") % {"game": label, "name": to_act}
     if row.kind == NotificationKind.GAME_OVER:
         winners = [r["name"] for r in _ranking(game) if r["rank"] == 1]
-        return _("%(game)s is over: %(names)s won") % {"game": label, "names": ", ".join(winners)}
+        return _("%(game)s is over: %(names)s won") % {"game": label, "names": list_text(winners)}
     if row.kind == NotificationKind.REMINDER:
         return _("%(game)s: your move is due soon") % {"game": label}
     if row.kind == NotificationKind.SEAT_DROPPED:

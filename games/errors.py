@@ -85,8 +85,13 @@ class IllegalAction(GameError):
 
     def __init__(self, message: Any, *, code: str = "", params: dict[str, Any] | None = None):
         """Build the error from the engine's code and params (its message as a fallback)."""
-        text = engine_error_text(code, params) or _RULE_SOURCE.sub("", str(message)).strip()
-        super().__init__(text[:1].upper() + text[1:] + ("" if text.endswith(".") else "."))
+        text = engine_error_text(code, params)
+        if text is None:  # the engine's English: make it a sentence
+            text = _RULE_SOURCE.sub("", str(message)).strip()
+            text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+        # games.messages writes whole sentences in the player's language, as they are: a
+        # Chinese sentence ends in "。" and may start with a square's name ("k6格…").
+        super().__init__(text)
         self.code = code
         self.params = params or {}
 

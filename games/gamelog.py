@@ -20,6 +20,7 @@ from games.presenters import (
     TILE_NAME,
     SeatInfo,
     conflict_name,
+    list_text,
     monument_name,
     seat_label,
 )
@@ -103,7 +104,7 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
     if code == "tiles_discarded":
         return _("(%(who)s discarded: %(colors)s.)") % {
             "who": who(),
-            "colors": ", ".join(_color(c) for c in p.get("colors", [])),
+            "colors": list_text(_color(c) for c in p.get("colors", [])),
         }
     if code == "tiles_drawn":
         return None
@@ -118,7 +119,7 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
         if wars:
             return _("Kingdoms united at %(square)s: war over %(colors)s.") % {
                 "square": p.get("square"),
-                "colors": ", ".join(_color(c) for c in wars),
+                "colors": list_text(_color(c) for c in wars),
             }
         return _("Kingdoms united peacefully at %(square)s.") % {"square": p.get("square")}
     if code in ("revolt_started", "war_started"):
@@ -246,11 +247,16 @@ def log_entries(
                 "seat": move.seat,
                 "who": labels[move.seat],
                 "lines": list(lines),
-                "text": " ".join(lines),
+                "text": _sentences(lines, language),
                 "squares": set(squares),
             }
         )
     return out
+
+
+def _sentences(lines: Iterable[str], language: str | None) -> str:
+    """Join sentences into one log item: spaced in English, run on in Chinese ("。" ends)."""
+    return ("" if (language or "").startswith("zh") else " ").join(lines)
 
 
 @lru_cache(maxsize=16384)

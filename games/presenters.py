@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 import engine
@@ -80,6 +80,11 @@ class SeatInfo:
             "name": self.username,
             "dynasty": DYNASTY_NAME.get(self.dynasty, self.dynasty),
         }
+
+
+def list_text(items: Iterable[Any]) -> str:
+    """Return ``items`` as one list in the viewer's language ("red, blue"; "红色、蓝色")."""
+    return pgettext("list separator", ", ").join(str(i) for i in items)
 
 
 def seat_label(seats: Mapping[int, SeatInfo], seat: int | None) -> str:
@@ -447,7 +452,7 @@ def _action_words(
     if head == "swap":
         return ngettext("Swap %(n)s tile: %(tiles)s", "Swap %(n)s tiles: %(tiles)s", len(args)) % {
             "n": len(args),
-            "tiles": ", ".join(str(COLOR_NAME[a]) for a in args),
+            "tiles": list_text(COLOR_NAME[a] for a in args),
         }
     if head == "pass":
         return _("Pass and end your turn")

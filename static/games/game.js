@@ -37,6 +37,15 @@
     return group ? group.dataset.words.replace("@", notation.split(" ").pop()) : notation;
   }
 
+  function cancel() {
+    var input = document.getElementById("act-action");
+    var panel = document.getElementById("confirm");
+    if (!input || !panel || panel.hidden) { return false; }
+    input.disabled = true; input.value = "";
+    panel.hidden = true;
+    return true;
+  }
+
   function choose(root, notation, words) {
     var form = document.getElementById("act-form");
     var input = document.getElementById("act-action");
@@ -60,9 +69,7 @@
       return;
     }
     if (ev.target.closest("#confirm-cancel")) {
-      var input = document.getElementById("act-action");
-      input.disabled = true; input.value = "";
-      document.getElementById("confirm").hidden = true;
+      cancel();
       return;
     }
     var pick = ev.target.closest(".pick[data-group]");
@@ -91,8 +98,17 @@
     var field = form.elements.namedItem("action");
     var notation = field && field.value.trim();
     if (!notation) { return; }
-    var option = field.tagName === "SELECT" ? field.options[field.selectedIndex] : null;
-    if (choose(root, notation, option ? option.dataset.words : notation)) { ev.preventDefault(); }
+    var words = notation;
+    if (field.tagName === "SELECT") {
+      words = wordsOf(field.options[field.selectedIndex]);
+    } else {
+      // A typed action is put in words when the page offers it; else it is sent as typed
+      // and the server answers whether it is legal.
+      var typed = notation.toLowerCase().split(/\s+/).join(" ");
+      var offered = root.querySelector('[data-action="' + CSS.escape(typed) + '"]');
+      if (offered) { words = wordsOf(offered); }
+    }
+    if (choose(root, notation, words)) { ev.preventDefault(); }
   });
 
   document.addEventListener("change", function (ev) {
@@ -118,6 +134,11 @@
   }
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:afterSettle", refresh);
+
+  // Escape closes the confirm step without sending.
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape" && cancel()) { ev.preventDefault(); }
+  });
 
   // Replay: arrow keys step, Home/End jump.
   document.addEventListener("keydown", function (ev) {

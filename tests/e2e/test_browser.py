@@ -133,6 +133,19 @@ def test_a_move_made_with_the_mouse_reaches_both_players(
         assert opponent_square.locator(".piece.tile").count() == 1
         other.screenshot(path=str(screenshots / "opponent-polled.png"), full_page=True)
 
+        # A typed action the page offers is put in words; Escape takes it back unsent.
+        typed = page.locator('#hand [data-action^="tile "]').first.get_attribute("data-action")
+        assert typed
+        page.fill("form.notation input[name=action]", f"  {typed.upper()} ")
+        page.click("form.notation button[type=submit]")
+        page.locator("#confirm").wait_for(state="visible")
+        words = page.text_content("#confirm-words") or ""
+        assert words.startswith("Place a ") and words.endswith(f" on {typed.split()[-1]}"), words
+        page.keyboard.press("Escape")
+        page.locator("#confirm").wait_for(state="hidden")
+        assert page.input_value("#act-action") == ""
+        assert _version(page) == 1
+
         # At phone width the board still fits or scrolls inside its own box, and the
         # mover plays the turn's second action with taps on it.
         page.set_viewport_size(PHONE)

@@ -526,3 +526,42 @@ def test_emails_arrive_in_each_recipients_own_language(
     assert "has started" not in chinese.subject + chinese.body
     html_part = str(chinese.alternatives[0][0])  # type: ignore[attr-defined]
     assert "打开游戏" in html_part
+
+
+def test_a_refusal_in_chinese_is_one_sentence_that_names_the_square_as_written() -> None:
+    from games.errors import IllegalAction
+
+    with translation.override("zh-hans"):
+        chinese = str(IllegalAction("", code="square_occupied", params={"square": "k6"}))
+    english = str(IllegalAction("", code="square_occupied", params={"square": "k6"}))
+    assert english == "The square k6 is not empty."
+    assert chinese.endswith("。") and not chinese.endswith("。.")
+    assert "k6" in chinese and "K6" not in chinese
+    # The engine's own sentence, for a code the site does not know, is made a sentence.
+    fallback = str(IllegalAction("some new rule (RULES.md §4.1)", code="brand_new"))
+    assert fallback == "Some new rule."
+
+
+def test_lists_and_log_items_read_naturally_in_chinese() -> None:
+    from games.gamelog import log_entries
+    from games.models import Move
+    from games.presenters import SeatInfo, list_text
+
+    move = Move(
+        ply=2,
+        seat=1,
+        action="swap red blue",
+        source="player",
+        events=[
+            {"code": "tiles_swapped", "params": {"seat": 1, "count": 2}},
+            {"code": "tiles_discarded", "params": {"seat": 1, "colors": ["red", "blue"]}},
+        ],
+    )
+    seats = {1: SeatInfo(1, "ann", "archer")}
+    assert list_text(["a", "b"]) == "a, b"
+    (english,) = log_entries([move], seats, 1, game_over=False)
+    assert ". (" in english["text"]
+    with translation.override("zh-hans"):
+        assert list_text(["a", "b"]) == "a、b"
+        (chinese,) = log_entries([move], seats, 1, game_over=False)
+    assert "。 " not in chinese["text"] and "、" in chinese["text"]
