@@ -182,3 +182,19 @@ def test_the_task_renders_only_the_current_state_of_a_game_in_progress(
     assert [s is not None for s in stored] == [n != mover for n in seats]
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
     assert tasks.prerender_partials(game.pk, game.version, mover) == 0
+
+
+def test_a_failed_render_ahead_never_fails_the_move(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> int:
+        raise RuntimeError("template exploded")
+
+    monkeypatch.setattr(prerender, "partials_store", broken)
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(6))
+    assert game.version == 1
+    body = client_for(seats[3 - mover]).get(f"/games/{game.pk}/poll?version=0")
+    assert body.status_code == 200 and b'data-version="1"' in body.content
