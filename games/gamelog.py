@@ -102,8 +102,8 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
             "n": n,
         }
     if code == "tiles_discarded":
-        return _("(%(who)s discarded: %(colors)s.)") % {
-            "who": who(),
+        # Follows "… swapped n tiles." in the same item: the player is already named.
+        return _("(discarded: %(colors)s.)") % {
             "colors": list_text(_color(c) for c in p.get("colors", [])),
         }
     if code == "tiles_drawn":

@@ -578,6 +578,14 @@ def action_groups(view: engine.PlayerView) -> list[ActionGroup]:
             item["words"] = action_words(notation, view)
             item.setdefault("short", item["words"])
         g.actions.append(item)
+    if "swap" in groups:
+        # Fewest tiles first, then in colour order: "red", "black", …, "red red", …
+        groups["swap"].actions.sort(
+            key=lambda a: (
+                len(a["notation"].split()),
+                [COLORS.index(c) for c in a["notation"].split()[1:]],
+            )
+        )
     return list(groups.values())
 
 
