@@ -9,11 +9,13 @@ no rendering (bench/page_cost.py, bench/web_load.py).
 What a cached partial may show is exactly what the poll would render. The key names the
 game, its version and last update, the player and the language, so any change to the game
 row (a move, a deadline shifted by a vacation, an abort) or another language misses and
-renders as before. Only the player it was rendered for can hit it: the key holds their
-user id, read from the request. The CSRF token, which belongs to the browser and not to the
-player, is written as ``CSRF_MARK`` and filled in when served. What the key does not name
-(a player's new display name, time zone or confirm setting, the "due in" wording) may lag
-by at most ``TTL``; full page loads are never cached.
+renders as before; what a partial shows from outside the game row (names, time zones,
+confirm settings, vacations, dropped seats) renews the game's stamp
+(``games.render_stamps``), and a partial stored under another stamp is not served. Only the
+player it was rendered for can hit it: the key holds their user id, read from the request.
+The CSRF field, whose token belongs to the browser and not to the player, is written with
+``CSRF_MARK`` and filled in when served. Only the clock's "due in" wording may lag, by at
+most ``TTL``; full page loads are never cached. A cache that does not answer is skipped.
 
 Off unless ``settings.PRERENDER_PARTIALS`` (on by default when ``CACHE_URL`` names a shared
 cache and a broker runs the tasks): a per-process memory cache would keep the partial in the
@@ -22,6 +24,7 @@ worker, where no poll could read it.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from django.conf import settings
@@ -33,9 +36,14 @@ from django.utils import translation
 
 from games.models import Game, Profile
 from games.pages import game_context
+from games.render_stamps import PARTIAL_TTL, stamp_key
 
-TTL = 300  # seconds: bounds how stale a name or the clock's "due in" wording can be
+TTL = PARTIAL_TTL  # seconds: bounds how stale the clock's "due in" wording can be
 CSRF_MARK = "csrf-token-of-the-browser-that-polls"
+# Only the CSRF field is filled in: a display name may read like the mark, never like this.
+_CSRF_FIELD = f'name="csrfmiddlewaretoken" value="{CSRF_MARK}"'
+
+log = logging.getLogger(__name__)
 
 
 def partial_key(
@@ -45,12 +53,22 @@ def partial_key(
     return f"game-partial:{game_id}:{version}:{updated_at.timestamp():.6f}:{user_id}:{language}"
 
 
-def partials_store(game: Game, *, except_seat: int | None = None) -> int:
+def stamp_read(game_id: int) -> str:
+    """Return ``game_id``'s render stamp (``games.render_stamps``), "" when it has none.
+
+    Read it before reading the game: a change committed in between then makes the
+    partials rendered from that read miss, instead of being served as current.
+    """
+    return str(cache.get(stamp_key(game_id), ""))
+
+
+def partials_store(game: Game, *, stamp: str, except_seat: int | None = None) -> int:
     """Render and cache the partial of every seated player of ``game`` but ``except_seat``.
 
-    ``game`` must come with its seats, users and profiles (``selectors.with_seats``). Each
-    player's partial is rendered in their account's language, as the poll would. Returns
-    how many partials were stored.
+    ``game`` must come with its seats, users and profiles (``selectors.with_seats``) and
+    ``stamp`` be what ``stamp_read`` gave before the game was read. Each player's partial
+    is rendered in their account's language, as the poll would. Returns how many partials
+    were stored.
     """
     stored = 0
     for seat in game.seats.all():
@@ -66,7 +84,7 @@ def partials_store(game: Game, *, except_seat: int | None = None) -> int:
             context.update(user=user, csrf_token=CSRF_MARK)
             html = render_to_string("games/game.html#game", context)
         key = partial_key(game.pk, game.version, game.updated_at, user.pk, language)
-        cache.set(key, html, TTL)
+        cache.set(key, f"{stamp}\n{html}", TTL)
         stored += 1
     return stored
 
@@ -83,7 +101,12 @@ def partial_cached(
         return None
     language = translation.get_language()
     key = partial_key(game_id, version, updated_at, int(request.user.pk), language)
-    html = cache.get(key)
-    if html is None:
+    try:
+        found = cache.get_many([key, stamp_key(game_id)])
+    except Exception:  # a cache that does not answer: render as if nothing was kept
+        log.warning("game %s: the cache did not answer; rendering the partial", game_id)
         return None
-    return str(html).replace(CSRF_MARK, get_token(request))
+    stamp, _newline, html = str(found.get(key, "")).partition("\n")
+    if not html or stamp != str(found.get(stamp_key(game_id), "")):
+        return None
+    return html.replace(_CSRF_FIELD, f'name="csrfmiddlewaretoken" value="{get_token(request)}"')

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from games import render_stamps
 from games.models import Delivery, NotificationKind, NotificationPreference, Profile
 
 DEFAULT_BATCH_MINUTES = 15
@@ -85,6 +86,8 @@ def profile_update(
         profile.save(update_fields=["display_name", "language", "time_zone", "confirm_actions"])
         for kind, (delivery, minutes) in preferences.items():
             preference_set(user_id=user.pk, kind=kind, delivery=delivery, batch_minutes=minutes)
+        # Their name, time zone and confirm setting show in their games' partials.
+        render_stamps.user_games_changed(user.pk)
     return profile
 
 

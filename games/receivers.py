@@ -5,10 +5,12 @@ Every receiver runs inside the service's transaction; imported once by ``GamesCo
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
+from django.db import transaction
 from django.dispatch import receiver
 
 import engine
@@ -37,9 +39,10 @@ def on_move_applied(
     ``settings.PRERENDER_PARTIALS``) render the other players' partials once it commits."""
     notifications.notify_move(game=game, ply=move.ply, before=before, after=after)
     if settings.PRERENDER_PARTIALS:
-        # celery-types does not know Celery 5.4's delay_on_commit yet
-        tasks.prerender_partials.delay_on_commit(  # type: ignore[attr-defined]
-            game.pk, game.version, move.seat
+        # robust: a broker that does not answer is logged; the move stands, polls render.
+        transaction.on_commit(
+            partial(tasks.prerender_partials.delay, game.pk, game.version, move.seat),
+            robust=True,
         )
     if move.source != Move.Source.PLAYER:
         return  # the default policy played (timeout or dropped seat): the player was not here

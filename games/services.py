@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
-from games import notifications, policy, selectors, signals, vacations
+from games import notifications, policy, render_stamps, selectors, signals, vacations
 from games.errors import (
     GameNotActive,
     GameNotFound,
@@ -484,6 +484,7 @@ def _seat_drop(*, game: Game, seat: Seat, reason: str) -> None:
     seat.dropped_at = timezone.now()
     seat.drop_reason = reason
     seat.save(update_fields=["dropped_at", "drop_reason"])
+    render_stamps.games_changed([game.pk])  # the game's pages now say who was dropped
     if not game.seats.filter(dropped_at__isnull=True).exists():
         game.status = Game.Status.ABORTED
         game.to_act_seat = None

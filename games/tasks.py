@@ -127,11 +127,12 @@ def prerender_partials(game_id: int, version: int, mover: int | None) -> int:
     """
     from games import prerender, selectors  # selectors → pages: keep worker start-up light
 
-    game = selectors.with_seats(Game.objects.all()).filter(pk=game_id).first()
-    if game is None or game.version != version or game.status != Game.Status.ACTIVE:
-        return 0
     try:
-        return prerender.partials_store(game, except_seat=mover)
+        stamp = prerender.stamp_read(game_id)
+        game = selectors.with_seats(Game.objects.all()).filter(pk=game_id).first()
+        if game is None or game.version != version or game.status != Game.Status.ACTIVE:
+            return 0
+        return prerender.partials_store(game, stamp=stamp, except_seat=mover)
     except Exception:
         # Only a shortcut: the poll renders whatever is missing. Never fail the move (an
         # eager run happens inside the mover's request, after the move committed).

@@ -23,7 +23,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import notifications
+from games import notifications, render_stamps
 from games.errors import JoinRefused
 from games.models import Game, NotificationKind, Vacation
 
@@ -82,9 +82,11 @@ def vacation_start(*, user_id: int, days: int) -> Vacation:
         left = days_left(user_id=user_id, year=now.year)
         if days < 1 or days > left:
             raise VacationRefused(_("You have %(n)s vacation days left this year.") % {"n": left})
-        return Vacation.objects.create(
+        vacation = Vacation.objects.create(
             user_id=user_id, starts_at=now, ends_at=now + timedelta(days=days)
         )
+        render_stamps.user_games_changed(user_id)  # their games now say they are away
+    return vacation
 
 
 def _shift_deadlines(vacation: Vacation, end: datetime) -> int:
@@ -132,6 +134,7 @@ def vacation_end(*, vacation_id: int) -> bool:
         vacation.ended_at = end
         vacation.save(update_fields=["ended_at"])
         _shift_deadlines(vacation, end)
+        render_stamps.user_games_changed(vacation.user_id)
         notifications.notification_create(
             user_id=vacation.user_id, game=None, ply=0, kind=NotificationKind.VACATION_ENDED
         )

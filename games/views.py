@@ -201,6 +201,9 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Answer 204 while the game is still at ``?version=N``; else the viewer's partial.
 
+    A waiting room polls without a version (who joined, whether the game started: neither
+    changes the version) and always gets the partial, which is small before the start.
+
     The unchanged answer to a public game costs one indexed query and renders nothing; a
     private or aborted game first checks that the viewer may see it (else 404), so a poll
     never tells a stranger that a game exists or how far it went. A changed game is answered

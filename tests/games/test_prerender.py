@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.test import Client, RequestFactory
 from django.utils import translation
 
-from games import prerender, tasks
+from games import prerender, profiles, services, tasks, vacations
 from games.models import Game
 from tests.games.factories import UserFactory, client_for, page_actions, started_game
 
@@ -49,9 +49,10 @@ def _move(client: Client, game: Game, capture: Any, rng: random.Random) -> None:
 def _mark_cached(game: Game, user: Any, language: str = "en") -> None:
     """Put ``SENTINEL`` in front of the partial cached for ``user``, to see who serves it."""
     key = prerender.partial_key(game.pk, game.version, game.updated_at, user.pk, language)
-    html = cache.get(key)
-    assert html is not None, "nothing was rendered ahead for this player"
-    cache.set(key, SENTINEL + html, prerender.TTL)
+    value = cache.get(key)
+    assert value is not None, "nothing was rendered ahead for this player"
+    stamp, _newline, html = value.partition("\n")
+    cache.set(key, f"{stamp}\n{SENTINEL}{html}", prerender.TTL)
 
 
 def _without_csrf(body: bytes) -> str:
@@ -198,3 +199,111 @@ def test_a_failed_render_ahead_never_fails_the_move(
     assert game.version == 1
     body = client_for(seats[3 - mover]).get(f"/games/{game.pk}/poll?version=0")
     assert body.status_code == 200 and b'data-version="1"' in body.content
+
+
+def _poll(user: Any, game: Game) -> bytes:
+    reply = client_for(user).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert reply.status_code == 200, reply.status_code
+    return bytes(reply.content)
+
+
+def _one_move(capture: Any, seed: int) -> tuple[Game, dict[int, Any], Any]:
+    """Start a 2-player game, play one move with rendering ahead; return the waiting user."""
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    _move(client_for(seats[mover]), game, capture, random.Random(seed))
+    waiting = seats[3 - mover]
+    _mark_cached(game, waiting)
+    return game, seats, waiting
+
+
+def test_a_cache_that_does_not_answer_renders_the_poll(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, _seats, waiting = _one_move(django_capture_on_commit_callbacks, 7)
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("cache unreachable")
+
+    monkeypatch.setattr(prerender.cache, "get_many", down)
+    body = _poll(waiting, game)
+    assert SENTINEL.encode() not in body and b'data-version="1"' in body
+
+
+def test_a_broker_that_does_not_answer_never_fails_the_move(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("broker unreachable")
+
+    monkeypatch.setattr(tasks.prerender_partials, "delay", down)
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(8))
+    assert game.version == 1
+    assert b'data-version="1"' in _poll(seats[3 - mover], game)
+
+
+def test_only_the_csrf_field_is_filled_in_never_a_name_that_reads_like_the_mark(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    profile = profiles.profile_get(seats[mover])
+    profile.display_name = prerender.CSRF_MARK
+    profile.save(update_fields=["display_name"])
+    _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(9))
+    _mark_cached(game, seats[3 - mover])
+    body = _poll(seats[3 - mover], game).decode()
+    assert body.startswith(SENTINEL)
+    assert f"({prerender.CSRF_MARK}, " in body  # the name, as written
+    assert f'value="{prerender.CSRF_MARK}"' not in body  # the field, filled in
+
+
+@pytest.mark.parametrize("change", ["settings", "vacation"])
+def test_a_change_shown_outside_the_game_row_drops_the_kept_partials(
+    change: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    game, seats, waiting = _one_move(django_capture_on_commit_callbacks, 10)
+    mover = next(u for u in seats.values() if u != waiting)
+    with django_capture_on_commit_callbacks(execute=True):
+        if change == "settings":  # the waiting player now wants every action confirmed … off
+            profiles.profile_update(
+                user=waiting,
+                display_name="Renamed",
+                language="en",
+                time_zone="UTC",
+                preferences={},
+                confirm_actions=False,
+            )
+        else:
+            vacations.vacation_start(user_id=mover.pk, days=3)
+    game.refresh_from_db()
+    body = (
+        client_for(waiting).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true").content
+    )
+    assert SENTINEL.encode() not in body
+    if change == "settings":
+        assert b'data-confirm="0"' in body and b"Renamed" in body
+    else:
+        assert b"is on vacation until" in body
+
+
+def test_a_resignation_drops_the_kept_partials(django_capture_on_commit_callbacks: Any) -> None:
+    game, seats = started_game(2)
+    first = game.to_act_seat
+    assert first is not None
+    rng = random.Random(11)
+    while game.to_act_seat == first:
+        _move(client_for(seats[first]), game, django_capture_on_commit_callbacks, rng)
+    nxt = seats[game.to_act_seat]
+    _mark_cached(game, nxt)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_resign(game_id=game.pk, user=seats[first])
+    assert Game.objects.get(pk=game.pk).version == game.version  # nothing autoplayed yet
+    body = client_for(nxt).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert SENTINEL.encode() not in body.content
+    assert b"played automatically" in body.content

@@ -31,3 +31,21 @@ def test_while_a_war_waits_on_a_seat_the_others_read_whom_it_waits_for() -> None
 
     mine = client_for(seats[deciding]).get(f"/games/{game.pk}/").content.decode()
     assert "Your move." in STATUS.search(mine).group(1)  # type: ignore[union-attr]
+
+
+def test_the_waiting_room_sees_the_game_start_without_reloading() -> None:
+    from games import services
+    from tests.games.factories import UserFactory
+
+    creator, joiner = UserFactory(), UserFactory()
+    game = services.game_create(creator=creator, num_players=2)
+    waiting_room = client_for(creator).get(f"/games/{game.pk}/").content.decode()
+    poll = re.search(r'hx-get="([^"]+)"', waiting_room)
+    assert poll is not None and "Waiting for players" in waiting_room
+    assert client_for(creator).get(poll.group(1), HTTP_HX_REQUEST="true").status_code == 200
+
+    services.game_join(game_id=game.pk, user=joiner)  # the game starts, still at version 0
+    started = client_for(creator).get(poll.group(1), HTTP_HX_REQUEST="true")
+    assert started.status_code == 200
+    body = started.content.decode()
+    assert "Waiting for players" not in body and 'id="board"' in body
