@@ -10,6 +10,7 @@ whole middleware stack (DEBUG off, eager tasks):
 
 - ``poll 204``: the waiting player's poll when nothing changed;
 - ``poll changed``: the waiting player's poll after a move (the ``#game`` partial);
+- ``poll rendered ahead``: the same, answered from the partial ``games.prerender`` keeps;
 - ``partial to act``: the acting player's ``#game`` partial (what a submit answers with);
 - ``submit``: ``POST /games/<id>/act`` of a random offered action, answered with the
   partial (each one is a real ply, so the position moves on by ``--repeat`` plies).
@@ -64,8 +65,8 @@ def setup_django() -> None:
 def measure(label: str, run: Any, repeat: int, profile: str | None, prepare: Any = None) -> None:
     """Call ``run(prepare())`` ``repeat`` times; print ms p50/p95/mean, queries and bytes.
 
-    ``prepare`` (untimed, default none) returns what ``run`` needs; ``run`` returns the
-    size of the answer in bytes.
+    ``prepare`` (untimed, default none) returns what ``run`` needs, or None to stop early;
+    ``run`` returns the size of the answer in bytes.
     """
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -74,6 +75,8 @@ def measure(label: str, run: Any, repeat: int, profile: str | None, prepare: Any
     profiler = cProfile.Profile() if profile == label else None
     for _ in range(repeat):
         given = prepare() if prepare else None
+        if prepare and given is None:
+            break  # nothing left to measure (the game ended)
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
             if profiler:
@@ -87,7 +90,8 @@ def measure(label: str, run: Any, repeat: int, profile: str | None, prepare: Any
     times.sort()
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
     print(
-        f"  {label:<16} p50 {statistics.median(times):6.2f} ms  p95 {p95:6.2f} ms  "
+        f"  {label:<20} n {len(times):>3}  p50 {statistics.median(times):6.2f} ms  "
+        f"p95 {p95:6.2f} ms  "
         f"mean {statistics.fmean(times):6.2f} ms  queries {max(queries):>3}  "
         f"bytes {int(statistics.fmean(sizes)):>7}"
     )
@@ -146,6 +150,10 @@ def main() -> None:
 
 def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, args: Any) -> None:
     """Measure every request kind on ``game`` (seat → logged-in test client)."""
+    from django.test import override_settings
+
+    from games import tasks
+
     url = f"/games/{game.pk}/"
     actor = clients[game.to_act_seat]
     waiter = next(c for c in clients.values() if c is not actor)
@@ -156,10 +164,17 @@ def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, arg
 
     measure("poll 204", lambda: poll(version), args.repeat, args.profile)
     measure("poll changed", lambda: poll(version - 1), args.repeat, args.profile)
+    with override_settings(PRERENDER_PARTIALS=True):
+        # The waiting player's partial as the worker leaves it after a move (games.prerender;
+        # here in this process's memory cache).
+        tasks.prerender_partials(game.pk, version, game.to_act_seat)
+        measure("poll rendered ahead", lambda: poll(version - 1), args.repeat, args.profile)
     measure("partial to act", lambda: len(actor.get(url).content), args.repeat, args.profile)
 
-    def choose() -> tuple[Any, dict[str, Any]]:
+    def choose() -> tuple[Any, dict[str, Any]] | None:
         game.refresh_from_db()
+        if game.to_act_seat is None:
+            return None
         client = clients[game.to_act_seat]
         page = client.get(url).content.decode()
         actions = [html.unescape(a) for a in DATA_ACTION.findall(page)]
