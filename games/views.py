@@ -201,8 +201,8 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Answer 204 while the game is still at ``?version=N``; else the viewer's partial.
 
-    A waiting room polls without a version (who joined, whether the game started: neither
-    changes the version) and always gets the partial, which is small before the start.
+    A waiting room polls with ``?waiting=N`` instead (N seats taken: a join or the start
+    does not change the version) and gets 204 while the game is open with N seats.
 
     The unchanged answer to a public game costs one indexed query and renders nothing; a
     private or aborted game first checks that the viewer may see it (else 404), so a poll
@@ -210,6 +210,13 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     from the partial rendered for this player after the move when there is one
     (``games.prerender``), else rendered now.
     """
+    if "waiting" in request.GET:
+        game = _viewable_game(request, game_id)
+        taken = str(len(game.seats.all()))
+        if game.status == Game.Status.OPEN and request.GET["waiting"] == taken:
+            return HttpResponse(status=204)
+        ctx = game_context(game, request.user, invite_tokens=_invites(request))
+        return render(request, "games/game.html#game", ctx)
     facts = selectors.game_poll_facts(game_id)
     if facts is None:
         raise Http404("no game")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -33,19 +34,34 @@ def test_while_a_war_waits_on_a_seat_the_others_read_whom_it_waits_for() -> None
     assert "Your move." in STATUS.search(mine).group(1)  # type: ignore[union-attr]
 
 
-def test_the_waiting_room_sees_the_game_start_without_reloading() -> None:
+def test_the_waiting_room_sees_players_join_and_the_game_start_without_reloading() -> None:
     from games import services
     from tests.games.factories import UserFactory
 
-    creator, joiner = UserFactory(), UserFactory()
-    game = services.game_create(creator=creator, num_players=2)
-    waiting_room = client_for(creator).get(f"/games/{game.pk}/").content.decode()
-    poll = re.search(r'hx-get="([^"]+)"', waiting_room)
-    assert poll is not None and "Waiting for players" in waiting_room
-    assert client_for(creator).get(poll.group(1), HTTP_HX_REQUEST="true").status_code == 200
+    creator, second, third = UserFactory(), UserFactory(), UserFactory()
+    game = services.game_create(creator=creator, num_players=3, is_public=False)
+    room = client_for(creator)
 
-    services.game_join(game_id=game.pk, user=joiner)  # the game starts, still at version 0
-    started = client_for(creator).get(poll.group(1), HTTP_HX_REQUEST="true")
+    def poll() -> Any:
+        page = room.get(f"/games/{game.pk}/").content.decode()
+        found = re.search(r'hx-get="([^"]+)"', page)
+        assert found is not None and "waiting=" in found.group(1)
+        return found.group(1).replace("&amp;", "&")
+
+    url = poll()
+    # Nothing changed: 204, so the page (and a selected invitation link) stays as it is.
+    assert room.get(url, HTTP_HX_REQUEST="true").status_code == 204
+    # A stranger learns nothing about a private game's waiting room.
+    assert client_for(UserFactory()).get(url, HTTP_HX_REQUEST="true").status_code == 404
+
+    services.game_join(game_id=game.pk, user=second, invite_token=game.invite_token)
+    joined = room.get(url, HTTP_HX_REQUEST="true")
+    assert joined.status_code == 200 and "Waiting for players" in joined.content.decode()
+    url = poll()
+    assert room.get(url, HTTP_HX_REQUEST="true").status_code == 204
+
+    services.game_join(game_id=game.pk, user=third, invite_token=game.invite_token)
+    started = room.get(url, HTTP_HX_REQUEST="true")  # the game started, still at version 0
     assert started.status_code == 200
     body = started.content.decode()
     assert "Waiting for players" not in body and 'id="board"' in body
