@@ -37,12 +37,18 @@
     return group ? group.dataset.words.replace("@", notation.split(" ").pop()) : notation;
   }
 
+  // Where the player was before the confirm step (the typed-action box, a button), to
+  // return there when they cancel.
+  var before = null;
+
   function cancel() {
     var input = document.getElementById("act-action");
     var panel = document.getElementById("confirm");
     if (!input || !panel || panel.hidden) { return false; }
     input.disabled = true; input.value = "";
     panel.hidden = true;
+    if (before && document.body.contains(before)) { before.focus(); }
+    before = null;
     return true;
   }
 
@@ -53,6 +59,7 @@
     input.value = notation;
     input.disabled = false;
     if (!confirmWanted()) { form.requestSubmit(); return true; }
+    before = document.activeElement;
     document.getElementById("confirm-words").textContent = words || notation;
     var panel = document.getElementById("confirm");
     panel.hidden = false;

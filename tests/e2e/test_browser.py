@@ -143,6 +143,8 @@ def test_a_move_made_with_the_mouse_reaches_both_players(
         assert words.startswith("Place a ") and words.endswith(f" on {typed.split()[-1]}"), words
         page.keyboard.press("Escape")
         page.locator("#confirm").wait_for(state="hidden")
+        # Focus is back where the player was: in the typed-action form.
+        assert page.evaluate("!!document.activeElement.closest('form.notation')")
         assert page.input_value("#act-action") == ""
         assert _version(page) == 1
 

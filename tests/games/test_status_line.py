@@ -65,3 +65,15 @@ def test_the_waiting_room_sees_players_join_and_the_game_start_without_reloading
     assert started.status_code == 200
     body = started.content.decode()
     assert "Waiting for players" not in body and 'id="board"' in body
+
+
+def test_a_private_game_says_so() -> None:
+    from games import services
+    from tests.games.factories import UserFactory
+
+    creator = UserFactory()
+    private = services.game_create(creator=creator, num_players=2, is_public=False)
+    public = services.game_create(creator=creator, num_players=2)
+    client = client_for(creator)
+    assert "private: by invitation only" in client.get(f"/games/{private.pk}/").content.decode()
+    assert "private: by invitation only" not in client.get(f"/games/{public.pk}/").content.decode()
