@@ -82,7 +82,7 @@ def partials_store(game: Game, *, stamp: str, except_seat: int | None = None) ->
         with translation.override(language):
             context = game_context(game, user)
             context.update(user=user, csrf_token=CSRF_MARK)
-            html = render_to_string("games/game.html#game", context)
+            html = render_to_string("games/game_htmx.html", context)
         key = partial_key(game.pk, game.version, game.updated_at, user.pk, language)
         cache.set(key, f"{stamp}\n{html}", TTL)
         stored += 1

@@ -1,7 +1,8 @@
 """Pages of the games app: thin function views over services, selectors and pages.
 
-``request.htmx`` (django-htmx) picks the named partial ``games/game.html#game`` instead of
-the whole page. Services raise ``games.errors.GameError``; views answer with its status and
+``request.htmx`` (django-htmx) picks ``games/game_htmx.html`` (the named partial
+``games/game.html#game``, and the navigation's waiting count out of band) instead of the
+whole page. Services raise ``games.errors.GameError``; views answer with its status and
 message (a partial with the message for HTMX, the page with the message otherwise).
 """
 
@@ -53,7 +54,7 @@ def _render_game(
     request: HtmxHttpRequest, game: Game, *, status: int = 200, **extra: Any
 ) -> HttpResponse:
     ctx = game_context(game, request.user, invite_tokens=_invites(request), **extra)
-    template = "games/game.html#game" if request.htmx else "games/game.html"
+    template = "games/game_htmx.html" if request.htmx else "games/game.html"
     return render(request, template, ctx, status=status)
 
 
@@ -216,7 +217,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         if game.status == Game.Status.OPEN and request.GET["waiting"] == taken:
             return HttpResponse(status=204)
         ctx = game_context(game, request.user, invite_tokens=_invites(request))
-        return render(request, "games/game.html#game", ctx)
+        return render(request, "games/game_htmx.html", ctx)
     facts = selectors.game_poll_facts(game_id)
     if facts is None:
         raise Http404("no game")
@@ -237,7 +238,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if known == facts.version:
         return HttpResponse(status=204)
     ctx = game_context(game, request.user, invite_tokens=_invites(request))
-    return render(request, "games/game.html#game", ctx)
+    return render(request, "games/game_htmx.html", ctx)
 
 
 @require_GET

@@ -14,11 +14,16 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def games_waiting_count(context: Any) -> int:
-    """Return how many games wait for the request's user to act (0 when anonymous)."""
+    """Return how many games wait for the viewer to act (0 when anonymous).
+
+    The viewer is the request's user, or the context's ``user`` when rendering without a
+    request (``games.prerender`` renders a player's partial in the worker).
+    """
     request = context.get("request")
-    if request is None:
+    user = request.user if request is not None else context.get("user")
+    if user is None:
         return 0
-    return selectors.games_waiting_count(request.user)
+    return selectors.games_waiting_count(user)
 
 
 @register.filter

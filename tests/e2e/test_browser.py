@@ -169,6 +169,12 @@ def test_a_move_made_with_the_mouse_reaches_both_players(
         game.refresh_from_db()
         assert game.version == 2 and game.moves.get(ply=2).action == second
         page.screenshot(path=str(screenshots / "move-phone.png"), full_page=True)
+
+        # The turn passed: the opponent's next poll also brings their navigation's count.
+        assert other.locator("#nav-waiting .badge").count() == 0
+        other.wait_for_selector("#nav-waiting .badge", timeout=(POLL_SECONDS + 2) * 1000)
+        assert (other.text_content("#nav-waiting .badge") or "").strip() == "1"
+        assert other.locator("#nav-waiting").count() == 1
     finally:
         mover_context.close()
         opponent_context.close()

@@ -77,3 +77,25 @@ def test_a_private_game_says_so() -> None:
     client = client_for(creator)
     assert "private: by invitation only" in client.get(f"/games/{private.pk}/").content.decode()
     assert "private: by invitation only" not in client.get(f"/games/{public.pk}/").content.decode()
+
+
+def test_a_poll_brings_the_navigations_count_of_games_waiting_out_of_band() -> None:
+    import random
+
+    from tests.games.factories import play_random_plies, started_game
+
+    game, seats = started_game(2)
+    first = game.to_act_seat
+    assert first is not None
+    other = client_for(seats[3 - first])
+    page = other.get(f"/games/{game.pk}/").content.decode()
+    assert page.count('id="nav-waiting"') == 1 and "hx-swap-oob" not in page
+    rng = random.Random(12)
+    while game.to_act_seat == first:
+        game = play_random_plies(game, seats, 1, rng)
+    polled = other.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    body = polled.content.decode()
+    nav = re.search(r'<a [^>]*id="nav-waiting" hx-swap-oob="true">(.*?)</a>', body, re.S)
+    assert nav is not None
+    assert '<span class="badge"' in nav.group(1) and ">1</span>" in nav.group(1)
+    assert body.index('id="nav-waiting"') > body.rindex("</div>")  # after #game, not in it
