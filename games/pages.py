@@ -46,7 +46,12 @@ def _view_context(
     return {
         "view_seat": me,
         "board_rows": presenters.board_rows(
-            view, seats, changed=changed, targets=presenters.board_targets(groups)
+            view,
+            seats,
+            changed=changed,
+            targets=presenters.board_targets(groups),
+            # Leaders are picked on the board only for an ordinary action, as in the list.
+            picks=presenters.board_picks(view, groups) if view.pending is None else {},
         ),
         "columns": list("abcdefghijklmnop"),
         "hand": presenters.hand_tiles(view.hand),

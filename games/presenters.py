@@ -228,6 +228,11 @@ def _cell_html(cell: Mapping[str, Any], marker_title: str) -> SafeString:
     classes.extend(f"kb-{side}" for side in cell["kingdom_edges"])
     label = escape(cell["label"])
     attrs = f' data-targets="{cell["targets"]}"' if cell["targets"] else ""
+    if cell["pick"]:
+        # The viewer's own leader: clicking it picks its group, as the list does.
+        classes.append("pick")
+        attrs += f' data-group="{cell["pick"]}"'
+
     kind = cell["kind"]
     if kind == "tile":
         inner = f'<span class="piece tile c-{cell["color"]}">{cell["letter"]}</span>'
@@ -267,12 +272,13 @@ def _square(
     changed: bool,
     targets: str,
     edges: tuple[str, ...],
+    pick: str,
 ) -> Mapping[str, Any]:
     # Cached per language and everything drawn: between two renders of a board almost
     # every square is the same, and building its words anew (a dozen translations) was
     # the largest part of the partial's time (bench/page_cost.py). Read-only: shared.
     cell = _cell(token, square, owner, monument, unification)
-    cell.update(changed=changed, targets=targets, kingdom_edges=list(edges))
+    cell.update(changed=changed, targets=targets, kingdom_edges=list(edges), pick=pick)
     cell["html"] = _cell_html(cell, _("unification marker"))
     return MappingProxyType(cell)
 
@@ -283,6 +289,7 @@ def board_rows(
     *,
     changed: Iterable[str] = (),
     targets: Mapping[str, list[str]] | None = None,
+    picks: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """Return 11 rows ``{"number", "cells": [cell × 16], "html"}`` for the board partial.
 
@@ -291,13 +298,16 @@ def board_rows(
     ``monument``, ``unification`` (the marker lies here while wars are pending, RULES.md
     §7.1), ``label`` (the ``aria-label``: ``"e2, river, blue farm"``), ``changed`` (touched
     since the viewer's last move), ``targets`` (the action groups that may land there),
-    ``kingdom_edges`` (the sides where the square's kingdom ends) and ``html``, the
-    square's ``<td>`` ready to render; a row's ``html`` is its 16 squares' (escaped).
+    ``kingdom_edges`` (the sides where the square's kingdom ends), ``pick`` (the action
+    group a click on the square picks: the viewer's own leader that may move, from
+    ``picks``) and ``html``, the square's ``<td>`` ready to render; a row's ``html`` is its
+    16 squares' (escaped).
     """
     language = get_language()
     monuments = _monument_squares(view.monuments_built)
     changed_set = set(changed)
     targets = targets or {}
+    picks = picks or {}
     owners = {
         str(n): _LeaderOwner(info.symbol, info.dynasty, info.label) for n, info in seats.items()
     }
@@ -317,6 +327,7 @@ def board_rows(
                     square in changed_set,
                     " ".join(targets.get(square, ())),
                     _kingdom_edges(view.kingdoms, square),
+                    picks.get(square, ""),
                 )
             )
         rows.append(
@@ -599,6 +610,17 @@ def board_targets(groups: list[ActionGroup]) -> dict[str, list[str]]:
                 if g.key not in out[item["square"]]:
                     out[item["square"]].append(g.key)
     return out
+
+
+def board_picks(view: engine.PlayerView, groups: list[ActionGroup]) -> dict[str, str]:
+    """Return square → group key for the viewer's leaders on the board that may move now."""
+    keys = {g.key for g in groups if g.on_board}
+    mine = view.leaders.get(view.seat or 0, {}) if view.seat is not None else {}
+    return {
+        square: f"leader-{leader}"
+        for leader, square in mine.items()
+        if square and f"leader-{leader}" in keys
+    }
 
 
 # ----------------------------------------------------------------------------- decisions

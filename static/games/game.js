@@ -1,4 +1,5 @@
-// Game page behaviour: pick a piece to highlight its legal squares, confirm an action in
+// Game page behaviour: pick a piece (in the hand, the list, or your leader on the board) to
+// highlight its legal squares, mark the chosen square and confirm an action in
 // words before sending it, keep the title in step with "your move", and replay arrows.
 // Every action element carries data-action (engine notation). Without this script the
 // swap and notation forms still post to /games/<id>/act; the action buttons need it.
@@ -47,6 +48,7 @@
     if (!input || !panel || panel.hidden) { return false; }
     input.disabled = true; input.value = "";
     panel.hidden = true;
+    document.querySelectorAll(".sq.chosen").forEach(function (el) { el.classList.remove("chosen"); });
     if (before && document.body.contains(before)) { before.focus(); }
     before = null;
     return true;
@@ -60,6 +62,10 @@
     input.disabled = false;
     if (!confirmWanted()) { form.requestSubmit(); return true; }
     before = document.activeElement;
+    // Mark the square the action names (its last word), if it is one on the board.
+    document.querySelectorAll(".sq.chosen").forEach(function (el) { el.classList.remove("chosen"); });
+    var square = root.querySelector('.sq[data-square="' + CSS.escape(notation.split(" ").pop()) + '"]');
+    if (square) { square.classList.add("chosen"); }
     document.getElementById("confirm-words").textContent = words || notation;
     var panel = document.getElementById("confirm");
     panel.hidden = false;

@@ -179,3 +179,34 @@ def test_a_move_made_with_the_mouse_reaches_both_players(
         mover_context.close()
         opponent_context.close()
     assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+
+
+def test_a_leader_is_picked_by_clicking_it_on_the_board(
+    browser: Any, live_server: Any, screenshots: Path
+) -> None:
+    from tests.engine.rules_helpers import position
+    from tests.games.factories import game_at_state
+
+    state = position({"c5": "r", "c6": "1K", "i5": "r", "j5": "2K"})
+    game, seats = game_at_state(state, is_rated=False)
+    player = _with_password(seats[1])
+    context, page = _log_in(browser, live_server.url, player, f"/games/{game.pk}/", DESKTOP)
+    try:
+        page.click('#board .sq[data-square="c6"]')
+        targets = page.locator("#board .sq.target")
+        targets.first.wait_for(state="visible")
+        assert targets.count() > 1
+        square = targets.first.get_attribute("data-square")
+        targets.first.click()
+        page.locator("#confirm").wait_for(state="visible")
+        words = page.text_content("#confirm-words") or ""
+        assert words == f"Move your king from c6 to {square}", words
+        chosen = page.locator("#board .sq.chosen")
+        assert chosen.count() == 1 and chosen.get_attribute("data-square") == square
+        page.screenshot(path=str(screenshots / "leader-from-board.png"), full_page=True)
+        page.keyboard.press("Escape")
+        page.locator("#confirm").wait_for(state="hidden")
+        assert page.locator("#board .sq.chosen").count() == 0
+        assert _version(page) == game.version
+    finally:
+        context.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import engine
 from games.presenters import SeatInfo, board_rows
 from tests.engine.rules_helpers import play, position
@@ -55,3 +57,22 @@ def test_swapping_one_tile_is_singular() -> None:
     view = engine.view_for(engine.new_game(2, 1), 1)
     assert action_words("swap red", view) == "Swap 1 tile: red"
     assert action_words("swap red blue", view) == "Swap 2 tiles: red, blue"
+
+
+def test_the_viewers_own_leader_that_may_move_is_picked_on_the_board() -> None:
+    from games.presenters import action_groups, board_picks
+
+    state = position({"c5": "r", "c6": "1K", "i5": "r", "j5": "2K"})
+
+    def html(seat: int) -> dict[str, str]:
+        view = engine.view_for(state, seat)
+        picks = board_picks(view, action_groups(view))
+        rows = board_rows(view, SEATS, picks=picks)
+        return {c["name"]: str(c["html"]) for row in rows for c in row["cells"]}
+
+    mine = html(1)
+    assert re.search(r'class="[^"]*\bpick\b', mine["c6"])
+    assert 'data-group="leader-king"' in mine["c6"]
+    assert "data-group" not in mine["j5"]  # the other seat's king
+    # Seat 2 does not act now: no legal actions, nothing to pick.
+    assert all("data-group" not in cell for cell in html(2).values())

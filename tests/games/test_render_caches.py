@@ -192,3 +192,17 @@ def test_a_rename_shows_on_the_board_and_in_the_log_of_the_next_page() -> None:
     assert "Zenobia" not in page
     assert "Zenobia" in cell.search(renamed).group(1)  # type: ignore[union-attr]
     assert "Zenobia" in log.search(renamed).group(1)  # type: ignore[union-attr]
+
+
+def test_the_game_page_lets_the_player_pick_their_leader_on_the_board() -> None:
+    from tests.games.factories import game_at_state
+
+    state = position({"c5": "r", "c6": "1K", "i5": "r", "j5": "2K"})
+    game, seats = game_at_state(state)
+    page = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+    cell = re.search(r'<td [^>]*data-square="c6"[^>]*>', page)
+    assert cell is not None and 'data-group="leader-king"' in cell.group(0)
+    assert 'data-group="leader-king"' in page.split('id="hand"', 1)[1]  # the list's group too
+    theirs = client_for(seats[2]).get(f"/games/{game.pk}/").content.decode()
+    other = re.search(r'<td [^>]*data-square="c6"[^>]*>', theirs)
+    assert other is not None and "data-group" not in other.group(0)
