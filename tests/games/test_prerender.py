@@ -55,6 +55,39 @@ def _mark_cached(game: Game, user: Any, language: str = "en") -> None:
     cache.set(key, f"{stamp}\n{SENTINEL}{html}", prerender.TTL)
 
 
+def _poll(user: Any, game: Game) -> bytes:
+    reply = client_for(user).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert reply.status_code == 200, reply.status_code
+    return bytes(reply.content)
+
+
+def _one_move(capture: Any, seed: int) -> tuple[Game, dict[int, Any], Any]:
+    """Start a 2-player game, play one move with rendering ahead; return the waiting user."""
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    _move(client_for(seats[mover]), game, capture, random.Random(seed))
+    waiting = seats[3 - mover]
+    _mark_cached(game, waiting)
+    return game, seats, waiting
+
+
+def _turn_passed(capture: Any, seed: int) -> tuple[Game, Any, Any]:
+    """Start a 2-player game and play its first turn with rendering ahead.
+
+    Returns the game, the first player and the next one, whose partial is marked cached.
+    """
+    game, seats = started_game(2)
+    first = game.to_act_seat
+    assert first is not None
+    rng = random.Random(seed)
+    while game.to_act_seat == first:
+        _move(client_for(seats[first]), game, capture, rng)
+    nxt = seats[game.to_act_seat]
+    _mark_cached(game, nxt)
+    return game, seats[first], nxt
+
+
 def _without_csrf(body: bytes) -> str:
     return CSRF_VALUE.sub("csrf", body.decode().replace(SENTINEL, ""))
 
@@ -64,13 +97,7 @@ def test_the_waiting_player_gets_what_the_poll_would_render(
     django_assert_max_num_queries: Any,
     settings: Any,
 ) -> None:
-    game, seats = started_game(2)
-    mover = game.to_act_seat
-    assert mover is not None
-    waiting = seats[3 - mover]
-    _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(1))
-    _mark_cached(game, waiting)
-
+    game, _seats, waiting = _one_move(django_capture_on_commit_callbacks, 1)
     poller = client_for(waiting)
     with django_assert_max_num_queries(3):  # session, the poll's facts, the user
         cached = poller.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
@@ -90,15 +117,7 @@ def test_the_waiting_player_gets_what_the_poll_would_render(
 def test_the_next_player_acts_from_the_cached_partial_with_their_own_csrf_token(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    game, seats = started_game(2)
-    mover = game.to_act_seat
-    assert mover is not None
-    rng = random.Random(4)
-    mover_client = client_for(seats[mover])
-    while game.to_act_seat == mover:
-        _move(mover_client, game, django_capture_on_commit_callbacks, rng)
-    nxt = seats[game.to_act_seat]
-    _mark_cached(game, nxt)
+    game, _first, nxt = _turn_passed(django_capture_on_commit_callbacks, 4)
 
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(nxt)
@@ -124,31 +143,22 @@ def test_the_next_player_acts_from_the_cached_partial_with_their_own_csrf_token(
 def test_nobody_else_is_served_a_players_cached_partial(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    game, seats = started_game(2)
-    mover = game.to_act_seat
-    assert mover is not None
-    waiting = seats[3 - mover]
-    _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(2))
-    _mark_cached(game, waiting)
+    game, seats, waiting = _one_move(django_capture_on_commit_callbacks, 2)
     key = prerender.partial_key(game.pk, game.version, game.updated_at, waiting.pk, "en")
-    hand = re.search(r'data-hand="([^"]+)"', cache.get(key))
-    assert hand is not None
+    seat = next(n for n, u in seats.items() if u == waiting)
+    assert f'data-seat="{seat}"' in cache.get(key) and 'data-hand="' in cache.get(key)
 
-    for who in (client_for(seats[mover]), client_for(UserFactory()), Client()):
+    mover = seats[3 - seat]
+    for who in (client_for(mover), client_for(UserFactory()), Client()):
         body = who.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true").content
         assert SENTINEL.encode() not in body
-        assert f'data-seat="{3 - mover}"'.encode() not in body
+        assert f'data-seat="{seat}"'.encode() not in body
 
 
 def test_a_changed_game_row_or_another_language_is_rendered_afresh(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    game, seats = started_game(2)
-    mover = game.to_act_seat
-    assert mover is not None
-    waiting = seats[3 - mover]
-    _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(3))
-    _mark_cached(game, waiting)
+    game, _seats, waiting = _one_move(django_capture_on_commit_callbacks, 3)
     request = RequestFactory().get("/")
     request.user = waiting
     facts = {"game_id": game.pk, "version": game.version, "updated_at": game.updated_at}
@@ -157,9 +167,7 @@ def test_a_changed_game_row_or_another_language_is_rendered_afresh(
         assert prerender.partial_cached(request, **facts) is None
 
     game.save(update_fields=["deadline", "updated_at"])  # e.g. a vacation moved the clock
-    body = client_for(waiting).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
-    assert body.status_code == 200
-    assert SENTINEL.encode() not in body.content
+    assert SENTINEL.encode() not in _poll(waiting, game)
 
 
 def test_the_task_renders_only_the_current_state_of_a_game_in_progress(
@@ -197,25 +205,7 @@ def test_a_failed_render_ahead_never_fails_the_move(
     assert mover is not None
     _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(6))
     assert game.version == 1
-    body = client_for(seats[3 - mover]).get(f"/games/{game.pk}/poll?version=0")
-    assert body.status_code == 200 and b'data-version="1"' in body.content
-
-
-def _poll(user: Any, game: Game) -> bytes:
-    reply = client_for(user).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
-    assert reply.status_code == 200, reply.status_code
-    return bytes(reply.content)
-
-
-def _one_move(capture: Any, seed: int) -> tuple[Game, dict[int, Any], Any]:
-    """Start a 2-player game, play one move with rendering ahead; return the waiting user."""
-    game, seats = started_game(2)
-    mover = game.to_act_seat
-    assert mover is not None
-    _move(client_for(seats[mover]), game, capture, random.Random(seed))
-    waiting = seats[3 - mover]
-    _mark_cached(game, waiting)
-    return game, seats, waiting
+    assert b'data-version="1"' in _poll(seats[3 - mover], game)
 
 
 def test_a_cache_that_does_not_answer_renders_the_poll(
@@ -293,17 +283,10 @@ def test_a_change_shown_outside_the_game_row_drops_the_kept_partials(
 
 
 def test_a_resignation_drops_the_kept_partials(django_capture_on_commit_callbacks: Any) -> None:
-    game, seats = started_game(2)
-    first = game.to_act_seat
-    assert first is not None
-    rng = random.Random(11)
-    while game.to_act_seat == first:
-        _move(client_for(seats[first]), game, django_capture_on_commit_callbacks, rng)
-    nxt = seats[game.to_act_seat]
-    _mark_cached(game, nxt)
+    game, first, nxt = _turn_passed(django_capture_on_commit_callbacks, 11)
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_resign(game_id=game.pk, user=seats[first])
+        services.game_resign(game_id=game.pk, user=first)
     assert Game.objects.get(pk=game.pk).version == game.version  # nothing autoplayed yet
-    body = client_for(nxt).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
-    assert SENTINEL.encode() not in body.content
-    assert b"played automatically" in body.content
+    body = _poll(nxt, game)
+    assert SENTINEL.encode() not in body
+    assert b"played automatically" in body
