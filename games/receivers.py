@@ -39,7 +39,8 @@ def on_move_applied(
     ``settings.PRERENDER_PARTIALS``) render the other players' partials once it commits."""
     notifications.notify_move(game=game, ply=move.ply, before=before, after=after)
     if settings.PRERENDER_PARTIALS:
-        # robust: a broker that does not answer is logged; the move stands, polls render.
+        # robust: a broker that does not answer, or an eager run that fails, is logged;
+        # the move stands and the polls render.
         transaction.on_commit(
             partial(tasks.prerender_partials.delay, game.pk, game.version, move.seat),
             robust=True,

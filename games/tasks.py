@@ -122,22 +122,17 @@ def prerender_partials(game_id: int, version: int, mover: int | None) -> int:
     """Cache the ``#game`` partial of every seated player but ``mover`` (``games.prerender``).
 
     Does nothing (returns 0) when the game is no longer in progress at ``version``: a later
-    move has its own task. Returns how many partials were stored; a failure is logged and
-    stores nothing (the polls then render as usual).
+    move has its own task. Returns how many partials were stored. It is only a shortcut: a
+    failure stores nothing and the polls render as usual (queued with a robust
+    ``on_commit``, so even an eager run never fails the move).
     """
     from games import prerender, selectors  # selectors → pages: keep worker start-up light
 
-    try:
-        stamp = prerender.stamp_read(game_id)
-        game = selectors.with_seats(Game.objects.all()).filter(pk=game_id).first()
-        if game is None or game.version != version or game.status != Game.Status.ACTIVE:
-            return 0
-        return prerender.partials_store(game, stamp=stamp, except_seat=mover)
-    except Exception:
-        # Only a shortcut: the poll renders whatever is missing. Never fail the move (an
-        # eager run happens inside the mover's request, after the move committed).
-        log.exception("game %s: rendering the waiting players' partials failed", game_id)
+    stamp = prerender.stamp_read(game_id)
+    game = selectors.with_seats(Game.objects.all()).filter(pk=game_id).first()
+    if game is None or game.version != version or game.status != Game.Status.ACTIVE:
         return 0
+    return prerender.partials_store(game, stamp=stamp, except_seat=mover)
 
 
 @shared_task

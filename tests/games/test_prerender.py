@@ -193,13 +193,23 @@ def test_the_task_renders_only_the_current_state_of_a_game_in_progress(
     assert tasks.prerender_partials(game.pk, game.version, mover) == 0
 
 
-def test_a_failed_render_ahead_never_fails_the_move(
-    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("where", "name"),
+    [
+        (prerender, "partials_store"),  # the worker's rendering fails
+        (tasks.prerender_partials, "delay"),  # the broker does not answer
+    ],
+)
+def test_rendering_ahead_that_breaks_never_fails_the_move(
+    where: Any,
+    name: str,
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def broken(*args: Any, **kwargs: Any) -> int:
-        raise RuntimeError("template exploded")
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("rendering ahead broke")
 
-    monkeypatch.setattr(prerender, "partials_store", broken)
+    monkeypatch.setattr(where, name, broken)
     game, seats = started_game(2)
     mover = game.to_act_seat
     assert mover is not None
@@ -219,21 +229,6 @@ def test_a_cache_that_does_not_answer_renders_the_poll(
     monkeypatch.setattr(prerender.cache, "get_many", down)
     body = _poll(waiting, game)
     assert SENTINEL.encode() not in body and b'data-version="1"' in body
-
-
-def test_a_broker_that_does_not_answer_never_fails_the_move(
-    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def down(*args: Any, **kwargs: Any) -> Any:
-        raise ConnectionError("broker unreachable")
-
-    monkeypatch.setattr(tasks.prerender_partials, "delay", down)
-    game, seats = started_game(2)
-    mover = game.to_act_seat
-    assert mover is not None
-    _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(8))
-    assert game.version == 1
-    assert b'data-version="1"' in _poll(seats[3 - mover], game)
 
 
 def test_only_the_csrf_field_is_filled_in_never_a_name_that_reads_like_the_mark(
