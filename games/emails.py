@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from games import profiles, selectors
-from games.models import Delivery, Game, Notification, NotificationKind, Profile
+from games.models import Delivery, Game, Notification, NotificationKind, Profile, Seat
 from games.presenters import COLOR_NAME, list_text
 from games.states import game_state
 
@@ -136,10 +136,27 @@ def _subject(row: Notification, names: dict[int, str]) -> str:
     if row.kind == NotificationKind.REMINDER:
         return _("%(game)s: your move is due soon") % {"game": label}
     if row.kind == NotificationKind.SEAT_DROPPED:
-        return _("%(game)s: a player's seat is now played automatically") % {"game": label}
+        dropped = _dropped_seat(row)
+        if dropped is None:
+            return _("%(game)s: a player's seat is now played automatically") % {"game": label}
+        return _("%(game)s: %(name)s's seat is now played automatically") % {
+            "game": label,
+            "name": names.get(dropped.position or 0, "?"),
+        }
     if row.kind == NotificationKind.GAME_EXPIRED:
         return _("%(game)s expired: nobody filled its seats in 14 days") % {"game": label}
     return _("%(game)s: %(kind)s") % {"game": label, "kind": row.get_kind_display()}
+
+
+def _dropped_seat(row: Notification) -> Seat | None:
+    """Return the seat a ``seat_dropped`` row is about: the last one dropped before it was written.
+
+    The row is written in the transaction that drops the seat (``services._seat_drop``), so
+    a later drop in the same game never shadows it.
+    """
+    assert row.game is not None
+    seats = row.game.seats.filter(dropped_at__isnull=False, dropped_at__lte=row.created_at)
+    return seats.order_by("-dropped_at").first()
 
 
 def _active_seat(game: Game) -> int:
@@ -193,7 +210,7 @@ def notification_send(row: Notification) -> str:
     with translation.override(_language(user)):
         names = _names(row.game)
         game = row.game
-        context = {
+        context: dict[str, Any] = {
             "kind": row.kind,
             "recipient": profiles.display_name(user),
             "game_label": _("Game #%(id)s") % {"id": game.pk},
@@ -206,6 +223,11 @@ def notification_send(row: Notification) -> str:
             "kind_display": row.get_kind_display(),
             "deadline_text": _deadline_text(game, user),
         }
+        if row.kind == NotificationKind.SEAT_DROPPED:
+            dropped = _dropped_seat(row)
+            if dropped is not None:
+                context["dropped_name"] = names.get(dropped.position or 0, "?")
+                context["dropped_resigned"] = dropped.drop_reason == Seat.DropReason.RESIGNED
         subject = _subject(row, names)
         return _send(
             user=user, kind=row.kind, subject=subject, template="notification", context=context

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 import time_machine
+from django.core import mail
 
 import engine
-from games import policy, services, tasks
+from games import emails, policy, profiles, services, tasks
 from games.models import Game, Move, Notification, NotificationKind, Profile, Seat
 from games.states import game_state, state_to_db
 from tests.engine.rules_helpers import play, position
@@ -176,6 +177,11 @@ def test_three_timeouts_drop_the_seat_and_the_game_still_reaches_its_end() -> No
         assert seat.dropped_at is not None and seat.drop_reason == Seat.DropReason.TIMEOUTS
         rows = _rows(game, NotificationKind.SEAT_DROPPED)
         assert [r.user_id for r in rows] == [seats[busy].pk]
+        mail.outbox.clear()
+        emails.notification_send(rows[0])
+        lazy_name = profiles.display_name(seats[lazy])
+        assert f"{lazy_name}'s seat is now played automatically" in mail.outbox[0].subject
+        assert f"{lazy_name} missed three deadlines in a row" in mail.outbox[0].body
         for _ in range(2000):
             game.refresh_from_db()
             if game.status != Game.Status.ACTIVE:
@@ -222,8 +228,12 @@ def test_resigning_drops_the_seat_and_its_turn_is_played_at_once(
     assert [(m.seat, m.action, m.source) for m in game.moves.all()] == [(mover, "pass", "dropped")]
     assert game.to_act_seat != mover
     others = sorted(u.email for n, u in seats.items() if n != mover)
-    dropped_mail = sorted(m.to[0] for m in mailoutbox if "automatically" in m.subject)
-    assert dropped_mail == others
+    dropped_mail = [m for m in mailoutbox if "automatically" in m.subject]
+    assert sorted(m.to[0] for m in dropped_mail) == others
+    name = profiles.display_name(seats[mover])
+    for message in dropped_mail:  # each names who resigned
+        assert f"{name}'s seat is now played automatically" in message.subject
+        assert f"{name} resigned: their seat is now played automatically" in message.body
 
 
 def test_a_game_whose_seats_all_drop_is_aborted_and_not_rated() -> None:
