@@ -163,8 +163,12 @@ def game_context(
     invite_tokens: list[str] | None = None,
     error: str | None = None,
     next_game: Game | None = None,
+    typed_action: str = "",
 ) -> dict[str, Any]:
     """Return the context of ``games/game.html`` for ``user`` looking at ``game``.
+
+    ``error`` is a refusal to show, ``typed_action`` the refused action put back in the
+    typed-action box, ``next_game`` another game waiting for the viewer.
 
     Before the game starts only the seats are shown. Once started, the viewer's seat
     (or None for a spectator) gets ``engine.view_for(state, seat)`` turned into template
@@ -178,6 +182,7 @@ def game_context(
         "seat": position,
         "my_seat": seat,
         "error": error,
+        "typed_action": typed_action,
         "next_game": next_game,
         "can_join": (
             game.status == Game.Status.OPEN

@@ -19,12 +19,15 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from games import prerender, selectors, services
-from games.errors import GameError
+from games.errors import GameError, IllegalAction, MalformedAction
 from games.forms import ActionForm, GameCreateForm
 from games.models import Game
 from games.pages import game_context, replay_context
 
 INVITES_SESSION_KEY = "game_invites"
+
+
+ActionRefused = (MalformedAction, IllegalAction)
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -180,7 +183,9 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         )
     except GameError as exc:
         game = _viewable_game(request, game_id)  # 404 before any message, if not viewable
-        return _render_game(request, game, status=exc.status, error=str(exc))
+        # A refused action stays in the typed box, to be mended rather than typed again.
+        typed = form.cleaned_data["action"] if isinstance(exc, ActionRefused) else ""
+        return _render_game(request, game, status=exc.status, error=str(exc), typed_action=typed)
     # Another game waiting is worth saying only once this one waits on someone else.
     next_game = None
     if result.game.to_act_seat != result.move.seat:

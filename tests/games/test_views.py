@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -170,6 +171,11 @@ def test_act_refusals_leave_the_database_unchanged(
     assert snapshot(game) == before
     if case == "stale":
         assert page_version(response.content) == 0  # the fresh board
+    typed = re.search(rb'<input name="action"[^>]*>', response.content)
+    if case in ("malformed", "illegal"):  # put back in the box, to be mended
+        assert typed and b'value="%s"' % data["action"].encode() in typed.group(0)
+    elif typed:
+        assert b"value=" not in typed.group(0)
 
 
 def test_act_on_a_finished_game_is_refused() -> None:
