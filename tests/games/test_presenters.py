@@ -76,3 +76,13 @@ def test_the_viewers_own_leader_that_may_move_is_picked_on_the_board() -> None:
     assert "data-group" not in mine["j5"]  # the other seat's king
     # Seat 2 does not act now: no legal actions, nothing to pick.
     assert all("data-group" not in cell for cell in html(2).values())
+
+
+def test_a_built_monument_shows_its_two_colours_on_each_of_its_squares() -> None:
+    block = ("a10", "b10", "a11", "b11")
+    state = position(dict.fromkeys(block, "#"), monuments={"red-black": "a10"})
+    cells = cells_by_square(engine.view_for(state, 1))
+    for square in block:
+        assert '<span class="mon a-red b-black"></span>' in cells[square]["html"]
+        assert "red/black monument" in cells[square]["label"]
+    assert [name for name, cell in cells.items() if "mon " in str(cell["html"])] == list(block)
