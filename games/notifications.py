@@ -2,7 +2,7 @@
 
 Runs inside the transaction that applies the move (``games.receivers`` connects it to the
 services' signals), so the ``Notification`` rows commit or roll back with the move; emails
-owed at once are queued with ``send_notification.delay_on_commit``.
+owed at once are queued for ``tasks.send_notification`` when the transaction commits.
 
 The rule (issue 5): a player is notified when the game starts waiting on them after waiting
 on someone else — *your_turn* when it is their turn, *decision* when they must decide on
@@ -14,6 +14,7 @@ it ends (*game_over*, with the final ranking).
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
+from functools import partial
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import IntegrityError, transaction
@@ -92,8 +93,9 @@ def notification_create(
     except IntegrityError:
         return None
     if delivery == Delivery.IMMEDIATE:
-        # celery-types does not know Celery 5.4's delay_on_commit yet
-        send_notification.delay_on_commit(row.pk)  # type: ignore[attr-defined]
+        # robust: a broker that does not answer is logged and must not fail the committed
+        # move; the row stays pending and beat's ``sweep_outbox`` queues it again.
+        transaction.on_commit(partial(send_notification.delay, row.pk), robust=True)
     return row
 
 

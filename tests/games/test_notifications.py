@@ -11,11 +11,12 @@ import pytest
 import time_machine
 from django.core import mail
 from django.test import Client
+from kombu.exceptions import OperationalError
 
 from games import emails, profiles, tasks
 from games.models import Delivery, Game, Notification, NotificationKind
 from games.states import game_state
-from tests.games.factories import started_game
+from tests.games.factories import client_for, started_game
 from tests.games.mail_backends import FlakyBackend
 from tests.games.outbox import passing, randomly, submit
 from tigris_site.celery import app as celery_app
@@ -130,19 +131,40 @@ def test_permanent_smtp_failure_marks_the_row_failed(run_on_commit: Any, setting
     assert mail.outbox == []
 
 
-def test_sweep_requeues_a_row_whose_message_was_lost(monkeypatch: Any) -> None:
-    # The queued task never arrives: a lost broker message.
-    monkeypatch.setattr(tasks.send_notification, "delay_on_commit", lambda *a, **k: None)
+def test_a_broker_that_does_not_answer_fails_no_move_and_the_sweep_sends_later(
+    monkeypatch: Any,
+) -> None:
+    # The broker is down while the game starts and a move is played over HTTP.
+    down = True
+    real_delay = tasks.send_notification.delay
+
+    def delay(*args: Any, **kwargs: Any) -> Any:
+        if down:
+            raise OperationalError("Error 111 connecting to the broker")
+        return real_delay(*args, **kwargs)
+
+    monkeypatch.setattr(tasks.send_notification, "delay", delay)
     with time_machine.travel(START, tick=False):
         game, seats = _start(2)
-        _play_until_other_seat(game, seats)
-    assert mail.outbox == []
+        mover = game.to_act_seat or 0
+        response = client_for(seats[mover]).post(
+            f"/games/{game.pk}/act",
+            {"action": "pass", "version": game.version},
+            HTTP_HX_REQUEST="true",
+        )
+        assert response.status_code == 200  # the move stands, and the player is told so
+        game = _play_until_other_seat(game, seats)
+    assert game.version >= 2 and mail.outbox == []
+    owed = Notification.objects.count()  # two game_started, and your_turn at each turn passed
+    assert owed >= 3
+    assert set(Notification.objects.values_list("status", flat=True)) == {"pending"}
+    down = False
     with time_machine.travel(START + timedelta(seconds=30), tick=False):
         assert tasks.sweep_outbox() == 0  # too young: its task may still be on its way
     with time_machine.travel(START + timedelta(minutes=2), tick=False):
-        assert tasks.sweep_outbox() == 3  # two game_started, one your_turn
+        assert tasks.sweep_outbox() == owed
         assert tasks.sweep_outbox() == 0
-    assert len(mail.outbox) == 3
+    assert len(mail.outbox) == owed
 
 
 def _full_random_game(
@@ -294,11 +316,11 @@ def test_a_transient_failure_waits_out_its_backoff_before_the_sweep_requeues_it(
 ) -> None:
     # Celery's own retry message is lost; only the sweep can send the row again, and not
     # before the backoff the failed attempt set.
-    monkeypatch.setattr(tasks.send_notification, "delay_on_commit", lambda *a, **k: None)
     monkeypatch.setattr(
         tasks.send_notification, "retry", lambda *a, **k: tasks.TransientSendError("lost")
     )
-    with time_machine.travel(START, tick=False):
+    with time_machine.travel(START, tick=False), monkeypatch.context() as lost:
+        lost.setattr(tasks.send_notification, "delay", lambda *a, **k: None)
         game, seats = _start(2)
         _play_until_other_seat(game, seats)
     row = Notification.objects.get(kind=NotificationKind.YOUR_TURN)
