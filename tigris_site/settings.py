@@ -13,6 +13,7 @@ DEBUG on and only localhost allowed. Production is chosen by the environment:
 ``DEFAULT_FROM_EMAIL``  the sender of notification emails
 ``SITE_URL``            the public base URL used in emails, e.g. ``https://tigris.example``
 ``CACHE_URL``           e.g. ``redis://host:6379/1``; unset means a per-process memory cache
+                        (which also stands in while Redis does not answer: tigris_site.cache)
 ``PRERENDER_PARTIALS``  render waiting players' board in the worker after each move (default:
                         on when ``CACHE_URL`` and a broker are set; see ``games.prerender``)
 ``SECURE_SSL_REDIRECT`` / ``SECURE_HSTS_SECONDS`` / ``SECURE_PROXY_SSL_HEADER_HTTPS``
@@ -132,6 +133,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --------------------------------------------------------------------------- cache
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    # Nothing cached is of record: while Redis does not answer, each process's memory
+    # stands in (tigris_site.cache), and a hung Redis costs at most these timeouts.
+    CACHES["default"]["BACKEND"] = "tigris_site.cache.FallbackRedisCache"
+    CACHES["default"].setdefault("OPTIONS", {}).update(
+        socket_connect_timeout=0.5, socket_timeout=0.5
+    )
 
 # --------------------------------------------------------------------------- accounts
 AUTHENTICATION_BACKENDS = [
@@ -247,6 +255,7 @@ CSRF_COOKIE_HTTPONLY = False  # HTMX reads the token from the page, not the cook
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe gunicorn over plain HTTP
 if not DEBUG:
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True

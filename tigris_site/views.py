@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import caches
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -13,6 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRefresh
 
+from tigris_site.cache import FallbackRedisCache
 from tigris_site.celery import app as celery_app
 
 
@@ -37,19 +39,35 @@ def _broker_status() -> str:
     return "ok"
 
 
+def _cache_status() -> str:
+    backend = caches["default"]
+    if isinstance(backend, FallbackRedisCache):
+        return backend.redis_status()
+    return "not configured (each process's memory)"
+
+
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Answer 200 when the database (and the broker, when configured) respond, else 503.
+    """Answer whether this process can serve: 503 only when the database does not answer.
 
-    Body: ``{"status": "ok"|"unhealthy", "database": str, "broker": str}``. Error texts
-    name only the exception class, never connection strings.
+    Body: ``{"status": "ok"|"degraded"|"unhealthy", "database": str, "broker": str,
+    "cache": str}``, each part ``"ok"``, ``"not configured (…)"`` or ``"error: <class>"``
+    (never a connection string). A broker or cache (Redis) that fails makes the site
+    *degraded*, still 200: moves apply, emails wait in the outbox for beat's
+    ``sweep_outbox``, and each process's memory stands in for the cache
+    (``tigris_site.cache``), so a load balancer must not take the web machines out for it;
+    alert on ``degraded`` instead. Exempt from the HTTPS redirect (``SECURE_REDIRECT_EXEMPT``).
     """
-    checks = {"database": _database_status(), "broker": _broker_status()}
-    healthy = all(not value.startswith("error") for value in checks.values())
-    return JsonResponse(
-        {"status": "ok" if healthy else "unhealthy", **checks}, status=200 if healthy else 503
-    )
+    checks = {
+        "database": _database_status(),
+        "broker": _broker_status(),
+        "cache": _cache_status(),
+    }
+    failing = {part for part, value in checks.items() if value.startswith("error")}
+    if "database" in failing:
+        return JsonResponse({"status": "unhealthy", **checks}, status=503)
+    return JsonResponse({"status": "degraded" if failing else "ok", **checks})
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
