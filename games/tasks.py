@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from celery import shared_task
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
@@ -114,6 +115,64 @@ def send_notification(self, notification_id: int) -> str:  # type: ignore[no-unt
     Notification.objects.filter(pk=notification_id, status=Notification.Status.SENDING).update(
         status=Notification.Status.SENT, message_id=message_id, sent_at=timezone.now(), error=""
     )
+    return "sent"
+
+
+def account_email_payload(message: EmailMessage) -> dict[str, Any]:
+    """Return ``message`` as the JSON-safe dict ``send_account_email`` takes.
+
+    Keys: ``subject``, ``body``, ``from_email``, ``to`` (list), ``headers`` (dict),
+    ``alternatives`` (list of ``[content, mimetype]``), ``content_subtype``.
+    """
+    return {
+        "subject": message.subject,
+        "body": message.body,
+        "from_email": message.from_email,
+        "to": list(message.to),
+        "headers": dict(message.extra_headers),
+        "alternatives": [
+            [alt.content, alt.mimetype] for alt in getattr(message, "alternatives", [])
+        ],
+        "content_subtype": message.content_subtype,
+    }
+
+
+@shared_task(
+    bind=True,
+    autoretry_for=(TransientSendError,),
+    retry_backoff=RETRY_BACKOFF,
+    retry_backoff_max=RETRY_BACKOFF_MAX,
+    retry_jitter=True,
+    max_retries=MAX_RETRIES,
+)
+def send_account_email(self, payload: dict[str, Any]) -> str:  # type: ignore[no-untyped-def]
+    """Send one account email (address confirmation, password reset) rendered in the request.
+
+    ``payload`` comes from ``account_email_payload``. Unlike the outbox's tasks it carries
+    the whole message: allauth renders its one-time links in the request and keeps no row to
+    re-read. Returns ``"sent"`` or ``"failed"`` (permanent error, logged); raises
+    ``TransientSendError`` to let Celery retry with backoff, except in an eager run (the
+    embedded mode), which does not retry.
+    """
+    message = EmailMultiAlternatives(
+        subject=payload["subject"],
+        body=payload["body"],
+        from_email=payload["from_email"],
+        to=payload["to"],
+        headers=payload["headers"],
+    )
+    message.content_subtype = payload["content_subtype"]
+    for content, mimetype in payload["alternatives"]:
+        message.attach_alternative(content, mimetype)
+    try:
+        message.send()
+    except Exception as exc:
+        text = f"{type(exc).__name__}: {exc}"
+        if classify(exc) == "transient" and not self.request.is_eager:
+            log.warning("account email: transient error, retrying: %s", text)
+            raise TransientSendError(text) from exc
+        log.error("account email %r failed: %s", payload["subject"], text)
+        return "failed"
     return "sent"
 
 

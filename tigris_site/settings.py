@@ -160,6 +160,7 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 # username itself, which only the demo accounts type to log in.
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_SIGNUP_FORM_CLASS = "games.forms_accounts.SignupForm"  # adds the display name
+ACCOUNT_ADAPTER = "games.adapters.AccountAdapter"  # account emails go through the worker
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Tigris & Euphrates] "
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")

@@ -1,0 +1,45 @@
+"""allauth's account adapter: account emails leave the request through the Celery worker.
+
+allauth sends its emails (address confirmation, password reset) inside the request, so an
+SMTP server that is slow or down made sign-up slow or a 500. Here the request renders the
+message and queues ``tasks.send_account_email``, which Celery retries with backoff; with a
+broker that does not answer, the message is sent in the request as before.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
+from django.contrib.sites.shortcuts import get_current_site
+from kombu.exceptions import OperationalError
+
+from games import tasks
+
+log = logging.getLogger(__name__)
+
+
+class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
+    """``settings.ACCOUNT_ADAPTER``: allauth's default, with emails sent by the worker."""
+
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        """Render allauth's ``template_prefix`` email to ``email`` and queue it for sending.
+
+        Never raises for a mail server or broker that fails (logged instead): the account
+        change stands, and allauth lets the player ask for the email again.
+        """
+        request = allauth_context.request
+        site = {"request": request, "email": email, "current_site": get_current_site(request)}
+        message = self.render_mail(template_prefix, email, {**site, **context})
+        try:
+            tasks.send_account_email.delay(tasks.account_email_payload(message))
+        except OperationalError as exc:  # the broker does not answer: send it now instead
+            log.warning("account email: broker unavailable (%s), sending in the request", exc)
+            try:
+                message.send()
+            except Exception as send_exc:  # noqa: BLE001 - logged; the page must still answer
+                log.error("account email %r failed: %s", message.subject, send_exc)
+        except Exception as exc:  # noqa: BLE001 - an eager run that failed: logged
+            log.error("account email %r failed: %s", message.subject, exc)
