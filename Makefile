@@ -39,7 +39,9 @@ locale/%.mo: locale/%.po | $(STAMP)
 run: install messages  ## Set up the embedded mode (SQLite, eager tasks, mail to var/mail) and serve on :8000 (PORT=…)
 	$(PY) manage.py migrate --no-input -v0
 	SITE_URL=http://$(HOST):$(PORT) $(PY) manage.py seed_demo
-	SITE_URL=http://$(HOST):$(PORT) $(PY) manage.py runserver $(HOST):$(PORT)
+	@# beat's sweeps (deadlines, reminders, batched emails, digests) run beside the server
+	export SITE_URL=http://$(HOST):$(PORT); $(PY) manage.py run_sweeps & sweeps=$$!; \
+	trap 'kill $$sweeps 2>/dev/null' EXIT INT TERM; $(PY) manage.py runserver $(HOST):$(PORT)
 
 demo: install messages  ## Create the demo accounts and game without serving
 	$(PY) manage.py migrate --no-input -v0
