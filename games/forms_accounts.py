@@ -79,7 +79,11 @@ class SettingsForm(forms.Form):
                 label=kind.label, choices=Delivery.choices, initial=Delivery.IMMEDIATE
             )
             self.fields[f"minutes_{kind.value}"] = forms.IntegerField(
-                label=_("minutes"), min_value=1, max_value=24 * 60, initial=15
+                label=_("minutes"),
+                min_value=1,
+                max_value=24 * 60,
+                initial=profiles.DEFAULT_BATCH_MINUTES,
+                required=False,  # only batched delivery uses it
             )
 
     def kind_rows(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
@@ -94,7 +98,7 @@ class SettingsForm(forms.Form):
         return {
             k.value: (
                 self.cleaned_data[f"delivery_{k.value}"],
-                self.cleaned_data[f"minutes_{k.value}"],
+                self.cleaned_data[f"minutes_{k.value}"] or profiles.DEFAULT_BATCH_MINUTES,
             )
             for k in SETTABLE_KINDS
         }

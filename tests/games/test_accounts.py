@@ -78,7 +78,8 @@ def test_settings_page_saves_preferences_language_and_time_zone(user_factory: An
         data[f"delivery_{kind}"] = "immediate"
         data[f"minutes_{kind}"] = "15"
     data["delivery_your_turn"], data["minutes_your_turn"] = "batched", "30"
-    data["delivery_game_started"] = "off"
+    data["delivery_game_started"], data["minutes_game_started"] = "off", ""  # not needed
+    data["delivery_reminder"], data["minutes_reminder"] = "batched", ""  # the default then
     response = client.post("/settings", data)
     assert response.status_code == 302
     profile = Profile.objects.get(user=user)
@@ -89,6 +90,10 @@ def test_settings_page_saves_preferences_language_and_time_zone(user_factory: An
     )
     assert profiles.preference_get(user.pk, "your_turn") == (Delivery.BATCHED, 30)
     assert profiles.preference_get(user.pk, "game_started")[0] == Delivery.OFF
+    assert profiles.preference_get(user.pk, "reminder") == (
+        Delivery.BATCHED,
+        profiles.DEFAULT_BATCH_MINUTES,
+    )
     bad = client.post("/settings", {**data, "delivery_decision": "hourly"})
     assert bad.status_code == 200
     assert profiles.preference_get(user.pk, "decision")[0] == Delivery.IMMEDIATE
