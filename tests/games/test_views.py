@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,8 @@ from tests.games.factories import (
 )
 
 pytestmark = pytest.mark.django_db
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
 def snapshot(game: Game) -> dict[str, Any]:
@@ -298,3 +301,13 @@ def test_polling_a_private_game_tells_a_stranger_nothing() -> None:
         assert stranger.get(f"/games/{game.pk}/poll?version={version}").status_code == 404
         assert Client().get(f"/games/{game.pk}/poll?version={version}").status_code == 404
     assert client_for(seats[2]).get(f"/games/{game.pk}/poll?version=0").status_code == 204
+
+
+def test_each_dynasty_is_marked_in_the_players_list_as_its_leaders_are_ringed() -> None:
+    game, seats = started_game(2)
+    page = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+    dynasties = {s.dynasty for s in game.seats.all()}
+    assert len(dynasties) == 2
+    for dynasty in dynasties:
+        assert f'class="sym dyn d-{dynasty}"' in page
+        assert f".piece.leader.d-{dynasty} " in (STATIC / "games/game.css").read_text()
