@@ -9,11 +9,15 @@ broker that does not answer, the message is sent in the request as before.
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
+from django.conf import settings
 from django.contrib.sites.shortcuts import get_current_site
+from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
 from games import tasks
@@ -24,6 +28,15 @@ log = logging.getLogger(__name__)
 class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
     """``settings.ACCOUNT_ADAPTER``: allauth's default, with emails sent by the worker."""
 
+    @staticmethod
+    def _site(request: Any) -> SimpleNamespace:
+        """Return what allauth's emails say of the site: its name, and the host of SITE_URL.
+
+        allauth would name the site by the request's host ("Hello from 127.0.0.1:8000!").
+        """
+        host = urlsplit(settings.SITE_URL).netloc or get_current_site(request).domain
+        return SimpleNamespace(name=_("Tigris & Euphrates"), domain=host)
+
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         """Render allauth's ``template_prefix`` email to ``email`` and queue it for sending.
 
@@ -31,7 +44,7 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
         change stands, and allauth lets the player ask for the email again.
         """
         request = allauth_context.request
-        site = {"request": request, "email": email, "current_site": get_current_site(request)}
+        site = {"request": request, "email": email, "current_site": self._site(request)}
         message = self.render_mail(template_prefix, email, {**site, **context})
         try:
             tasks.send_account_email.delay(tasks.account_email_payload(message))

@@ -22,3 +22,11 @@ def _english_after_each_test() -> Iterator[None]:
     """Put the active language back after a test: a request can leave zh-hans on the thread."""
     yield
     translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache_before_each_test() -> None:
+    """Start each test with an empty cache: allauth keeps rate limits and resend cooldowns there."""
+    from django.core.cache import cache
+
+    cache.clear()

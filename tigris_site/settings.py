@@ -161,6 +161,8 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_SIGNUP_FORM_CLASS = "games.forms_accounts.SignupForm"  # adds the display name
 ACCOUNT_ADAPTER = "games.adapters.AccountAdapter"  # account emails go through the worker
+ACCOUNT_USER_DISPLAY = "games.profiles.display_name"  # in allauth's pages and emails
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True  # confirming in the signing-up browser logs in
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Tigris & Euphrates] "
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")

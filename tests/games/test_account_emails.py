@@ -39,6 +39,8 @@ def test_the_confirmation_is_queued_for_the_worker_with_the_whole_message(
     (payload,) = queued
     assert payload["to"] == ["ana@example.com"]
     assert "/accounts/confirm-email/" in payload["body"]
+    assert payload["body"].startswith("Hello from Tigris & Euphrates!")  # not the host name
+    assert "user Ana has given your email address" in payload["body"]  # the display name
     assert tasks.send_account_email.run(payload) == "sent"
     (message,) = mail.outbox
     assert message.subject == payload["subject"] and message.body == payload["body"]

@@ -51,6 +51,7 @@ def test_sign_up_sends_a_verification_email_that_verifies_the_account() -> None:
     assert client.get(confirm_path).status_code == 200
     assert client.post(confirm_path).status_code == 302
     assert EmailAddress.objects.get(user=user).verified
+    assert client.get("/settings").status_code == 200  # the signing-up browser is logged in
     login = Client().post("/accounts/login/", {"login": "ana@example.com", "password": PASSWORD})
     assert login.status_code == 302 and login.headers["Location"] == "/"
 
