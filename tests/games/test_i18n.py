@@ -25,11 +25,13 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.core import mail
 from django.core.management import call_command
@@ -447,6 +449,18 @@ def test_a_refused_move_is_explained_in_the_players_language() -> None:
         HTTP_ACCEPT_LANGUAGE="en",
     )
     assert "你的国王不在棋盘上。" in english.content.decode()  # the account wins over the browser
+
+
+def test_a_deadline_is_written_in_the_players_language_and_time_zone() -> None:
+    with time_machine.travel(datetime(2026, 3, 2, 10, 0, tzinfo=UTC), tick=False):
+        game, seats = started_game(2, days_per_move=1)  # due Tuesday 3 March, 10:00 UTC
+        Profile.objects.update_or_create(
+            user=seats[1], defaults={"language": ZH, "time_zone": "Asia/Shanghai"}
+        )
+        chinese = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+        english = client_for(seats[2]).get(f"/games/{game.pk}/").content.decode()
+    assert "3月3日 星期二 18:00 CST" in chinese  # not "星期二 3 三月"
+    assert "Tue 3 Mar, 10:00 UTC" in english
 
 
 # ----------------------------------------------------------------------------- language choice
