@@ -29,6 +29,17 @@
     });
   }
 
+  // A piece picked from the hand or the list, with none of its squares on screen (a phone,
+  // where the list is under the board): bring the board's first highlighted square into view.
+  function showTargets(root) {
+    var targets = root.querySelectorAll(".sq.target");
+    for (var i = 0; i < targets.length; i++) {
+      var box = targets[i].getBoundingClientRect();
+      if (box.bottom > 0 && box.top < window.innerHeight) { return; }
+    }
+    if (targets.length) { targets[0].scrollIntoView({block: "center", behavior: "smooth"}); }
+  }
+
   // An action's words: its own data-words, or its group's with "@" standing for the
   // target square (the last word of the notation).
   function wordsOf(el) {
@@ -89,6 +100,7 @@
     if (pick) {
       if (pick.tagName !== "SUMMARY") { ev.preventDefault(); }
       selectGroup(root, pick.dataset.group);
+      if (!pick.classList.contains("sq")) { showTargets(root); }
       return;
     }
     var sq = ev.target.closest(".sq.target");
