@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 import engine
+from games import profiles
 from games.models import Game, Move
 from games.states import game_state
 from tests.games.factories import (
@@ -49,6 +50,10 @@ def test_lobby_lists_open_games_and_my_games_waiting_first() -> None:
     )
     assert "your move" in my_games
     assert f"/games/{other.pk}/" not in my_games
+    # The other player's list says whom the game waits for.
+    theirs = client_for(seats[2]).get("/").content.decode()
+    name = profiles.display_name(seats[1])
+    assert f"waiting for {name}" in theirs[theirs.index('id="my-games"') :]
 
 
 def test_create_and_join_through_the_pages() -> None:
