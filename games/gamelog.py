@@ -109,11 +109,10 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
     if code == "tiles_drawn":
         return None
     if code == "vp_scored":
-        return _("%(n)s %(color)s VP to %(who)s.") % {
-            "n": p.get("amount"),
-            "color": _color(p.get("color")),
-            "who": who(),
-        }
+        values = {"n": p.get("amount"), "color": _color(p.get("color")), "who": who()}
+        if p.get("reason") == "monument":  # at the end of the turn (RULES.md §8)
+            return _("%(n)s %(color)s VP to %(who)s from a monument.") % values
+        return _("%(n)s %(color)s VP to %(who)s.") % values
     if code == "unification":
         wars = p.get("wars") or []
         if wars:

@@ -55,3 +55,12 @@ def test_a_conflict_result_reads_like_a_score_winner_first() -> None:
     }
     text = sentence(event, SEATS)
     assert text is not None and "3–2" in text and "2–3" not in text
+
+
+def test_monument_points_say_where_they_came_from() -> None:
+    def vp(reason: str) -> str:
+        params = {"seat": 2, "color": "blue", "amount": 1, "reason": reason}
+        return str(sentence({"code": "vp_scored", "params": params}, SEATS))
+
+    assert vp("monument").endswith("1 blue VP to Seat 2 (bo, Bull) from a monument.")
+    assert vp("tile").endswith("1 blue VP to Seat 2 (bo, Bull).")
