@@ -316,3 +316,11 @@ def test_each_dynasty_is_marked_in_the_players_list_as_its_leaders_are_ringed() 
     for dynasty in dynasties:
         assert f'class="sym dyn d-{dynasty}"' in page
         assert f".piece.leader.d-{dynasty} " in (STATIC / "games/game.css").read_text()
+
+
+def test_a_spectator_asking_for_the_replay_of_a_game_in_progress_is_told_why_not() -> None:
+    game, _seats = started_game(2)
+    response = Client().get(f"/games/{game.pk}/replay?ply=0", follow=True)
+    assert response.redirect_chain == [(f"/games/{game.pk}/", 302)]
+    assert "Only players can replay a game in progress." in response.content.decode()
+    assert "data-hand-seat" not in response.content.decode()
