@@ -1,8 +1,9 @@
 """Render and send notification emails; sign and check one-click unsubscribe tokens.
 
 Emails receive only public facts (RULES.md §14): the game's number, player names, whose
-move it is, what kind of decision is asked, and after the game its final ranking (then
-everything is public). Never a hand, never a hidden total.
+move it is, what kind of decision is asked, what happened since the recipient's last move
+(the game log as their own page writes it, hidden events left out), and after the game its
+final ranking (then everything is public). Never a hand, never a hidden total.
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 import engine
-from games import profiles, selectors
-from games.models import Delivery, Game, Notification, NotificationKind, Profile, Seat
+from games import gamelog, pages, profiles, selectors
+from games.models import Delivery, Game, Move, Notification, NotificationKind, Profile, Seat
 from games.presenters import COLOR_NAME, list_text
 from games.states import game_state
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
+SINCE_PLIES = 30  # the most plies a turn email retells
 
 
 class NotificationEmail(EmailMultiAlternatives):
@@ -159,6 +161,25 @@ def _dropped_seat(row: Notification) -> Seat | None:
     return seats.order_by("-dropped_at").first()
 
 
+def _since_lines(row: Notification) -> list[str]:
+    """Return the log since the recipient's last move, up to the row's ply, as their page has it.
+
+    Each string is one ply's sentences (``gamelog.log_entries`` for the recipient's seat, so
+    another player's swapped-out colours stay hidden: RULES.md §14); at most the last
+    ``SINCE_PLIES`` plies. Empty when the recipient has no seat in the game.
+    """
+    game = row.game
+    assert game is not None
+    seat = next((s.position for s in game.seats.all() if s.user_id == row.user_id), None)
+    if seat is None:
+        return []
+    moves = Move.objects.filter(game=game, ply__lte=row.ply)
+    last_mine = moves.filter(seat=seat).order_by("-ply").values_list("ply", flat=True).first()
+    recent = list(moves.filter(ply__gt=last_mine or 0).order_by("-ply")[:SINCE_PLIES])
+    entries = gamelog.log_entries(reversed(recent), pages.seat_infos(game), seat, game_over=False)
+    return [entry["text"] for entry in entries if entry["text"]]
+
+
 def _active_seat(game: Game) -> int:
     view = _public_view(game)
     return view.active_seat if view is not None else 0
@@ -222,6 +243,11 @@ def notification_send(row: Notification) -> str:
             "players": [names[p] for p in sorted(names)],
             "kind_display": row.get_kind_display(),
             "deadline_text": _deadline_text(game, user),
+            "since": (
+                _since_lines(row)
+                if row.kind in (NotificationKind.YOUR_TURN, NotificationKind.DECISION)
+                else []
+            ),
         }
         if row.kind == NotificationKind.SEAT_DROPPED:
             dropped = _dropped_seat(row)

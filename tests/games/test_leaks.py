@@ -92,6 +92,25 @@ def test_swapped_colours_are_shown_to_the_swapper_only() -> None:
     theirs = client_for(seats[2]).get(f"/games/{game.pk}/").content.decode()
     assert "discarded:" in mine
     assert "discarded:" not in theirs and "swapped 1 tile." in theirs
+    # The other player's turn email retells the swap as their page does.
+    from django.core import mail
+
+    game.refresh_from_db()
+    if game.to_act_seat == 1:  # seat 1's second action: pass, so the game waits on seat 2
+        services.game_submit_action(
+            game_id=game.pk, user=seats[1], action="pass", expected_version=game.version
+        )
+
+    from games import emails
+    from games.models import Notification
+
+    row = Notification.objects.get(game=game, user=seats[2], kind="your_turn")
+    mail.outbox.clear()
+    emails.notification_send(row)
+    (message,) = mail.outbox
+    assert "swapped 1 tile." in message.body and "discarded" not in message.body
+    assert "swapped 1 tile." in str(message.alternatives[0].content)
+    assert "discarded" not in str(message.alternatives[0].content)
 
 
 def test_the_leak_check_catches_a_leak() -> None:

@@ -198,11 +198,18 @@ def test_who_is_told_over_a_whole_game_and_no_email_leaks(run_on_commit: Any) ->
     assert len(mail.outbox) == len(rows)
     assert Notification.objects.exclude(status=Notification.Status.SENT).count() == 0
     # No email before the end carries a number other than the game's and its deadline: no
-    # hand, no totals.
+    # hand, no totals. Turn emails retell the public log since the recipient's last move
+    # ("  · " lines, with squares and VP), never another player's swapped-out colours.
     for message in mail.outbox:
         if "is over" in message.subject:
             continue
-        text = message.body.split("\n-- \n")[0].replace(f"#{game.pk}", "")
+        body = message.body.split("\n-- \n")[0]
+        retold = [line for line in body.splitlines() if line.startswith("  · ")]
+        if "your move" in message.subject:
+            assert retold, body  # someone else moved since: the email says what they did
+        assert not any("discarded" in line for line in retold), retold
+        body = "\n".join(line for line in body.splitlines() if not line.startswith("  · "))
+        text = body.replace(f"#{game.pk}", "")
         text = re.sub(r"https?://\S+", "", text)
         text = re.sub(r"Due by \d{4}-\d\d-\d\d \d\d:\d\d \w+\.", "", text)
         for user in seats.values():
