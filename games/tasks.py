@@ -60,6 +60,18 @@ def _release(
     )
 
 
+# The email tasks' decorator: a transient failure is retried with Celery's exponential
+# backoff and jitter.
+sending_task = shared_task(
+    bind=True,
+    autoretry_for=(TransientSendError,),
+    retry_backoff=RETRY_BACKOFF,
+    retry_backoff_max=RETRY_BACKOFF_MAX,
+    retry_jitter=True,
+    max_retries=MAX_RETRIES,
+)
+
+
 def retry_delay(attempts: int) -> timedelta:
     """Return the longest wait Celery's backoff allows after ``attempts`` sends (30 s · 2ⁿ⁻¹).
 
@@ -69,14 +81,7 @@ def retry_delay(attempts: int) -> timedelta:
     return timedelta(seconds=min(RETRY_BACKOFF_MAX, RETRY_BACKOFF * 2 ** max(attempts - 1, 0)))
 
 
-@shared_task(
-    bind=True,
-    autoretry_for=(TransientSendError,),
-    retry_backoff=RETRY_BACKOFF,
-    retry_backoff_max=RETRY_BACKOFF_MAX,
-    retry_jitter=True,
-    max_retries=MAX_RETRIES,
-)
+@sending_task
 def send_notification(self, notification_id: int) -> str:  # type: ignore[no-untyped-def]
     """Send the immediate email of outbox row ``notification_id``; return what happened.
 
@@ -137,14 +142,7 @@ def account_email_payload(message: EmailMessage) -> dict[str, Any]:
     }
 
 
-@shared_task(
-    bind=True,
-    autoretry_for=(TransientSendError,),
-    retry_backoff=RETRY_BACKOFF,
-    retry_backoff_max=RETRY_BACKOFF_MAX,
-    retry_jitter=True,
-    max_retries=MAX_RETRIES,
-)
+@sending_task
 def send_account_email(self, payload: dict[str, Any]) -> str:  # type: ignore[no-untyped-def]
     """Send one account email (address confirmation, password reset) rendered in the request.
 
