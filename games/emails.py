@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives, mailers, make_msgid
+from django.db.models import Prefetch, prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -68,11 +69,19 @@ def absolute(path: str) -> str:
 
 
 def _names(game: Game) -> dict[int, str]:
+    """Return position → display name (``game`` comes with its seats: ``_with_seats``)."""
     return {
         seat.position: profiles.display_name(seat.user)
-        for seat in game.seats.select_related("user__profile")
+        for seat in game.seats.all()
         if seat.position is not None
     }
+
+
+def _with_seats(game: Game) -> Game:
+    """Fetch ``game``'s seats with their users and profiles, once for the whole email."""
+    seats = Seat.objects.select_related("user__profile")
+    prefetch_related_objects([game], Prefetch("seats", queryset=seats))
+    return game
 
 
 def _public_view(game: Game) -> engine.PlayerView | None:
@@ -229,8 +238,8 @@ def notification_send(row: Notification) -> str:
     if row.game is None:
         return _account_send(row)
     with translation.override(_language(user)):
-        names = _names(row.game)
-        game = row.game
+        game = _with_seats(row.game)
+        names = _names(game)
         context: dict[str, Any] = {
             "kind": row.kind,
             "recipient": profiles.display_name(user),
