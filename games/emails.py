@@ -301,6 +301,23 @@ def _deadline_text(game: Game, user: Any) -> str:
     return local.strftime("%Y-%m-%d %H:%M %Z")
 
 
+def still_owed(row: Notification) -> bool:
+    """Return False for a turn or decision email the recipient has acted on, or whose game ended.
+
+    An email delayed (a broker or mail server that was down) must not say "your move" for
+    a turn the player has taken since; other kinds are always owed.
+    """
+    if row.kind not in (NotificationKind.YOUR_TURN, NotificationKind.DECISION):
+        return True
+    game = row.game
+    if game is None or game.status != Game.Status.ACTIVE:
+        return False
+    seat = game.seats.filter(user_id=row.user_id).values_list("position", flat=True).first()
+    if seat is None:
+        return False
+    return not Move.objects.filter(game=game, seat=seat, ply__gt=row.ply).exists()
+
+
 def _still_relevant(row: Notification, waiting_ids: set[int]) -> bool:
     if row.kind in (NotificationKind.YOUR_TURN, NotificationKind.DECISION):
         return row.game_id in waiting_ids

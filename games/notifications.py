@@ -67,7 +67,7 @@ def notification_create(
     An immediate row is queued for ``tasks.send_notification`` when the surrounding
     transaction commits.
     """
-    from games.tasks import send_notification  # tasks imports this module's neighbours
+    from games.tasks import enqueue, send_notification  # tasks imports this module's neighbours
 
     delivery, minutes = profiles.preference_get(user_id, kind)
     if delivery == Delivery.OFF:
@@ -93,9 +93,9 @@ def notification_create(
     except IntegrityError:
         return None
     if delivery == Delivery.IMMEDIATE:
-        # robust: a broker that does not answer is logged and must not fail the committed
-        # move; the row stays pending and beat's ``sweep_outbox`` queues it again.
-        transaction.on_commit(partial(send_notification.delay, row.pk), robust=True)
+        # After the commit, and robust: nothing may fail the committed move. A broker that
+        # does not answer leaves the row pending for beat's ``sweep_outbox`` (tasks.enqueue).
+        transaction.on_commit(partial(enqueue, send_notification, row.pk), robust=True)
     return row
 
 

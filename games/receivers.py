@@ -42,7 +42,7 @@ def on_move_applied(
         # robust: a broker that does not answer, or an eager run that fails, is logged;
         # the move stands and the polls render.
         transaction.on_commit(
-            partial(tasks.prerender_partials.delay, game.pk, game.version, move.seat),
+            partial(tasks.enqueue, tasks.prerender_partials, game.pk, game.version, move.seat),
             robust=True,
         )
     if move.source != Move.Source.PLAYER:

@@ -20,6 +20,7 @@ from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from games import emails
 from games.models import Delivery, Game, Notification, Seat, Vacation
@@ -86,8 +87,9 @@ def send_notification(self, notification_id: int) -> str:  # type: ignore[no-unt
     """Send the immediate email of outbox row ``notification_id``; return what happened.
 
     Returns ``"sent"``, ``"skipped"`` (row not pending: already sent, claimed by another
-    worker, failed or gone) or ``"failed"`` (permanent error, stored on the row). Raises
-    ``TransientSendError`` to let Celery retry, after putting the row back to pending.
+    worker, failed or gone; or a turn the player has taken meanwhile: ``emails.still_owed``)
+    or ``"failed"`` (permanent error, stored on the row). Raises ``TransientSendError`` to
+    let Celery retry, after putting the row back to pending.
     """
     claimed = Notification.objects.filter(
         pk=notification_id, status=Notification.Status.PENDING
@@ -99,6 +101,9 @@ def send_notification(self, notification_id: int) -> str:  # type: ignore[no-unt
     if not claimed:
         return "skipped"
     row = Notification.objects.select_related("user", "game").get(pk=notification_id)
+    if not emails.still_owed(row):  # sent late, after the player already moved: moot
+        _release(notification_id, status=Notification.Status.SKIPPED, error="no longer waiting")
+        return "skipped"
     try:
         message_id = emails.notification_send(row)
     except Exception as exc:
@@ -121,6 +126,18 @@ def send_notification(self, notification_id: int) -> str:  # type: ignore[no-unt
         status=Notification.Status.SENT, message_id=message_id, sent_at=timezone.now(), error=""
     )
     return "sent"
+
+
+def enqueue(task: Any, *args: Any) -> None:
+    """Queue ``task(*args)`` with the broker; a broker that does not answer is logged in one line.
+
+    Meant as a robust ``on_commit`` callback. Nothing is lost: an email's row stays pending
+    for ``sweep_outbox``, and a partial not rendered ahead is rendered by the poll.
+    """
+    try:
+        task.delay(*args)
+    except OperationalError as exc:
+        log.warning("broker unavailable, %s%r not queued: %s", task.name, args, exc)
 
 
 def account_email_payload(message: EmailMessage) -> dict[str, Any]:

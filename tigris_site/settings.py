@@ -237,6 +237,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A web request queuing a task after its commit gives a broker that does not answer one
+# quick retry, not Celery's default three (games.tasks.enqueue logs it; sweeps make up).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TIMEZONE = "UTC"
 # games.prerender: only with a cache the web processes share and a worker off the request
 PRERENDER_PARTIALS = env.bool(
