@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
 from tigris_site.cache import FallbackRedisCache
@@ -47,7 +47,7 @@ def _cache_status() -> str:
 
 
 @never_cache
-@require_GET
+@require_safe  # GET, and HEAD for balancers that probe with it
 def healthz(request: HttpRequest) -> JsonResponse:
     """Answer whether this process can serve: 503 only when the database does not answer.
 

@@ -56,7 +56,9 @@ def test_real_broker_up_and_down(client: Client, settings, redis_url: str) -> No
         app.conf.broker_url = original
 
 
-def test_post_is_refused(client: Client) -> None:
+@pytest.mark.django_db
+def test_head_is_answered_and_post_is_refused(client: Client) -> None:
+    assert client.head("/healthz").status_code == 200
     assert client.post("/healthz").status_code == 405
 
 
