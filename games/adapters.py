@@ -37,6 +37,10 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
         host = urlsplit(settings.SITE_URL).netloc or get_current_site(request).domain
         return SimpleNamespace(name=_("Tigris & Euphrates"), domain=host)
 
+    def format_email_subject(self, subject: str) -> str:
+        """Return ``subject`` after the site's name in the reader's language: "[…] subject"."""
+        return f"[{_('Tigris & Euphrates')}] {subject}"
+
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         """Render allauth's ``template_prefix`` email to ``email`` and queue it for sending.
 

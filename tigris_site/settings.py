@@ -164,7 +164,6 @@ ACCOUNT_ADAPTER = "games.adapters.AccountAdapter"  # account emails go through t
 ACCOUNT_USER_DISPLAY = "games.profiles.display_name"  # in allauth's pages and emails
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True  # confirming in the signing-up browser logs in
 ACCOUNT_UNIQUE_EMAIL = True
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Tigris & Euphrates] "
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
 
 # --------------------------------------------------------------------------- i18n

@@ -80,3 +80,24 @@ def test_a_broker_that_does_not_answer_sends_in_the_request(
     monkeypatch.setattr(tasks.send_account_email, "delay", down)
     assert _sign_up("di@example.com").status_code == 302
     assert [m.to for m in mail.outbox] == [["di@example.com"]]
+
+
+def test_a_chinese_sign_up_gets_its_confirmation_in_chinese_throughout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    queued: list[dict[str, Any]] = []
+    monkeypatch.setattr(tasks.send_account_email, "delay", queued.append)
+    response = Client(HTTP_ACCEPT_LANGUAGE="zh-hans").post(
+        "/accounts/signup/",
+        {
+            "email": "li@example.com",
+            "display_name": "Li",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 302
+    (payload,) = queued
+    assert payload["subject"].startswith("[底格里斯与幼发拉底] ")
+    assert payload["body"].startswith("你好，这里是底格里斯与幼发拉底！")
+    assert "Tigris" not in payload["subject"] + payload["body"]
