@@ -243,6 +243,10 @@ def _cell_html(cell: Mapping[str, Any], marker_title: str) -> SafeString:
         )
     elif kind == "catastrophe":
         inner = '<span class="piece cat">✕</span>'
+    elif kind == "facedown" and cell["monument"]:
+        # A monument's four face-down tiles show its two colours, split on the diagonal.
+        first, second = cell["monument"].split("-")
+        inner = f'<span class="piece facedown mon a-{first} b-{second}">▦</span>'
     elif kind == "facedown":
         inner = '<span class="piece facedown">▦</span>'
     else:
@@ -253,10 +257,6 @@ def _cell_html(cell: Mapping[str, Any], marker_title: str) -> SafeString:
             if cell["special"]
             else '<span class="treasure">◇</span>'
         )
-    if cell["monument"]:
-        # Its two colours in the corner (the label names them too), on each of its squares.
-        first, second = cell["monument"].split("-")
-        inner += f'<span class="mon a-{first} b-{second}"></span>'
     if cell["unification"]:
         inner += f'<span class="unification" title="{escape(marker_title)}">⚔</span>'
     return mark_safe(  # noqa: S308 - the label and title are escaped, the rest is fixed

@@ -83,6 +83,6 @@ def test_a_built_monument_shows_its_two_colours_on_each_of_its_squares() -> None
     state = position(dict.fromkeys(block, "#"), monuments={"red-black": "a10"})
     cells = cells_by_square(engine.view_for(state, 1))
     for square in block:
-        assert '<span class="mon a-red b-black"></span>' in cells[square]["html"]
+        assert '<span class="piece facedown mon a-red b-black">' in cells[square]["html"]
         assert "red/black monument" in cells[square]["label"]
     assert [name for name, cell in cells.items() if "mon " in str(cell["html"])] == list(block)
