@@ -22,6 +22,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import engine
 from games import gamelog, pages, profiles, selectors
@@ -356,11 +357,20 @@ def digest_send(rows: Sequence[Notification], *, delivery: str) -> str | None:
                     }
                 )
         kinds = sorted({r.kind for r in rows})
+        n = len(waiting)
         if delivery == Delivery.DIGEST:
-            subject = _("Your daily Tigris & Euphrates digest: %(n)s games waiting for you")
+            subject = ngettext(
+                "Your daily Tigris & Euphrates digest: %(n)s game waiting for you",
+                "Your daily Tigris & Euphrates digest: %(n)s games waiting for you",
+                n,
+            )
         else:
-            subject = _("Tigris & Euphrates: %(n)s games waiting for you")
-        subject = subject % {"n": len(waiting)}
+            subject = ngettext(
+                "Tigris & Euphrates: %(n)s game waiting for you",
+                "Tigris & Euphrates: %(n)s games waiting for you",
+                n,
+            )
+        subject = subject % {"n": n}
         context = {
             "recipient": profiles.display_name(user),
             "games_waiting": games_waiting,

@@ -238,9 +238,10 @@ def test_who_is_told_over_a_whole_game_and_no_email_leaks(run_on_commit: Any) ->
         assert f"{seat.final_rank}. {profiles.display_name(seat.user)}" in over[0].body
 
 
+@pytest.mark.parametrize("count", [1, 3])
 @pytest.mark.parametrize("delivery", [Delivery.BATCHED, Delivery.DIGEST])
 def test_batched_and_digest_send_one_email_for_several_games(
-    run_on_commit: Any, delivery: str, user_factory: Any
+    run_on_commit: Any, delivery: str, count: int, user_factory: Any
 ) -> None:
     from games import services
 
@@ -250,7 +251,7 @@ def test_batched_and_digest_send_one_email_for_several_games(
     profiles.preference_set(user_id=me.pk, kind="game_started", delivery=Delivery.OFF)
     with time_machine.travel(START, tick=False):
         mine = []
-        for _ in range(3):
+        for _ in range(count):
             other = user_factory()
             for kind in ("game_started", "your_turn"):
                 profiles.preference_set(user_id=other.pk, kind=kind, delivery=Delivery.OFF)
@@ -279,7 +280,8 @@ def test_batched_and_digest_send_one_email_for_several_games(
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == [me.email]
-    assert "3 games waiting for you" in message.subject
+    waiting = "1 game waiting for you" if count == 1 else f"{count} games waiting for you"
+    assert waiting in message.subject
     for game in mine:
         assert f"/games/{game.pk}/" in message.body
     assert set(Notification.objects.filter(user=me).values_list("status", flat=True)) == {"sent"}
