@@ -75,7 +75,8 @@ def games_waiting_count(user: UserLike) -> int:
 def games_of_user(user: UserLike, *, limit: int = 100) -> list[Game]:
     """Return ``user``'s games: those waiting for them first, then active, open, finished.
 
-    Each game has ``my_seat`` (the user's ``Seat``) and ``waiting_for_me`` set.
+    Each game has ``my_seat`` (the user's ``Seat``), ``waiting_for_me`` and ``others`` (the
+    other seats, in seat order) set.
     """
     if not user.is_authenticated:
         return []
@@ -89,6 +90,7 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[Game]:
     order: dict[str, int] = {Game.Status.ACTIVE: 1, Game.Status.OPEN: 2}
     for game in games:
         game.my_seat = seat_for(game, user)  # type: ignore[attr-defined]
+        game.others = [s for s in game.seats.all() if s.user_id != user.pk]  # type: ignore[attr-defined]
         game.waiting_for_me = (  # type: ignore[attr-defined]
             game.status == Game.Status.ACTIVE
             and game.my_seat is not None  # type: ignore[attr-defined]

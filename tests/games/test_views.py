@@ -54,6 +54,10 @@ def test_lobby_lists_open_games_and_my_games_waiting_first() -> None:
     theirs = client_for(seats[2]).get("/").content.decode()
     name = profiles.display_name(seats[1])
     assert f"waiting for {name}" in theirs[theirs.index('id="my-games"') :]
+    # Each line names the other players, not the viewer.
+    line = next(li for li in my_games.split("<li") if f"/games/{game.pk}/" in li)
+    assert f"with {profiles.display_name(seats[2])}" in line
+    assert profiles.display_name(seats[1]) not in line
 
 
 def test_create_and_join_through_the_pages() -> None:
