@@ -35,6 +35,17 @@ def validate_display_name(value: str) -> None:
         raise ValidationError(_("A display name cannot contain line breaks or control characters."))
 
 
+def unique_display_name(name: str, *, except_user_id: int | None = None) -> str:
+    """Return ``name``, or raise ``ValidationError`` when another player already shows as it.
+
+    Two players who look alike in a game, the lobby or the leaderboard would be confused
+    (``profiles.display_name_taken``: case and outer spaces ignored).
+    """
+    if profiles.display_name_taken(name, except_user_id=except_user_id):
+        raise ValidationError(_("Another player already uses this display name."))
+    return name
+
+
 class SignupForm(forms.Form):
     """The extra field of allauth's sign-up (``ACCOUNT_SIGNUP_FORM_CLASS``): a display name."""
 
@@ -44,6 +55,10 @@ class SignupForm(forms.Form):
         help_text=_("Shown to other players."),
         validators=[validate_display_name],
     )
+
+    def clean_display_name(self) -> str:
+        """Refuse a name another player already shows as."""
+        return unique_display_name(str(self.cleaned_data["display_name"]))
 
     def signup(self, request: Any, user: Any) -> None:
         """Called by allauth once ``user`` is saved: create the profile with the name."""
@@ -72,8 +87,10 @@ class SettingsForm(forms.Form):
         label=_("Ask me to confirm each action before it is sent"), required=False
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+        """``user`` is the account being edited: its own current name is not "taken"."""
         super().__init__(*args, **kwargs)
+        self.user = user
         for kind in SETTABLE_KINDS:
             self.fields[f"delivery_{kind.value}"] = forms.ChoiceField(
                 label=kind.label, choices=Delivery.choices, initial=Delivery.IMMEDIATE
@@ -85,6 +102,11 @@ class SettingsForm(forms.Form):
                 initial=profiles.DEFAULT_BATCH_MINUTES,
                 required=False,  # only batched delivery uses it
             )
+
+    def clean_display_name(self) -> str:
+        """Refuse a name another player already shows as (keeping one's own is fine)."""
+        mine = self.user.pk if self.user is not None else None
+        return unique_display_name(str(self.cleaned_data["display_name"]), except_user_id=mine)
 
     def kind_rows(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
         """Return ``(label, delivery field, minutes field)`` per kind, for the template."""

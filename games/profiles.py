@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import render_stamps
@@ -33,6 +34,25 @@ def display_name(user: Any) -> str:
     except Profile.DoesNotExist:
         name = ""
     return str(name or user.get_username())
+
+
+def display_name_taken(name: str, *, except_user_id: int | None = None) -> bool:
+    """Return whether another account shows as ``name`` (case and outer spaces ignored).
+
+    Compares with other players' display names and with the usernames shown for accounts
+    that have none, so two players never look alike in a game, the lobby or the leaderboard.
+    """
+    wanted = name.strip()
+    names = Profile.objects.filter(display_name__iexact=wanted)
+    users = (
+        get_user_model()
+        .objects.filter(username__iexact=wanted)
+        .filter(Q(profile__isnull=True) | Q(profile__display_name=""))
+    )
+    if except_user_id is not None:
+        names = names.exclude(user_id=except_user_id)
+        users = users.exclude(pk=except_user_id)
+    return names.exists() or users.exists()
 
 
 def preference_get(user_id: int, kind: str) -> tuple[str, int]:

@@ -50,7 +50,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 def settings_page(request: HttpRequest) -> HttpResponse:
     """The settings page: display name, language, time zone, notification preferences."""
     if request.method == "POST":
-        form = SettingsForm(request.POST)
+        form = SettingsForm(request.POST, user=request.user)
         if form.is_valid():
             profiles.profile_update(
                 user=request.user,
@@ -64,7 +64,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Your settings are saved."))
             return redirect("games:settings")
     else:
-        form = SettingsForm(initial=SettingsForm.initial_for(request.user))
+        form = SettingsForm(initial=SettingsForm.initial_for(request.user), user=request.user)
     return render(request, "accounts/settings.html", {"form": form})
 
 

@@ -134,3 +134,33 @@ def test_the_confirm_setting_reaches_the_game_page(user_factory: Any) -> None:
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert 'data-confirm="0"' in page and "sent as soon as you choose them" in page
     assert 'data-confirm="1"' in Client().get(f"/games/{game.pk}/").content.decode()
+
+
+def test_two_players_cannot_show_the_same_display_name(user_factory: Any) -> None:
+    ben = user_factory()
+    profiles.profile_update(
+        user=ben, display_name="Ben Player", language="en", time_zone="UTC", preferences={}
+    )
+    taken = Client().post(
+        "/accounts/signup/",
+        {
+            "email": "other@example.com",
+            "display_name": " ben player ",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert taken.status_code == 200
+    assert "Another player already uses this display name." in taken.content.decode()
+    assert not get_user_model().objects.filter(email="other@example.com").exists()
+    # In the settings: another's name is refused, one's own is kept.
+    cy = user_factory()
+    data = {"display_name": "BEN PLAYER", "language": "en", "time_zone": "UTC"}
+    for kind in ("your_turn", "decision", "game_started", "game_over", "reminder", "seat_dropped"):
+        data[f"delivery_{kind}"] = "immediate"
+    refused = client_for(cy).post("/settings", data)
+    assert refused.status_code == 200
+    assert "Another player already uses this display name." in refused.content.decode()
+    assert profiles.display_name(cy) != "BEN PLAYER"
+    kept = client_for(ben).post("/settings", {**data, "display_name": "Ben Player"})
+    assert kept.status_code == 302
