@@ -8,5 +8,5 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Connect the notification, rating and activity receivers to the services' signals."""
-        from games import receivers  # noqa: F401
+        """Connect the services' signals' receivers, and register the deployment checks."""
+        from games import checks, receivers  # noqa: F401

@@ -33,7 +33,8 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = BASE_DIR / "var"
+VAR_DIR = BASE_DIR / "var"  # local state: SQLite, mail files, static files, beat's schedule
+VAR_DIR.mkdir(exist_ok=True)
 
 env = environ.Env()
 
@@ -112,7 +113,6 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    VAR_DIR.mkdir(exist_ok=True)
     # IMMEDIATE transactions serialise writers up front, so two submissions to one game
     # queue instead of failing with "database is locked" half-way (SQLite has no row locks).
     DATABASES["default"]["OPTIONS"] = {

@@ -52,7 +52,9 @@ def check_database_or_exit() -> None:
         connection.ensure_connection()
     except OperationalError as exc:
         url = redact_url(os.environ.get("DATABASE_URL", "(default SQLite)"))
-        reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        reason = (
+            str(exc).strip().splitlines()[-1].strip() if str(exc).strip() else type(exc).__name__
+        )
         fail(f"DATABASE_URL: cannot connect to {url}: {reason}")
 
 

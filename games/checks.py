@@ -1,0 +1,46 @@
+"""Deployment checks (``manage.py check --deploy``): production settings that work but mislead.
+
+Each is a warning, not an error: the site runs, but emails would link to the wrong host,
+or the periodic sweeps (deadlines, reminders, batched emails) would never run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.checks import CheckMessage, Tags, Warning, register
+
+
+@register(Tags.compatibility, deploy=True)
+def production_settings(app_configs: Any, **kwargs: Any) -> list[CheckMessage]:
+    """Warn about embedded-mode defaults left in a production (``DEBUG=0``) configuration.
+
+    Returns ``games.W001`` (``SITE_URL`` names this machine) and ``games.W003`` (no broker:
+    tasks run in the web process and nothing runs the periodic sweeps unless ``manage.py
+    run_sweeps`` does). Django's own ``mail.E001`` already reports a missing ``EMAIL_URL``
+    (mail written to files).
+    """
+    if settings.DEBUG:
+        return []
+    found: list[CheckMessage] = []
+    host = urlsplit(settings.SITE_URL).hostname or ""
+    if host in ("127.0.0.1", "localhost", "::1"):
+        found.append(
+            Warning(
+                f"SITE_URL is {settings.SITE_URL}: links in emails point to this machine.",
+                hint="Set SITE_URL to the public address, e.g. https://tigris.example.",
+                id="games.W001",
+            )
+        )
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        found.append(
+            Warning(
+                "CELERY_BROKER_URL is not set: tasks run in the web process and no beat "
+                "runs the sweeps (deadlines, reminders, batched emails, digests).",
+                hint="Set CELERY_BROKER_URL and run a Celery worker and one beat.",
+                id="games.W003",
+            )
+        )
+    return found
