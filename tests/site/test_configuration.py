@@ -15,8 +15,9 @@ PRODUCTION = {
     "DATABASE_URL": "postgres://tigris:secret@127.0.0.1:5432/tigris",
     "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
     "EMAIL_URL": "smtp+tls://mailer:secret@smtp.example:587",
+    "SITE_URL": "https://tigris.example",
 }
-OUR_VARIABLES = set(PRODUCTION) | {"CELERY_TASK_ALWAYS_EAGER", "CACHE_URL", "SITE_URL"}
+OUR_VARIABLES = set(PRODUCTION) | {"CELERY_TASK_ALWAYS_EAGER", "CACHE_URL"}
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
