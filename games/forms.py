@@ -62,11 +62,29 @@ class GameCreateForm(forms.Form):
         return data
 
 
-class ActionForm(forms.Form):
-    """One action in engine notation (``tile red f7``) and the version it was chosen at."""
+SWAP_COLORS = ("red", "black", "blue", "green")  # the engine's colour order (RULES.md §1.2)
 
-    action = forms.CharField(max_length=64, strip=True)
+
+class ActionForm(forms.Form):
+    """One action in engine notation (``tile red f7``) and the version it was chosen at.
+
+    The swap form ticks hand tiles instead (``swap`` = their colours, one value a tile);
+    ``cleaned_data["action"]`` is then ``"swap red blue"`` (RULES.md §11).
+    """
+
+    action = forms.CharField(max_length=64, strip=True, required=False)
+    swap = forms.MultipleChoiceField(choices=[(c, c) for c in SWAP_COLORS], required=False)
     version = forms.IntegerField(min_value=0)
+
+    def clean(self) -> dict[str, Any]:
+        """Require an action, typed or chosen, or at least one tile ticked to swap."""
+        data = super().clean() or {}
+        if not data.get("action") and data.get("swap"):
+            ticked = sorted(data["swap"], key=SWAP_COLORS.index)
+            data["action"] = "swap " + " ".join(ticked)
+        if not data.get("action"):
+            raise forms.ValidationError("no action")
+        return data
 
 
 class VacationForm(forms.Form):

@@ -49,6 +49,15 @@
     return group ? group.dataset.words.replace("@", notation.split(" ").pop()) : notation;
   }
 
+  // The element offering an action (engine notation), also among the legal swaps kept in
+  // the swap form's inert <template>; null when the page does not offer it.
+  function offeredAction(root, notation) {
+    var selector = '[data-action="' + CSS.escape(notation) + '"]';
+    var found = root.querySelector(selector);
+    var swaps = root.querySelector("template.swap-words");
+    return found || (swaps ? swaps.content.querySelector(selector) : null);
+  }
+
   // Where the player was before the confirm step (the typed-action box, a button), to
   // return there when they cancel.
   var before = null;
@@ -120,20 +129,24 @@
     var form = ev.target;
     var root = game();
     if (!root || !form.classList || !form.classList.contains("alt-act")) { return; }
+    if (form.classList.contains("swap-pick")) {
+      // The ticked tiles, in the engine's colour order, as "swap red blue".
+      var order = ["red", "black", "blue", "green"];
+      var ticked = Array.prototype.map.call(form.querySelectorAll('input[name="swap"]:checked'), function (box) { return box.value; });
+      if (!ticked.length) { return; }  // nothing ticked: the server says what is missing
+      ticked.sort(function (a, b) { return order.indexOf(a) - order.indexOf(b); });
+      var swap = "swap " + ticked.join(" ");
+      var legal = offeredAction(root, swap);
+      if (choose(root, swap, legal ? wordsOf(legal) : swap)) { ev.preventDefault(); }
+      return;
+    }
     var field = form.elements.namedItem("action");
     var notation = field && field.value.trim();
     if (!notation) { return; }
-    var words = notation;
-    if (field.tagName === "SELECT") {
-      words = wordsOf(field.options[field.selectedIndex]);
-    } else {
-      // A typed action is put in words when the page offers it; else it is sent as typed
-      // and the server answers whether it is legal.
-      var typed = notation.toLowerCase().split(/\s+/).join(" ");
-      var offered = root.querySelector('[data-action="' + CSS.escape(typed) + '"]');
-      if (offered) { words = wordsOf(offered); }
-    }
-    if (choose(root, notation, words)) { ev.preventDefault(); }
+    // A typed action is put in words when the page offers it; else it is sent as typed
+    // and the server answers whether it is legal.
+    var offered = offeredAction(root, notation.toLowerCase().split(/\s+/).join(" "));
+    if (choose(root, notation, offered ? wordsOf(offered) : notation)) { ev.preventDefault(); }
   });
 
   document.addEventListener("change", function (ev) {

@@ -328,3 +328,36 @@ def test_a_spectator_asking_for_the_replay_of_a_game_in_progress_is_told_why_not
     assert response.redirect_chain == [(f"/games/{game.pk}/", 302)]
     assert "Only players can replay a game in progress." in response.content.decode()
     assert "data-hand-seat" not in response.content.decode()
+
+
+def test_swapping_by_ticking_hand_tiles() -> None:
+    game, seats = started_game(2)
+    mover = game.to_act_seat or 0
+    client = client_for(seats[mover])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    hand = game_state(game).to_dict()["hands"][mover - 1]  # counts: red, black, blue, green
+    colors = [
+        c for c, n in zip(("red", "black", "blue", "green"), hand, strict=True) for _ in range(n)
+    ]
+    assert page.count('name="swap" value=') == len(colors) == 6
+    legal = {str(a) for a in engine.legal_actions(game_state(game)) if str(a).startswith("swap")}
+    assert legal and all(f'data-action="{s}"' in page for s in legal)  # words for the confirm
+    ticked = [colors[-1], colors[0]]  # in any order: the engine's colour order is restored
+    response = client.post(f"/games/{game.pk}/act", {"swap": ticked, "version": 0})
+    assert response.status_code == 302
+    (move,) = Game.objects.get(pk=game.pk).moves.all()
+    assert move.action == "swap " + " ".join(
+        sorted(ticked, key=("red", "black", "blue", "green").index)
+    )
+    assert move.action in legal
+
+
+def test_a_swap_with_nothing_ticked_changes_nothing() -> None:
+    game, seats = started_game(2)
+    client = client_for(seats[game.to_act_seat or 0])
+    response = client.post(f"/games/{game.pk}/act", {"version": 0})
+    assert response.status_code == 400
+    assert "Choose an action or type one first." in response.content.decode()
+    bad = client.post(f"/games/{game.pk}/act", {"swap": ["purple"], "version": 0})
+    assert bad.status_code == 400
+    assert Game.objects.get(pk=game.pk).version == 0
