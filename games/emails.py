@@ -343,6 +343,7 @@ def digest_send(rows: Sequence[Notification], *, delivery: str) -> str | None:
             {
                 "label": _("Game #%(id)s") % {"id": g.pk},
                 "url": absolute(reverse("games:game", args=[g.pk])),
+                "deadline": _deadline_text(g, user),
             }
             for g in waiting
         ]

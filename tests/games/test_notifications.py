@@ -284,6 +284,10 @@ def test_batched_and_digest_send_one_email_for_several_games(
     assert waiting in message.subject
     for game in mine:
         assert f"/games/{game.pk}/" in message.body
+    for game in mine:  # each game is listed with its deadline (3 days per move by default)
+        game.refresh_from_db()
+        assert game.deadline is not None
+        assert f"Game #{game.pk} (due by {emails._deadline_text(game, me)}):" in message.body
     assert set(Notification.objects.filter(user=me).values_list("status", flat=True)) == {"sent"}
 
 
