@@ -84,7 +84,9 @@ class SettingsForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     time_zone = forms.ChoiceField(label=_("Time zone"), choices=_time_zones)
     confirm_actions = forms.BooleanField(
-        label=_("Ask me to confirm each action before it is sent"), required=False
+        label=_("Ask me to confirm each action before it is sent"),
+        required=False,
+        label_suffix="",  # the box comes first: no colon after its label
     )
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
