@@ -210,3 +210,33 @@ def test_a_leader_is_picked_by_clicking_it_on_the_board(
         assert _version(page) == game.version
     finally:
         context.close()
+
+
+def test_tiles_are_swapped_by_ticking_them(
+    browser: Any, live_server: Any, screenshots: Path
+) -> None:
+    game, seats = started_game(2, is_rated=False)
+    mover = game.to_act_seat or 0
+    player = _with_password(seats[mover])
+    context, page = _log_in(browser, live_server.url, player, f"/games/{game.pk}/", DESKTOP)
+    try:
+        page.evaluate("window.notReloaded = true")
+        boxes = page.locator("form.swap-pick input[name=swap]")
+        assert boxes.count() == 6
+        colors = [boxes.nth(i).get_attribute("value") for i in (0, 5)]
+        boxes.nth(5).check()
+        boxes.nth(0).check()
+        page.click("form.swap-pick button[type=submit]")
+        page.locator("#confirm").wait_for(state="visible")
+        assert page.input_value("#act-action") == f"swap {colors[0]} {colors[1]}"
+        words = page.text_content("#confirm-words") or ""
+        assert words.startswith("Swap 2 tiles: "), words
+        page.screenshot(path=str(screenshots / "swap-confirm.png"), full_page=True)
+        page.click("#confirm-ok")
+        page.wait_for_function(f"document.querySelector('#game').dataset.version > {game.version}")
+        assert page.evaluate("window.notReloaded") is True  # swapped in place by HTMX
+        (move,) = Game.objects.get(pk=game.pk).moves.all()
+        assert move.action == f"swap {colors[0]} {colors[1]}"
+        assert "swapped 2 tiles." in (page.text_content("#log") or "")
+    finally:
+        context.close()
