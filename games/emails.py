@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives, mailers, make_msgid
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -80,8 +80,7 @@ def _names(game: Game) -> dict[int, str]:
 
 def _with_seats(game: Game) -> Game:
     """Fetch ``game``'s seats with their users and profiles, once for the whole email."""
-    seats = Seat.objects.select_related("user__profile")
-    prefetch_related_objects([game], Prefetch("seats", queryset=seats))
+    prefetch_related_objects([game], selectors.seats_prefetch())
     return game
 
 
@@ -128,7 +127,8 @@ def _ranking(game: Game) -> list[dict[str, Any]]:
     return rows
 
 
-def _subject(row: Notification, names: dict[int, str]) -> str:
+def _subject(row: Notification, names: dict[int, str], dropped: Seat | None = None) -> str:
+    """Return the subject of ``row``'s email (``dropped``: the seat a ``seat_dropped`` is about)."""
     game = row.game
     assert game is not None
     label = _("Game #%(id)s") % {"id": game.pk}
@@ -148,7 +148,6 @@ def _subject(row: Notification, names: dict[int, str]) -> str:
     if row.kind == NotificationKind.REMINDER:
         return _("%(game)s: your move is due soon") % {"game": label}
     if row.kind == NotificationKind.SEAT_DROPPED:
-        dropped = _dropped_seat(row)
         if dropped is None:
             return _("%(game)s: a player's seat is now played automatically") % {"game": label}
         return _("%(game)s: %(name)s's seat is now played automatically") % {
@@ -180,7 +179,8 @@ def _since_lines(row: Notification) -> list[str]:
     """
     game = row.game
     assert game is not None
-    seat = next((s.position for s in game.seats.all() if s.user_id == row.user_id), None)
+    mine = selectors.seat_for(game, row.user)
+    seat = mine.position if mine is not None else None
     if seat is None:
         return []
     moves = Move.objects.filter(game=game, ply__lte=row.ply)
@@ -259,12 +259,11 @@ def notification_send(row: Notification) -> str:
                 else []
             ),
         }
-        if row.kind == NotificationKind.SEAT_DROPPED:
-            dropped = _dropped_seat(row)
-            if dropped is not None:
-                context["dropped_name"] = names.get(dropped.position or 0, "?")
-                context["dropped_resigned"] = dropped.drop_reason == Seat.DropReason.RESIGNED
-        subject = _subject(row, names)
+        dropped = _dropped_seat(row) if row.kind == NotificationKind.SEAT_DROPPED else None
+        if dropped is not None:
+            context["dropped_name"] = names.get(dropped.position or 0, "?")
+            context["dropped_resigned"] = dropped.drop_reason == Seat.DropReason.RESIGNED
+        subject = _subject(row, names, dropped)
         return _send(
             user=user, kind=row.kind, subject=subject, template="notification", context=context
         )
@@ -313,10 +312,10 @@ def still_owed(row: Notification) -> bool:
     game = row.game
     if game is None or game.status != Game.Status.ACTIVE:
         return False
-    seat = game.seats.filter(user_id=row.user_id).values_list("position", flat=True).first()
-    if seat is None:
+    seat = selectors.seat_for(game, row.user)
+    if seat is None or seat.position is None:
         return False
-    return not Move.objects.filter(game=game, seat=seat, ply__gt=row.ply).exists()
+    return not Move.objects.filter(game=game, seat=seat.position, ply__gt=row.ply).exists()
 
 
 def _still_relevant(row: Notification, waiting_ids: set[int]) -> bool:

@@ -7,6 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.presenters import COLORS
+
 DAYS_PER_MOVE_CHOICES = [
     ("", _("no limit")),
     ("1", _("1 day per move")),
@@ -62,9 +64,6 @@ class GameCreateForm(forms.Form):
         return data
 
 
-SWAP_COLORS = ("red", "black", "blue", "green")  # the engine's colour order (RULES.md §1.2)
-
-
 class ActionForm(forms.Form):
     """One action in engine notation (``tile red f7``) and the version it was chosen at.
 
@@ -73,14 +72,14 @@ class ActionForm(forms.Form):
     """
 
     action = forms.CharField(max_length=64, strip=True, required=False)
-    swap = forms.MultipleChoiceField(choices=[(c, c) for c in SWAP_COLORS], required=False)
+    swap = forms.MultipleChoiceField(choices=[(c, c) for c in COLORS], required=False)
     version = forms.IntegerField(min_value=0)
 
     def clean(self) -> dict[str, Any]:
         """Require an action, typed or chosen, or at least one tile ticked to swap."""
         data = super().clean() or {}
         if not data.get("action") and data.get("swap"):
-            ticked = sorted(data["swap"], key=SWAP_COLORS.index)
+            ticked = sorted(data["swap"], key=COLORS.index)
             data["action"] = "swap " + " ".join(ticked)
         if not data.get("action"):
             raise forms.ValidationError("no action")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, F, Prefetch, QuerySet
@@ -13,14 +13,18 @@ from games.models import Game, Seat
 UserLike = AbstractBaseUser | AnonymousUser
 
 
+def seats_prefetch() -> Prefetch[Any]:
+    """Return the prefetch of a game's seats with their users and profiles (one query)."""
+    return Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
+
+
 def with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
     """Return ``queryset`` with each game's seats, their users and profiles prefetched.
 
     Two queries in all (the games, then the seats joined to users and profiles), so a page
     reads every seat's name, dynasty, time zone and settings without another query.
     """
-    seats = Seat.objects.select_related("user__profile")
-    return queryset.prefetch_related(Prefetch("seats", queryset=seats))
+    return queryset.prefetch_related(seats_prefetch())
 
 
 def seat_for(game: Game, user: UserLike) -> Seat | None:
