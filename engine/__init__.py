@@ -24,8 +24,17 @@ from .actions import (
     TakeTreasure,
     WithdrawLeader,
 )
+from .boardview import PIECE_KINDS, SIDES, LeaderView, MonumentView, SquareView
 from .errors import ERROR_CODES, DiagramError, IllegalActionError
-from .events import EVENT_CODES, Event
+from .events import (
+    EVENT_CODES,
+    ConflictOutcome,
+    Event,
+    conflict_outcome,
+    event_squares,
+    event_visible,
+    visible_events,
+)
 from .legality import legal_actions
 from .rules import apply, new_game
 from .scoring import Placing, final_ranking
@@ -36,29 +45,39 @@ __all__ = [
     "DECISION_KINDS",
     "ERROR_CODES",
     "EVENT_CODES",
+    "PIECE_KINDS",
+    "SIDES",
     "Action",
     "BuildMonument",
     "ChooseWar",
     "CommitSupport",
     "Conflict",
+    "ConflictOutcome",
     "DeclineMonument",
     "DiagramError",
     "Decision",
     "Event",
     "GameState",
     "IllegalActionError",
+    "LeaderView",
+    "MonumentView",
     "Pass",
     "PlaceCatastrophe",
     "PlaceLeader",
     "PlaceTile",
     "Placing",
     "PlayerView",
+    "SquareView",
     "SwapTiles",
     "TakeTreasure",
     "WithdrawLeader",
     "apply",
+    "conflict_outcome",
+    "event_squares",
+    "event_visible",
     "final_ranking",
     "legal_actions",
     "new_game",
     "view_for",
+    "visible_events",
 ]

@@ -18,7 +18,7 @@ import itertools
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .board import NUM_SQUARES, SQUARE_NAMES, parse_square
+from .board import NUM_SQUARES, SQUARE_NAMES, block_squares, parse_square
 from .pieces import (
     COLOR_BY_NAME,
     COLOR_NAMES,
@@ -41,6 +41,28 @@ class Action:
         """Return the key that orders actions deterministically."""
         raise NotImplementedError
 
+    def __repr__(self) -> str:
+        """Return ``Action.parse('tile red f7')``: the notation, which round-trips."""
+        return f"Action.parse({str(self)!r})"
+
+    @property
+    def target(self) -> str | None:
+        """Return the name of the square the action is played on (``"f7"``), else None.
+
+        A monument's target is its top-left square (RULES.md §8.2).
+        """
+        return None
+
+    @property
+    def touched(self) -> tuple[str, ...]:
+        """Return the names of the squares the action would put a piece on.
+
+        One square for a tile, leader, catastrophe or treasure; a monument's four (§8.2);
+        none for the others.
+        """
+        target = self.target
+        return () if target is None else (target,)
+
     @staticmethod
     def parse(text: str) -> Action:
         """Read one action from its notation; raise ``ValueError`` naming what is wrong."""
@@ -61,7 +83,7 @@ def _leader(word: str) -> int:
     return c
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PlaceTile(Action):
     """Place a civilization tile of ``color`` from the hand on ``square`` (RULES.md §5)."""
 
@@ -72,12 +94,17 @@ class PlaceTile(Action):
     def __str__(self) -> str:
         return f"tile {COLOR_NAMES[self.color]} {SQUARE_NAMES[self.square]}"
 
+    @property
+    def target(self) -> str:
+        """Return the name of the square the action is played on."""
+        return SQUARE_NAMES[self.square]
+
     def sort_key(self) -> tuple[int, ...]:
         """Return (rank, colour, square)."""
         return (self.RANK, self.color, self.square)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PlaceLeader(Action):
     """Place (or move) the leader of ``color`` to ``square`` (RULES.md §4.1–4.2)."""
 
@@ -88,12 +115,17 @@ class PlaceLeader(Action):
     def __str__(self) -> str:
         return f"leader {LEADER_NAMES[self.color]} {SQUARE_NAMES[self.square]}"
 
+    @property
+    def target(self) -> str:
+        """Return the name of the square the action is played on."""
+        return SQUARE_NAMES[self.square]
+
     def sort_key(self) -> tuple[int, ...]:
         """Return (rank, leader colour, square)."""
         return (self.RANK, self.color, self.square)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class WithdrawLeader(Action):
     """Withdraw the leader of ``color`` from the board to the supply (RULES.md §4.1)."""
 
@@ -108,7 +140,7 @@ class WithdrawLeader(Action):
         return (self.RANK, self.color)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PlaceCatastrophe(Action):
     """Place a catastrophe on ``square`` (RULES.md §10)."""
 
@@ -118,12 +150,17 @@ class PlaceCatastrophe(Action):
     def __str__(self) -> str:
         return f"catastrophe {SQUARE_NAMES[self.square]}"
 
+    @property
+    def target(self) -> str:
+        """Return the name of the square the action is played on."""
+        return SQUARE_NAMES[self.square]
+
     def sort_key(self) -> tuple[int, ...]:
         """Return (rank, square)."""
         return (self.RANK, self.square)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SwapTiles(Action):
     """Discard ``counts`` (red, black, blue, green) tiles and draw as many (RULES.md §11)."""
 
@@ -139,7 +176,7 @@ class SwapTiles(Action):
         return (self.RANK, *self.counts)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Pass(Action):
     """End the turn now, giving up any remaining action (RULES.md §11)."""
 
@@ -153,7 +190,7 @@ class Pass(Action):
         return (self.RANK,)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class CommitSupport(Action):
     """Commit ``count`` tiles of the conflict's colour (RULES.md §6.3, §7.3)."""
 
@@ -168,7 +205,7 @@ class CommitSupport(Action):
         return (self.RANK, self.count)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class ChooseWar(Action):
     """Choose the war of ``color`` to be fought next (RULES.md §7.2)."""
 
@@ -183,7 +220,7 @@ class ChooseWar(Action):
         return (self.RANK, self.color)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class BuildMonument(Action):
     """Build monument number ``monument`` with its top-left on ``square`` (RULES.md §8)."""
 
@@ -194,12 +231,22 @@ class BuildMonument(Action):
     def __str__(self) -> str:
         return f"monument {MONUMENT_NAMES[self.monument]} {SQUARE_NAMES[self.square]}"
 
+    @property
+    def target(self) -> str:
+        """Return the name of the square the action is played on."""
+        return SQUARE_NAMES[self.square]
+
+    @property
+    def touched(self) -> tuple[str, ...]:
+        """Return the four squares of the 2×2 block the monument covers, top row first."""
+        return tuple(SQUARE_NAMES[q] for q in block_squares(self.square))
+
     def sort_key(self) -> tuple[int, ...]:
         """Return (rank, monument, square)."""
         return (self.RANK, self.monument, self.square)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class DeclineMonument(Action):
     """Decline to build a monument (RULES.md §8.1)."""
 
@@ -213,7 +260,7 @@ class DeclineMonument(Action):
         return (self.RANK,)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class TakeTreasure(Action):
     """Take the treasure on ``square`` (RULES.md §9)."""
 
@@ -222,6 +269,11 @@ class TakeTreasure(Action):
 
     def __str__(self) -> str:
         return f"treasure {SQUARE_NAMES[self.square]}"
+
+    @property
+    def target(self) -> str:
+        """Return the name of the square the action is played on."""
+        return SQUARE_NAMES[self.square]
 
     def sort_key(self) -> tuple[int, ...]:
         """Return (rank, square)."""

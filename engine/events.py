@@ -7,6 +7,7 @@ RULES.md §14) until the game ends; all others are public.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,3 +64,90 @@ class Event:
     def from_dict(data: dict[str, Any]) -> Event:
         """Rebuild an event written by ``to_dict``."""
         return Event(data["code"], dict(data["params"]), data.get("private_to"))
+
+
+def event_visible(event: Event | Mapping[str, Any], seat: int | None, *, game_over: bool) -> bool:
+    """Return whether ``seat`` (1..N, or None for a spectator) may see ``event`` (RULES.md §14).
+
+    ``event`` is an ``Event`` or its ``to_dict`` form (as stored with a move). A public
+    event is seen by all; a private one (``private_to``) by that seat alone until the game
+    is over (``game_over``), when everything is public.
+    """
+    private_to = event.private_to if isinstance(event, Event) else event.get("private_to")
+    return game_over or private_to is None or private_to == seat
+
+
+def visible_events(
+    events: Iterable[Mapping[str, Any]], seat: int | None, *, game_over: bool
+) -> list[Mapping[str, Any]]:
+    """Return the events (``to_dict`` form) ``seat`` may see, in order (``event_visible``)."""
+    return [e for e in events if event_visible(e, seat, game_over=game_over)]
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictOutcome:
+    """Read how a revolt or war ended, from its ``conflict_resolved`` event (§6.4, §7.3).
+
+    ``kind`` ``revolt``/``war``; ``color`` the leaders' colour name; ``winner``/``loser``
+    seats; ``winner_strength``/``loser_strength`` leaders' strength plus support; ``tie``
+    whether both were equal, which the defender wins (RULES.md §6.4, §7.3), so the
+    winner's strength is never the smaller.
+    """
+
+    kind: str
+    color: str
+    winner: int
+    loser: int
+    attacker_strength: int
+    defender_strength: int
+
+    @property
+    def tie(self) -> bool:
+        """Return whether the strengths were equal (the defender won the tie)."""
+        return self.attacker_strength == self.defender_strength
+
+    @property
+    def attacker_won(self) -> bool:
+        """Return whether the attacker won: only with the greater strength (§6.4, §7.3)."""
+        return self.attacker_strength > self.defender_strength
+
+    @property
+    def winner_strength(self) -> int:
+        """Return the winner's strength."""
+        return self.attacker_strength if self.attacker_won else self.defender_strength
+
+    @property
+    def loser_strength(self) -> int:
+        """Return the loser's strength."""
+        return self.defender_strength if self.attacker_won else self.attacker_strength
+
+
+def conflict_outcome(event: Event | Mapping[str, Any]) -> ConflictOutcome:
+    """Return the outcome a ``conflict_resolved`` event records; raise ``ValueError`` otherwise.
+
+    ``event`` is an ``Event`` or its ``to_dict`` form.
+    """
+    code = event.code if isinstance(event, Event) else event.get("code")
+    if code != "conflict_resolved":
+        raise ValueError(f"not a conflict_resolved event: {code!r}")
+    p = event.params if isinstance(event, Event) else event["params"]
+    return ConflictOutcome(
+        kind=str(p["kind"]),
+        color=str(p["color"]),
+        winner=int(p["winner"]),
+        loser=int(p["loser"]),
+        attacker_strength=int(p["attacker_strength"]),
+        defender_strength=int(p["defender_strength"]),
+    )
+
+
+def event_squares(events: Iterable[Event | Mapping[str, Any]]) -> frozenset[str]:
+    """Return the names of every square ``events`` touch (placed on, moved from, removed)."""
+    out: set[str] = set()
+    for event in events:
+        p = event.params if isinstance(event, Event) else event.get("params", {})
+        for key in ("square", "from_square"):
+            if isinstance(p.get(key), str):
+                out.add(p[key])
+        out.update(s for s in p.get("squares", ()) if isinstance(s, str))
+    return frozenset(out)

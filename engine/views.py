@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from .board import SQUARE_NAMES
+from .actions import Action
+from .board import NUM_SQUARES, SQUARE_BY_NAME, SQUARE_NAMES
+from .boardview import (
+    LeaderView,
+    MonumentView,
+    SquareView,
+    board_squares,
+    leader_views,
+    monument_views,
+)
+from .events import event_visible
 from .kingdoms import label
+from .legality import legal_actions
 from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_NAMES
-from .state import GameState, board_rows
+from .scoring import Placing, final_ranking
+from .state import Decision, GameState, board_rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +39,15 @@ class PlayerView:
     treasures}}``); ``events`` the last action's events this viewer may see;
     ``legal_actions`` the viewer's legal actions in notation when the viewer
     must act, else ().
+
+    Typed parts, for whoever draws the board without reading tokens: ``squares`` the
+    176 ``SquareView`` in square order (a1, b1, … p11: piece, owner and colour,
+    kingdom number and the sides where the kingdom ends, covering monument, treasure,
+    unification marker); ``board_leaders`` every leader on the board with its owner and
+    colour; ``monuments`` the built monuments with the four squares each covers (§8.2);
+    ``actions`` the same legal actions as ``legal_actions``, as ``Action`` values in the
+    same order; ``placings`` the final ranking as ``Placing`` values (empty before the
+    end); ``pending`` the ``Decision`` waiting, else None (all public, §15).
     """
 
     seat: int | None
@@ -50,11 +71,39 @@ class PlayerView:
     active_seat: int
     actions_left: int
     to_act: int | None
-    pending: dict[str, Any] | None
+    pending: Decision | None
     scores: dict[int, dict[str, int]]
     events: tuple[dict[str, Any], ...]
     legal_actions: tuple[str, ...]
     ranking: tuple[dict[str, Any], ...]
+    actions: tuple[Action, ...] = ()
+    placings: tuple[Placing, ...] = ()
+    # Derived parts, computed once when first read (outside ``==`` and JSON).
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def squares(self) -> tuple[SquareView, ...]:
+        """Return the 176 ``SquareView`` in square order (a1, b1, … p11), computed once."""
+        got = self.cache.get("squares")
+        if got is None:
+            got = board_squares(self.board, self.kingdoms, self.monuments, self.unification)
+            self.cache["squares"] = got
+        squares: tuple[SquareView, ...] = got
+        return squares
+
+    @property
+    def board_leaders(self) -> tuple[LeaderView, ...]:
+        """Return every leader on the board with its owner and colour, in square order."""
+        return leader_views(self.leaders)
+
+    @property
+    def monuments(self) -> tuple[MonumentView, ...]:
+        """Return the built monuments with the four squares each covers (RULES.md §8.2)."""
+        return monument_views(self.monuments_built)
+
+    def square(self, name: str) -> SquareView:
+        """Return the ``SquareView`` of square ``name`` (``"f7"``); raise ``KeyError``."""
+        return self.squares[SQUARE_BY_NAME[name]]
 
     def to_dict(self) -> dict[str, Any]:
         """Return the view as a JSON-able dict (seat keys become strings in JSON)."""
@@ -80,7 +129,7 @@ class PlayerView:
             "active_seat": self.active_seat,
             "actions_left": self.actions_left,
             "to_act": self.to_act,
-            "pending": self.pending,
+            "pending": None if self.pending is None else self.pending.to_dict(),
             "scores": {str(k): v for k, v in self.scores.items()},
             "events": list(self.events),
             "legal_actions": list(self.legal_actions),
@@ -96,13 +145,14 @@ def _counts(c: tuple[int, ...]) -> dict[str, int]:
     return {COLOR_NAMES[i]: c[i] for i in range(4)}
 
 
-def _kingdom_numbers(state: GameState) -> dict[str, int]:
+def _kingdom_numbers(state: GameState) -> list[int]:
+    """Return per square its kingdom's number (1.., in square order) or 0 (RULES.md §3)."""
     kid = label(state.board).kid
     numbers: dict[int, int] = {}
-    out: dict[str, int] = {}
+    out = [0] * NUM_SQUARES
     for square, k in enumerate(kid):
         if k >= 0:
-            out[SQUARE_NAMES[square]] = numbers.setdefault(k, len(numbers) + 1)
+            out[square] = numbers.setdefault(k, len(numbers) + 1)
     return out
 
 
@@ -116,9 +166,6 @@ def view_for(state: GameState, seat: int | None, *, game_ended: bool = False) ->
     ``state`` is then public too (§14, "after the game ends, everything is
     public"). Raises ``ValueError`` for a seat outside 1..N.
     """
-    from .legality import legal_actions
-    from .scoring import final_ranking
-
     n = state.num_players
     if seat is not None and not 1 <= seat <= n:
         raise ValueError(f"seat must be 1..{n} or None, not {seat!r}")
@@ -137,10 +184,11 @@ def view_for(state: GameState, seat: int | None, *, game_ended: bool = False) ->
         s: {**_counts(state.vp[s - 1]), "treasures": state.treasures_held[s - 1]}
         for s in visible_totals
     }
-    events = tuple(
-        e.to_dict() for e in state.events if public or e.private_to is None or e.private_to == seat
-    )
+    events = tuple(e.to_dict() for e in state.events if event_visible(e, seat, game_over=public))
     mine = seat is not None and state.to_act == seat
+    actions = legal_actions(state) if mine else ()
+    kingdom_of = _kingdom_numbers(state)
+    placings = tuple(final_ranking(state)) if over else ()
     return PlayerView(
         seat=seat,
         num_players=n,
@@ -150,7 +198,7 @@ def view_for(state: GameState, seat: int | None, *, game_ended: bool = False) ->
         board=tuple(board_rows(state.board, state.treasures)),
         treasures=tuple(SQUARE_NAMES[t] for t in state.treasures),
         unification=SQUARE_NAMES[state.unification] if state.unification >= 0 else None,
-        kingdoms=_kingdom_numbers(state),
+        kingdoms={SQUARE_NAMES[q]: k for q, k in enumerate(kingdom_of) if k},
         leaders=leaders,
         catastrophes={i + 1: state.catastrophes[i] for i in range(n)},
         hand_sizes={i + 1: sum(state.hands[i]) for i in range(n)},
@@ -167,9 +215,11 @@ def view_for(state: GameState, seat: int | None, *, game_ended: bool = False) ->
         active_seat=state.active_seat,
         actions_left=state.actions_left,
         to_act=state.to_act,
-        pending=None if state.pending is None else state.pending.to_dict(),
+        pending=state.pending,
         scores=scores,
         events=events,
-        legal_actions=tuple(str(a) for a in legal_actions(state)) if mine else (),
-        ranking=tuple(p.to_dict() for p in final_ranking(state)) if over else (),
+        legal_actions=tuple(str(a) for a in actions),
+        ranking=tuple(p.to_dict() for p in placings),
+        actions=tuple(actions),
+        placings=placings,
     )
