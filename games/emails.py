@@ -97,7 +97,7 @@ def _public_view(game: Game) -> engine.PlayerView | None:
 def _decision_text(game: Game) -> str:
     """Return what the pending out-of-turn decision asks, in words (public, §15)."""
     view = _public_view(game)
-    kind = view.pending.get("kind") if view is not None and view.pending else None
+    kind = view.pending.kind if view is not None and view.pending else None
     return {
         "support": _("commit support in a conflict"),
         "treasure": _("choose treasures"),

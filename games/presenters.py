@@ -432,7 +432,7 @@ def action_words(notation: str, view: engine.PlayerView) -> str:
     from_square = None
     if words[0] == "leader":
         from_square = view.leaders.get(view.seat or 0, {}).get(words[1])
-    support_color = (view.pending or {}).get("support_color") if words[0] == "commit" else None
+    support_color = view.pending.support_color if words[0] == "commit" and view.pending else None
     return _action_words(get_language(), notation, from_square, support_color)
 
 
@@ -641,12 +641,12 @@ def waiting_text(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> str:
             "who": who,
             "n": view.actions_left,
         }
-    kind = pending.get("kind")
+    kind = pending.kind
     if kind == "support":
         return _("Waiting for %(who)s to commit support in the %(color)s %(conflict)s.") % {
             "who": who,
-            "color": COLOR_NAME.get(pending.get("color") or "", ""),
-            "conflict": conflict_name(pending.get("conflict")),
+            "color": COLOR_NAME.get(pending.color or "", ""),
+            "conflict": conflict_name(pending.conflict),
         }
     if kind == "war_order":
         return _("Waiting for %(who)s to choose which war is fought next.") % {"who": who}
@@ -672,14 +672,14 @@ def decision(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> dict[str
     pending = view.pending
     if pending is None or view.is_over:
         return None
-    out = dict(pending)
-    out["mine"] = view.seat is not None and pending.get("seat") == view.seat
+    out = pending.to_dict()
+    out["mine"] = view.seat is not None and pending.seat == view.seat
     out["waiting"] = waiting_text(view, seats)
-    out["who"] = seat_label(seats, pending.get("seat"))
-    out["conflict_name"] = conflict_name(pending.get("conflict"))
-    out["color_name"] = COLOR_NAME.get(pending.get("color") or "", "")
-    out["support_color_name"] = COLOR_NAME.get(pending.get("support_color") or "", "")
-    if pending.get("attacker") is not None:
-        out["attacker_label"] = seat_label(seats, pending["attacker"])
-        out["defender_label"] = seat_label(seats, pending["defender"])
+    out["who"] = seat_label(seats, pending.seat)
+    out["conflict_name"] = conflict_name(pending.conflict)
+    out["color_name"] = COLOR_NAME.get(pending.color or "", "")
+    out["support_color_name"] = COLOR_NAME.get(pending.support_color or "", "")
+    if pending.attacker is not None:
+        out["attacker_label"] = seat_label(seats, pending.attacker)
+        out["defender_label"] = seat_label(seats, pending.defender)
     return out
