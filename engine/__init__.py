@@ -36,12 +36,14 @@ from .events import (
     visible_events,
 )
 from .legality import legal_actions
+from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_NAMES
 from .rules import apply, new_game
 from .scoring import Placing, final_ranking
 from .state import DECISION_KINDS, Conflict, Decision, GameState
 from .views import PlayerView, view_for
 
 __all__ = [
+    "COLOR_NAMES",
     "DECISION_KINDS",
     "ERROR_CODES",
     "EVENT_CODES",
@@ -59,7 +61,9 @@ __all__ = [
     "Event",
     "GameState",
     "IllegalActionError",
+    "LEADER_NAMES",
     "LeaderView",
+    "MONUMENT_NAMES",
     "MonumentView",
     "Pass",
     "PlaceCatastrophe",

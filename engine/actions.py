@@ -99,6 +99,11 @@ class PlaceTile(Action):
         """Return the name of the square the action is played on."""
         return SQUARE_NAMES[self.square]
 
+    @property
+    def color_name(self) -> str:
+        """Return the colour's name (``"red"``)."""
+        return COLOR_NAMES[self.color]
+
     def sort_key(self) -> tuple[int, ...]:
         """Return (rank, colour, square)."""
         return (self.RANK, self.color, self.square)
@@ -120,6 +125,11 @@ class PlaceLeader(Action):
         """Return the name of the square the action is played on."""
         return SQUARE_NAMES[self.square]
 
+    @property
+    def leader_name(self) -> str:
+        """Return the leader's name (``"king"``)."""
+        return LEADER_NAMES[self.color]
+
     def sort_key(self) -> tuple[int, ...]:
         """Return (rank, leader colour, square)."""
         return (self.RANK, self.color, self.square)
@@ -134,6 +144,11 @@ class WithdrawLeader(Action):
 
     def __str__(self) -> str:
         return f"withdraw {LEADER_NAMES[self.color]}"
+
+    @property
+    def leader_name(self) -> str:
+        """Return the leader's name (``"king"``)."""
+        return LEADER_NAMES[self.color]
 
     def sort_key(self) -> tuple[int, ...]:
         """Return (rank, leader colour)."""
@@ -170,6 +185,11 @@ class SwapTiles(Action):
     def __str__(self) -> str:
         words = [COLOR_NAMES[c] for c in range(4) for _ in range(self.counts[c])]
         return "swap " + " ".join(words)
+
+    @property
+    def tile_colors(self) -> tuple[str, ...]:
+        """Return the discarded tiles' colour names, one per tile, in colour order."""
+        return tuple(COLOR_NAMES[c] for c in range(4) for _ in range(self.counts[c]))
 
     def sort_key(self) -> tuple[int, ...]:
         """Return (rank, red, black, blue, green counts)."""
@@ -215,6 +235,11 @@ class ChooseWar(Action):
     def __str__(self) -> str:
         return f"war {COLOR_NAMES[self.color]}"
 
+    @property
+    def color_name(self) -> str:
+        """Return the colour's name (``"red"``)."""
+        return COLOR_NAMES[self.color]
+
     def sort_key(self) -> tuple[int, ...]:
         """Return (rank, colour)."""
         return (self.RANK, self.color)
@@ -240,6 +265,11 @@ class BuildMonument(Action):
     def touched(self) -> tuple[str, ...]:
         """Return the four squares of the 2×2 block the monument covers, top row first."""
         return tuple(SQUARE_NAMES[q] for q in block_squares(self.square))
+
+    @property
+    def monument_name(self) -> str:
+        """Return the monument's name (``"red-blue"``, RULES.md §1.2)."""
+        return MONUMENT_NAMES[self.monument]
 
     def sort_key(self) -> tuple[int, ...]:
         """Return (rank, monument, square)."""

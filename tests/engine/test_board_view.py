@@ -179,3 +179,15 @@ def test_event_squares_name_what_the_events_touch() -> None:
         Event("passed", {"seat": 1}),
     ]
     assert event_squares(events) == {"e3", "f3", "g4", "g5"}
+
+
+def test_actions_name_their_pieces() -> None:
+    """Colours, leaders and monuments by name, as the notation writes them (RULES.md §1.2)."""
+    assert Action.parse("tile green f7").color_name == "green"  # type: ignore[attr-defined]
+    assert Action.parse("leader trader e3").leader_name == "trader"  # type: ignore[attr-defined]
+    assert Action.parse("withdraw priest").leader_name == "priest"  # type: ignore[attr-defined]
+    assert Action.parse("war blue").color_name == "blue"  # type: ignore[attr-defined]
+    swap = Action.parse("swap green red red")
+    assert swap.tile_colors == ("red", "red", "green")  # type: ignore[attr-defined]
+    monument = Action.parse("monument blue-black g4")
+    assert monument.monument_name == "black-blue"  # type: ignore[attr-defined]
