@@ -114,9 +114,10 @@ def main() -> None:
     from django.test import Client
 
     import engine
-    from games import services
+    from games.core.states import game_state
     from games.models import Game
-    from games.states import game_state
+    from games.play import lifecycle
+    from games.play import submit as play_submit
 
     print(f"database: {os.environ['DATABASE_URL'].split(':')[0]}, repeat {args.repeat}")
     users = [get_user_model().objects.create_user(f"cost{n}", password=None) for n in range(2)]
@@ -128,13 +129,13 @@ def main() -> None:
     rng = random.Random(5)
 
     for target in (int(p) for p in args.plies.split(",")):
-        game = services.game_create(creator=users[0], num_players=2, is_rated=False)
-        services.game_join(game_id=game.pk, user=users[1])
+        game = lifecycle.game_create(creator=users[0], num_players=2, is_rated=False)
+        lifecycle.game_join(game_id=game.pk, user=users[1])
         game.refresh_from_db()
         seat_user = {s.position: s.user for s in game.seats.all()}
         for _ in range(target):
             view = engine.view_for(game_state(game), game.to_act_seat)
-            services.game_submit_action(
+            play_submit.game_submit_action(
                 game_id=game.pk,
                 user=seat_user[game.to_act_seat],
                 action=rng.choice(view.legal_actions),

@@ -25,7 +25,7 @@ What it does, all on loopback and all thrown away at the end:
    seat must act (fetching that seat's partial when the turn passes): saturated throughput.
 6. Bulk-inserts 10,000 finished and 1,000 active games (with seats and every move) and
    repeats the submit burst on fresh games, to show latency does not grow with history.
-7. Profiles ``services.game_submit_action`` in-process (cProfile) and prints the top entries.
+7. Profiles ``play_submit.game_submit_action`` in-process (cProfile) and prints the top entries.
 
 Throughput of a closed loop of C clients without think time is C / mean latency; the
 submit/trivial ratio compares those capacities (the burst also spends time fetching pages,
@@ -440,7 +440,7 @@ def child_setup(prefix: str, games: int, players: int) -> None:
     )
     from django.contrib.sessions.backends.db import SessionStore
 
-    from games import services
+    from games.play import lifecycle
 
     user_model = get_user_model()
     out = []
@@ -449,9 +449,9 @@ def child_setup(prefix: str, games: int, players: int) -> None:
             user_model.objects.create_user(f"{prefix}{g}x{p}", password=None)
             for p in range(players)
         ]
-        game = services.game_create(creator=users[0], num_players=players, is_rated=False)
+        game = lifecycle.game_create(creator=users[0], num_players=players, is_rated=False)
         for user in users[1:]:
-            services.game_join(game_id=game.pk, user=user)
+            lifecycle.game_join(game_id=game.pk, user=user)
         sessions = {}
         for user in users:
             store = SessionStore()
@@ -467,7 +467,7 @@ def child_setup(prefix: str, games: int, players: int) -> None:
 def _random_game(players: int, seed: int, stop_at: int | None) -> tuple[Any, list[Any]]:
     """Play a random game (to its end, or to ``stop_at`` plies); return it and its plies."""
     import engine
-    from games.states import events_to_db
+    from games.core.states import events_to_db
 
     state = engine.new_game(players, seed)
     rng = random.Random(seed)
@@ -490,8 +490,8 @@ def child_bulk(finished: int, active: int) -> None:
     from django.utils import timezone
 
     import engine
+    from games.core.states import state_to_db
     from games.models import Game, Move, Seat
-    from games.states import state_to_db
 
     started = time.perf_counter()
     user_model = get_user_model()
@@ -574,16 +574,17 @@ def child_profile(submissions: int, games: int) -> None:
     from django.contrib.auth import get_user_model
 
     import engine
-    from games import services
+    from games.core.states import game_state
     from games.models import Game
-    from games.states import game_state
+    from games.play import lifecycle
+    from games.play import submit as play_submit
 
     user_model = get_user_model()
     tables = []
     for g in range(games):
         users = [user_model.objects.create_user(f"prof{g}x{p}", password=None) for p in range(2)]
-        game = services.game_create(creator=users[0], num_players=2, is_rated=False)
-        services.game_join(game_id=game.pk, user=users[1])
+        game = lifecycle.game_create(creator=users[0], num_players=2, is_rated=False)
+        lifecycle.game_join(game_id=game.pk, user=users[1])
         game.refresh_from_db()
         tables.append((game.pk, {s.position: s.user for s in game.seats.all()}))
     rng = random.Random(11)
@@ -600,7 +601,7 @@ def child_profile(submissions: int, games: int) -> None:
             user = seats[game.to_act_seat]
             t0 = time.perf_counter()
             profiler.enable()
-            services.game_submit_action(
+            play_submit.game_submit_action(
                 game_id=game_id, user=user, action=action, expected_version=game.version
             )
             profiler.disable()

@@ -14,9 +14,9 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import services
-from games.errors import GameError
+from games.core.errors import GameError
 from games.models import Game, Move, Seat
+from games.play import lifecycle
 
 # The admin classes are generic only for the type checker (no django_stubs_ext monkeypatch).
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ class GameAdmin(GameAdminBase):
     )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        """Refuse: games are created by players in the lobby (``services.game_create``)."""
+        """Refuse: games are created by players in the lobby (``lifecycle.game_create``)."""
         return False
 
     def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> Any:
@@ -99,11 +99,11 @@ class GameAdmin(GameAdminBase):
 
     @admin.action(description=_("Abort the selected games"))
     def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        """Abort each selected open or active game through ``services.game_abort``."""
+        """Abort each selected open or active game through ``games.play.lifecycle.game_abort``."""
         done = 0
         for game in queryset:
             try:
-                services.game_abort(game_id=game.pk)
+                lifecycle.game_abort(game_id=game.pk)
                 done += 1
             except GameError as exc:
                 self.message_user(request, f"#{game.pk}: {exc}", messages.WARNING)

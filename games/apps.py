@@ -8,5 +8,9 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Connect the services' signals' receivers, and register the deployment checks."""
-        from games import checks, receivers  # noqa: F401
+        """Connect the services' signals' receivers, register the deployment checks and the tasks.
+
+        ``games.tasks`` is imported so the rooms can queue its tasks by name
+        (``games.core.queue``) in every process, not only in a Celery worker.
+        """
+        from games import checks, receivers, tasks  # noqa: F401

@@ -1,22 +1,23 @@
-"""Connect notifications, ratings and activity to the services' signals (``games.signals``).
+"""Connect notifications, ratings and activity to the services' signals (``games.core.signals``).
 
 Every receiver runs inside the service's transaction; imported once by ``GamesConfig.ready``.
 """
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
-from django.db import transaction
 from django.dispatch import receiver
 
 import engine
-from games import notifications, profiles, ratings, signals, tasks
-from games.middleware import remember_language
+from games.accounts import profiles
+from games.core import queue, signals
 from games.models import Game, Move
+from games.outbox import notifications
+from games.play import ratings
+from games.web.middleware import remember_language
 
 
 @receiver(signals.game_started, dispatch_uid="games.notify_game_started")
@@ -41,10 +42,7 @@ def on_move_applied(
     if settings.PRERENDER_PARTIALS:
         # robust: a broker that does not answer, or an eager run that fails, is logged;
         # the move stands and the polls render.
-        transaction.on_commit(
-            partial(tasks.enqueue, tasks.prerender_partials, game.pk, game.version, move.seat),
-            robust=True,
-        )
+        queue.enqueue_on_commit(queue.PRERENDER_PARTIALS, game.pk, game.version, move.seat)
     if move.source != Move.Source.PLAYER:
         return  # the default policy played (timeout or dropped seat): the player was not here
     user_id = next((s.user_id for s in game.seats.all() if s.position == move.seat), None)

@@ -2,7 +2,10 @@
 
 from django.urls import path
 
-from games import views, views_accounts, views_i18n, views_vacation
+from games.web.views import accounts as views_accounts
+from games.web.views import game as views
+from games.web.views import i18n as views_i18n
+from games.web.views import vacation as views_vacation
 
 app_name = "games"
 

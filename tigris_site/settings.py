@@ -15,7 +15,7 @@ DEBUG on and only localhost allowed. Production is chosen by the environment:
 ``CACHE_URL``           e.g. ``redis://host:6379/1``; unset means a per-process memory cache
                         (which also stands in while Redis does not answer: tigris_site.cache)
 ``PRERENDER_PARTIALS``  render waiting players' board in the worker after each move (default:
-                        on when ``CACHE_URL`` and a broker are set; see ``games.prerender``)
+                        on when ``CACHE_URL`` and a broker are set; see ``games.web.prerender``)
 ``SECURE_SSL_REDIRECT`` / ``SECURE_HSTS_SECONDS`` / ``SECURE_PROXY_SSL_HEADER_HTTPS``
                         TLS behaviour behind a proxy (production defaults are strict)
 
@@ -85,7 +85,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     # after AuthenticationMiddleware: a logged-in player's Profile.language beats the browser's
-    "games.middleware.ProfileLanguageMiddleware",
+    "games.web.middleware.ProfileLanguageMiddleware",
 ]
 
 ROOT_URLCONF = "tigris_site.urls"
@@ -159,9 +159,9 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 # Players sign up with an email address and a display name (issue 5); allauth makes the
 # username itself, which only the demo accounts type to log in.
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
-ACCOUNT_SIGNUP_FORM_CLASS = "games.forms_accounts.SignupForm"  # adds the display name
-ACCOUNT_ADAPTER = "games.adapters.AccountAdapter"  # account emails go through the worker
-ACCOUNT_USER_DISPLAY = "games.profiles.display_name"  # in allauth's pages and emails
+ACCOUNT_SIGNUP_FORM_CLASS = "games.web.forms_accounts.SignupForm"  # adds the display name
+ACCOUNT_ADAPTER = "games.mail.adapters.AccountAdapter"  # account emails go through the worker
+ACCOUNT_USER_DISPLAY = "games.text.seats.display_name"  # in allauth's pages and emails
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True  # confirming in the signing-up browser logs in
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
@@ -237,11 +237,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A web request queuing a task after its commit gives a broker that does not answer one
-# quick retry, not Celery's default three (games.tasks.enqueue logs it; sweeps make up).
+# quick retry, not Celery's default three (games.core.queue.enqueue logs it; sweeps make up).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TIMEZONE = "UTC"
-# games.prerender: only with a cache the web processes share and a worker off the request
+# games.web.prerender: only with a cache the web processes share and a worker off the request
 PRERENDER_PARTIALS = env.bool(
     "PRERENDER_PARTIALS",
     default=bool(env.str("CACHE_URL", default="")) and not CELERY_TASK_ALWAYS_EAGER,

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games.views_i18n import set_language
+from games.web.views.i18n import set_language
 from tigris_site import views
 
 urlpatterns = [

@@ -10,13 +10,11 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
-from games import render_stamps
+from games.core import stamps
 from games.models import Delivery, NotificationKind, NotificationPreference, Profile
-
-DEFAULT_BATCH_MINUTES = 15
+from games.selectors.people import DEFAULT_BATCH_MINUTES
 
 
 def profile_get(user: Any) -> Profile:
@@ -25,52 +23,6 @@ def profile_get(user: Any) -> Profile:
         user_id=user.pk, defaults={"display_name": user.get_username()[:40]}
     )
     return profile
-
-
-def display_name(user: Any) -> str:
-    """Return the name shown for ``user``: the profile's display name, else the username."""
-    try:
-        name = user.profile.display_name
-    except Profile.DoesNotExist:
-        name = ""
-    return str(name or user.get_username())
-
-
-def display_name_taken(name: str, *, except_user_id: int | None = None) -> bool:
-    """Return whether another account shows as ``name`` (case and outer spaces ignored).
-
-    Compares with other players' display names and with the usernames shown for accounts
-    that have none, so two players never look alike in a game, the lobby or the leaderboard.
-    """
-    wanted = name.strip()
-    names = Profile.objects.filter(display_name__iexact=wanted)
-    users = (
-        get_user_model()
-        .objects.filter(username__iexact=wanted)
-        .filter(Q(profile__isnull=True) | Q(profile__display_name=""))
-    )
-    if except_user_id is not None:
-        names = names.exclude(user_id=except_user_id)
-        users = users.exclude(pk=except_user_id)
-    return names.exists() or users.exists()
-
-
-def preference_get(user_id: int, kind: str) -> tuple[str, int]:
-    """Return ``(delivery, batch_minutes)`` for ``user_id`` and ``kind`` (default immediate)."""
-    pref = NotificationPreference.objects.filter(user_id=user_id, kind=kind).first()
-    if pref is None:
-        return Delivery.IMMEDIATE, DEFAULT_BATCH_MINUTES
-    return pref.delivery, pref.batch_minutes
-
-
-def preferences_all(user_id: int) -> dict[str, tuple[str, int]]:
-    """Return kind → ``(delivery, batch_minutes)`` for every kind, defaults filled in."""
-    out = {
-        kind.value: (Delivery.IMMEDIATE.value, DEFAULT_BATCH_MINUTES) for kind in NotificationKind
-    }
-    for pref in NotificationPreference.objects.filter(user_id=user_id):
-        out[pref.kind] = (pref.delivery, pref.batch_minutes)
-    return out
 
 
 def preference_set(
@@ -107,7 +59,7 @@ def profile_update(
         for kind, (delivery, minutes) in preferences.items():
             preference_set(user_id=user.pk, kind=kind, delivery=delivery, batch_minutes=minutes)
         # Their name, time zone and confirm setting show in their games' partials.
-        render_stamps.user_games_changed(user.pk)
+        stamps.user_games_changed(user.pk)
     return profile
 
 

@@ -14,56 +14,24 @@ which it starts, in days started (ending a 3-day vacation after 30 hours uses 2 
 
 from __future__ import annotations
 
-import math
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import notifications, render_stamps
-from games.errors import JoinRefused
+from games.core import stamps
+from games.core.clock import reminder_time
+from games.core.errors import JoinRefused
 from games.models import Game, NotificationKind, Vacation
-
-VACATION_DAYS_PER_YEAR = 21
+from games.outbox import notifications
+from games.selectors.people import days_left, user_on_vacation
 
 
 class VacationRefused(JoinRefused):
     """A vacation cannot start: one is running, or not enough days are left this year."""
-
-
-def _active(user_id: int | None) -> Q:
-    return Q(user_id=user_id, ended_at__isnull=True, starts_at__lte=timezone.now())
-
-
-def vacation_current(*, user_id: int | None) -> Vacation | None:
-    """Return the running vacation of ``user_id`` (started, not yet ended), or None."""
-    if user_id is None:
-        return None
-    return Vacation.objects.filter(_active(user_id)).order_by("-starts_at").first()
-
-
-def user_on_vacation(*, user_id: int | None) -> bool:
-    """Return whether ``user_id`` is on vacation now (until the vacation is ended)."""
-    return user_id is not None and Vacation.objects.filter(_active(user_id)).exists()
-
-
-def _days(vacation: Vacation) -> int:
-    end = vacation.ended_at or vacation.ends_at
-    return max(1, math.ceil((end - vacation.starts_at) / timedelta(days=1)))
-
-
-def days_used(*, user_id: int, year: int) -> int:
-    """Return the vacation days ``user_id`` used (or booked) in calendar ``year``."""
-    return sum(_days(v) for v in Vacation.objects.filter(user_id=user_id, starts_at__year=year))
-
-
-def days_left(*, user_id: int, year: int | None = None) -> int:
-    """Return the vacation days ``user_id`` has left in ``year`` (default: this year)."""
-    year = year or timezone.now().year
-    return max(0, VACATION_DAYS_PER_YEAR - days_used(user_id=user_id, year=year))
 
 
 def vacation_start(*, user_id: int, days: int) -> Vacation:
@@ -85,14 +53,12 @@ def vacation_start(*, user_id: int, days: int) -> Vacation:
         vacation = Vacation.objects.create(
             user_id=user_id, starts_at=now, ends_at=now + timedelta(days=days)
         )
-        render_stamps.user_games_changed(user_id)  # their games now say they are away
+        stamps.user_games_changed(user_id)  # their games now say they are away
     return vacation
 
 
 def _shift_deadlines(vacation: Vacation, end: datetime) -> int:
     """Move the paused deadlines of ``vacation``'s player later; return how many moved."""
-    from games.services import reminder_time  # services imports this module
-
     moved = 0
     games = (
         Game.objects.select_for_update()
@@ -134,25 +100,8 @@ def vacation_end(*, vacation_id: int) -> bool:
         vacation.ended_at = end
         vacation.save(update_fields=["ended_at"])
         _shift_deadlines(vacation, end)
-        render_stamps.user_games_changed(vacation.user_id)
+        stamps.user_games_changed(vacation.user_id)
         notifications.notification_create(
             user_id=vacation.user_id, game=None, ply=0, kind=NotificationKind.VACATION_ENDED
         )
     return True
-
-
-def vacations_due() -> list[int]:
-    """Return the ids of running vacations whose planned end has come (for the sweep)."""
-    return list(
-        Vacation.objects.filter(ended_at__isnull=True, ends_at__lte=timezone.now())
-        .order_by("ends_at")
-        .values_list("pk", flat=True)[:500]
-    )
-
-
-def vacations_until(user_ids: list[int]) -> dict[int, datetime]:
-    """Return user id → planned end of the running vacation, for those on vacation now."""
-    rows = Vacation.objects.filter(
-        user_id__in=user_ids, ended_at__isnull=True, starts_at__lte=timezone.now()
-    ).values_list("user_id", "ends_at")
-    return dict(rows)

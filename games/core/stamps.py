@@ -1,4 +1,4 @@
-"""One stamp per game in the cache: a change of it drops the partials ``games.prerender`` kept.
+"""One stamp per game in the cache: a change of it drops the partials ``games.web.prerender`` kept.
 
 A partial rendered ahead is keyed by the game's version and last update, which every move
 and every change of the game row renews. Some of what a partial shows lives elsewhere: a
@@ -6,8 +6,8 @@ player's display name, time zone and confirm setting (``Profile``), who is on va
 was dropped. The services that change those call ``games_changed`` (or
 ``user_games_changed``); a partial stored under an older stamp is then never served.
 
-Small on purpose (the cache and the models only): profiles, vacations and services import
-it, while ``games.prerender`` imports the page-building modules that import them.
+Small on purpose (the cache and the models only), in ``core``: profiles, vacations and the
+play services below the web tier renew stamps that ``games.web.prerender`` reads.
 """
 
 from __future__ import annotations

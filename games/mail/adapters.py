@@ -2,7 +2,8 @@
 
 allauth sends its emails (address confirmation, password reset) inside the request, so an
 SMTP server that is slow or down made sign-up slow or a 500. Here the request renders the
-message and queues ``tasks.send_account_email``, which Celery retries with backoff; with a
+message and queues ``games.tasks.send_account_email`` by name, which Celery retries with
+backoff; with a
 broker that does not answer, the message is sent in the request as before.
 """
 
@@ -20,7 +21,8 @@ from django.contrib.sites.shortcuts import get_current_site
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
-from games import tasks
+from games.core import queue
+from games.mail.deliver import account_email_payload
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +53,7 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
         site = {"request": request, "email": email, "current_site": self._site(request)}
         message = self.render_mail(template_prefix, email, {**site, **context})
         try:
-            tasks.send_account_email.delay(tasks.account_email_payload(message))
+            queue.delay(queue.SEND_ACCOUNT_EMAIL, account_email_payload(message))
         except OperationalError as exc:  # the broker does not answer: send it now instead
             log.warning("account email: broker unavailable (%s), sending in the request", exc)
             try:

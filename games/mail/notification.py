@@ -1,4 +1,4 @@
-"""Render and send notification emails; sign and check one-click unsubscribe tokens.
+"""Compose and send the email of one outbox row (``notification_send``).
 
 Emails receive only public facts (RULES.md §14): the game's number, player names, whose
 move it is, what kind of decision is asked, what happened since the recipient's last move
@@ -8,71 +8,30 @@ final ranking (then everything is public). Never a hand, never a hidden total.
 
 from __future__ import annotations
 
-import email.policy
-from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from django.conf import settings
-from django.core import signing
-from django.core.mail import EmailMultiAlternatives, mailers, make_msgid
 from django.db.models import prefetch_related_objects
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 import engine
-from games import gamelog, pages, profiles, selectors
-from games.models import Delivery, Game, Move, Notification, NotificationKind, Profile, Seat
-from games.presenters import COLOR_NAME, list_text
-from games.states import game_state
+from games.core.states import game_state
+from games.mail.sending import absolute, deadline_text, email_send, language_of
+from games.models import Game, Notification, NotificationKind, Seat
+from games.selectors.games import seat_for, seat_infos, seats_prefetch
+from games.selectors.moves import moves_since_seat, seat_moved_since
+from games.text.gamelog import log_entries
+from games.text.seats import display_name
+from games.text.words import COLOR_NAME, list_text
 
-UNSUBSCRIBE_SALT = "games.unsubscribe"
 SINCE_PLIES = 30  # the most plies a turn email retells
-
-
-class NotificationEmail(EmailMultiAlternatives):
-    """An email whose headers are never folded into RFC 2047 encoded words.
-
-    The standard policies fold at 78 columns and encode a long unbreakable word — the
-    ``List-Unsubscribe`` URL with its signed token — which mail clients then cannot read
-    (RFC 8058 needs the literal ``<https://…>``). RFC 5322 allows 998 characters a line.
-    """
-
-    def message(self, *, policy: Any = email.policy.default) -> Any:
-        """Return the stdlib message built with ``policy`` allowing 998-character lines."""
-        return super().message(policy=(policy or email.policy.default).clone(max_line_length=998))
-
-
-def unsubscribe_token(user_id: int, kind: str) -> str:
-    """Return a signed token naming ``user_id`` and ``kind`` (for List-Unsubscribe)."""
-    return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
-
-
-def unsubscribe_read(token: str) -> tuple[int, str]:
-    """Return ``(user_id, kind)`` of a token; raise ``signing.BadSignature`` if forged."""
-    data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-    if (
-        not isinstance(data, dict)
-        or not isinstance(data.get("u"), int)
-        or data.get("k") not in NotificationKind.values
-    ):
-        raise signing.BadSignature("malformed unsubscribe token")
-    return data["u"], data["k"]
-
-
-def absolute(path: str) -> str:
-    """Return ``settings.SITE_URL`` + ``path``."""
-    return f"{settings.SITE_URL}{path}"
 
 
 def _names(game: Game) -> dict[int, str]:
     """Return position → display name (``game`` comes with its seats: ``_with_seats``)."""
     return {
-        seat.position: profiles.display_name(seat.user)
+        seat.position: display_name(seat.user)
         for seat in game.seats.all()
         if seat.position is not None
     }
@@ -80,7 +39,7 @@ def _names(game: Game) -> dict[int, str]:
 
 def _with_seats(game: Game) -> Game:
     """Fetch ``game``'s seats with their users and profiles, once for the whole email."""
-    prefetch_related_objects([game], selectors.seats_prefetch())
+    prefetch_related_objects([game], seats_prefetch())
     return game
 
 
@@ -173,61 +132,24 @@ def _dropped_seat(row: Notification) -> Seat | None:
 def _since_lines(row: Notification) -> list[str]:
     """Return the log since the recipient's last move, up to the row's ply, as their page has it.
 
-    Each string is one ply's sentences (``gamelog.log_entries`` for the recipient's seat, so
+    Each string is one ply's sentences (``log_entries`` for the recipient's seat, so
     another player's swapped-out colours stay hidden: RULES.md §14); at most the last
     ``SINCE_PLIES`` plies. Empty when the recipient has no seat in the game.
     """
     game = row.game
     assert game is not None
-    mine = selectors.seat_for(game, row.user)
+    mine = seat_for(game, row.user)
     seat = mine.position if mine is not None else None
     if seat is None:
         return []
-    moves = Move.objects.filter(game=game, ply__lte=row.ply)
-    last_mine = moves.filter(seat=seat).order_by("-ply").values_list("ply", flat=True).first()
-    recent = list(moves.filter(ply__gt=last_mine or 0).order_by("-ply")[:SINCE_PLIES])
-    entries = gamelog.log_entries(reversed(recent), pages.seat_infos(game), seat, game_over=False)
+    recent = moves_since_seat(game.pk, seat=seat, up_to=row.ply, limit=SINCE_PLIES)
+    entries = log_entries(recent, seat_infos(game), seat, game_over=False)
     return [entry["text"] for entry in entries if entry["text"]]
 
 
 def _active_seat(game: Game) -> int:
     view = _public_view(game)
     return view.active_seat if view is not None else 0
-
-
-def _send(*, user: Any, kind: str, subject: str, template: str, context: dict[str, Any]) -> str:
-    """Render ``template``.txt/.html with ``context`` and send to ``user``; return Message-ID."""
-    token = unsubscribe_token(user.pk, kind)
-    unsubscribe_url = absolute(reverse("games:unsubscribe", args=[token]))
-    context = {
-        **context,
-        "settings_url": absolute(reverse("games:settings")),
-        "unsubscribe_url": unsubscribe_url,
-        "site_url": settings.SITE_URL,
-    }
-    text = render_to_string(f"emails/{template}.txt", context)
-    html = render_to_string(f"emails/{template}.html", context)
-    domain = urlsplit(settings.SITE_URL).hostname or "localhost"
-    message_id = make_msgid(domain=domain)
-    message = NotificationEmail(
-        subject=subject,
-        body=text,
-        to=[user.email],
-        headers={
-            "Message-ID": message_id,
-            "List-Unsubscribe": f"<{unsubscribe_url}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            "Auto-Submitted": "auto-generated",
-        },
-    )
-    message.attach_alternative(html, "text/html")
-    mailers.default.send_messages([message])
-    return message_id
-
-
-def _language(user: Any) -> str:
-    profile = Profile.objects.filter(user_id=user.pk).first()
-    return profile.language if profile else settings.LANGUAGE_CODE
 
 
 def notification_send(row: Notification) -> str:
@@ -238,12 +160,12 @@ def notification_send(row: Notification) -> str:
     user = row.user
     if row.game is None:
         return _account_send(row)
-    with translation.override(_language(user)):
+    with translation.override(language_of(user)):
         game = _with_seats(row.game)
         names = _names(game)
         context: dict[str, Any] = {
             "kind": row.kind,
-            "recipient": profiles.display_name(user),
+            "recipient": display_name(user),
             "game_label": _("Game #%(id)s") % {"id": game.pk},
             "game_url": absolute(reverse("games:game", args=[game.pk])),
             "to_act_name": names.get(game.to_act_seat or 0, ""),
@@ -252,7 +174,7 @@ def notification_send(row: Notification) -> str:
             "ranking": _ranking(game) if row.kind == NotificationKind.GAME_OVER else [],
             "players": [names[p] for p in sorted(names)],
             "kind_display": row.get_kind_display(),
-            "deadline_text": _deadline_text(game, user),
+            "deadline_text": deadline_text(game.deadline, user),
             "since": (
                 _since_lines(row)
                 if row.kind in (NotificationKind.YOUR_TURN, NotificationKind.DECISION)
@@ -264,7 +186,7 @@ def notification_send(row: Notification) -> str:
             context["dropped_name"] = names.get(dropped.position or 0, "?")
             context["dropped_resigned"] = dropped.drop_reason == Seat.DropReason.RESIGNED
         subject = _subject(row, names, dropped)
-        return _send(
+        return email_send(
             user=user, kind=row.kind, subject=subject, template="notification", context=context
         )
 
@@ -272,33 +194,21 @@ def notification_send(row: Notification) -> str:
 def _account_send(row: Notification) -> str:
     """Send an email about the account rather than one game (``vacation_ended``)."""
     user = row.user
-    with translation.override(_language(user)):
+    with translation.override(language_of(user)):
         if row.kind == NotificationKind.VACATION_ENDED:
             subject = _("Your vacation is over: your games' clocks are running again")
         else:
             subject = str(row.get_kind_display())
         context = {
             "kind": row.kind,
-            "recipient": profiles.display_name(user),
+            "recipient": display_name(user),
             "game_label": "",
             "game_url": absolute(reverse("games:lobby")),
             "kind_display": row.get_kind_display(),
         }
-        return _send(
+        return email_send(
             user=user, kind=row.kind, subject=subject, template="notification", context=context
         )
-
-
-def _deadline_text(game: Game, user: Any) -> str:
-    """Return the running deadline in ``user``'s time zone (``"2026-03-04 18:00 CET"``)."""
-    if game.deadline is None:
-        return ""
-    zone = Profile.objects.filter(user_id=user.pk).values_list("time_zone", flat=True).first()
-    try:
-        local = game.deadline.astimezone(ZoneInfo(zone or "UTC"))
-    except (ZoneInfoNotFoundError, ValueError):
-        local = game.deadline
-    return local.strftime("%Y-%m-%d %H:%M %Z")
 
 
 def still_owed(row: Notification) -> bool:
@@ -312,69 +222,7 @@ def still_owed(row: Notification) -> bool:
     game = row.game
     if game is None or game.status != Game.Status.ACTIVE:
         return False
-    seat = selectors.seat_for(game, row.user)
+    seat = seat_for(game, row.user)
     if seat is None or seat.position is None:
         return False
-    return not Move.objects.filter(game=game, seat=seat.position, ply__gt=row.ply).exists()
-
-
-def _still_relevant(row: Notification, waiting_ids: set[int]) -> bool:
-    if row.kind in (NotificationKind.YOUR_TURN, NotificationKind.DECISION):
-        return row.game_id in waiting_ids
-    return True
-
-
-def digest_send(rows: Sequence[Notification], *, delivery: str) -> str | None:
-    """Send one email for a user's gathered ``rows``; return its Message-ID, or None if moot.
-
-    The email lists every game waiting for the user now, and the games that started or
-    ended. Rows about turns the user has taken meanwhile are dropped; with nothing left,
-    nothing is sent. Raises whatever the mail backend raises.
-    """
-    user = rows[0].user
-    with translation.override(_language(user)):
-        waiting = list(selectors.games_waiting_for(user))
-        waiting_ids = {g.pk for g in waiting}
-        relevant = [r for r in rows if _still_relevant(r, waiting_ids)]
-        if not relevant and not waiting:
-            return None
-        games_waiting = [
-            {
-                "label": _("Game #%(id)s") % {"id": g.pk},
-                "url": absolute(reverse("games:game", args=[g.pk])),
-                "deadline": _deadline_text(g, user),
-            }
-            for g in waiting
-        ]
-        events = []
-        for r in relevant:
-            if r.kind in (NotificationKind.GAME_STARTED, NotificationKind.GAME_OVER):
-                events.append(
-                    {
-                        "label": _("Game #%(id)s") % {"id": r.game_id},
-                        "what": r.get_kind_display(),
-                        "url": absolute(reverse("games:game", args=[r.game_id])),
-                    }
-                )
-        kinds = sorted({r.kind for r in rows})
-        n = len(waiting)
-        if delivery == Delivery.DIGEST:
-            subject = ngettext(
-                "Your daily Tigris & Euphrates digest: %(n)s game waiting for you",
-                "Your daily Tigris & Euphrates digest: %(n)s games waiting for you",
-                n,
-            )
-        else:
-            subject = ngettext(
-                "Tigris & Euphrates: %(n)s game waiting for you",
-                "Tigris & Euphrates: %(n)s games waiting for you",
-                n,
-            )
-        subject = subject % {"n": n}
-        context = {
-            "recipient": profiles.display_name(user),
-            "games_waiting": games_waiting,
-            "events": events,
-            "delivery": delivery,
-        }
-        return _send(user=user, kind=kinds[0], subject=subject, template="digest", context=context)
+    return not seat_moved_since(game.pk, seat=seat.position, ply=row.ply)

@@ -2,7 +2,7 @@
 
 Runs inside the transaction that applies the move (``games.receivers`` connects it to the
 services' signals), so the ``Notification`` rows commit or roll back with the move; emails
-owed at once are queued for ``tasks.send_notification`` when the transaction commits.
+owed at once are queued by task name (``games.core.queue``) when the transaction commits.
 
 The rule (issue 5): a player is notified when the game starts waiting on them after waiting
 on someone else — *your_turn* when it is their turn, *decision* when they must decide on
@@ -14,15 +14,15 @@ it ends (*game_over*, with the final ranking).
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
-from functools import partial
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
-from games import profiles
-from games.models import Delivery, Game, Notification, NotificationKind, Profile, Seat
+from games.core import queue
+from games.models import Delivery, Game, Notification, NotificationKind, Seat
+from games.selectors.people import preference_get, profile_time_zone
 
 DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in the recipient's time zone
 
@@ -64,20 +64,17 @@ def notification_create(
     Returns None when the user turned that kind off or the row already exists (the unique
     constraint on user, game, ply, kind makes this idempotent; account-level rows with no
     ``game``, such as ``vacation_ended``, rely on their caller's lock instead).
-    An immediate row is queued for ``tasks.send_notification`` when the surrounding
+    An immediate row is queued for ``games.tasks.send_notification`` when the surrounding
     transaction commits.
     """
-    from games.tasks import enqueue, send_notification  # tasks imports this module's neighbours
-
-    delivery, minutes = profiles.preference_get(user_id, kind)
+    delivery, minutes = preference_get(user_id, kind)
     if delivery == Delivery.OFF:
         return None
     now = timezone.now()
     if delivery == Delivery.BATCHED:
         send_after = now + timedelta(minutes=minutes)
     elif delivery == Delivery.DIGEST:
-        zone = Profile.objects.filter(user_id=user_id).values_list("time_zone", flat=True).first()
-        send_after = next_digest_time(now, zone or "UTC")
+        send_after = next_digest_time(now, profile_time_zone(user_id) or "UTC")
     else:
         send_after = now
     try:
@@ -94,8 +91,8 @@ def notification_create(
         return None
     if delivery == Delivery.IMMEDIATE:
         # After the commit, and robust: nothing may fail the committed move. A broker that
-        # does not answer leaves the row pending for beat's ``sweep_outbox`` (tasks.enqueue).
-        transaction.on_commit(partial(enqueue, send_notification, row.pk), robust=True)
+        # does not answer leaves the row pending for beat's ``sweep_outbox`` (queue.enqueue).
+        queue.enqueue_on_commit(queue.SEND_NOTIFICATION, row.pk)
     return row
 
 

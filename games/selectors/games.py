@@ -1,7 +1,8 @@
-"""Selectors: every read of games for pages (STYLE.md, Django: selectors do the reading)."""
+"""Reads of games and seats for pages, polls and emails (STYLE.md: selectors do the reading)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -9,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, F, Prefetch, QuerySet
 
 from games.models import Game, Seat
+from games.text.seats import SeatInfo, display_name
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -25,6 +27,24 @@ def with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
     reads every seat's name, dynasty, time zone and settings without another query.
     """
     return queryset.prefetch_related(seats_prefetch())
+
+
+def seat_infos(game: Game) -> dict[int, SeatInfo]:
+    """Return position → ``SeatInfo`` for the seated players of a started game.
+
+    Reads the seats ``game`` was fetched with (``with_seats``): no query then.
+    """
+    return {
+        seat.position: SeatInfo(
+            position=seat.position,
+            username=display_name(seat.user),
+            dynasty=seat.dynasty,
+            final_rank=seat.final_rank,
+            final_score=seat.final_score,
+        )
+        for seat in game.seats.all()
+        if seat.position is not None
+    }
 
 
 def seat_for(game: Game, user: UserLike) -> Seat | None:
@@ -76,11 +96,29 @@ def games_waiting_count(user: UserLike) -> int:
     return games_waiting_for(user).count()
 
 
-def games_of_user(user: UserLike, *, limit: int = 100) -> list[Game]:
+@dataclass(frozen=True)
+class MyGame:
+    """One of a user's games in the lobby's list: public facts only, never the snapshot.
+
+    ``seats`` are every seat in seat order (with users and profiles), ``others`` those of
+    the other players; ``waiting_for_me`` whether the user's seat must act now.
+    """
+
+    pk: int
+    num_players: int
+    status: str
+    status_display: str
+    deadline: datetime | None
+    to_act_seat: int | None
+    seats: tuple[Seat, ...]
+    others: tuple[Seat, ...]
+    waiting_for_me: bool
+
+
+def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
     """Return ``user``'s games: those waiting for them first, then active, open, finished.
 
-    Each game has ``my_seat`` (the user's ``Seat``), ``waiting_for_me`` and ``others`` (the
-    other seats, in seat order) set.
+    Two queries (the games, then their seats with users and profiles).
     """
     if not user.is_authenticated:
         return []
@@ -92,16 +130,27 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[Game]:
         )[:limit]
     )
     order: dict[str, int] = {Game.Status.ACTIVE: 1, Game.Status.OPEN: 2}
+    rows = []
     for game in games:
-        game.my_seat = seat_for(game, user)  # type: ignore[attr-defined]
-        game.others = [s for s in game.seats.all() if s.user_id != user.pk]  # type: ignore[attr-defined]
-        game.waiting_for_me = (  # type: ignore[attr-defined]
-            game.status == Game.Status.ACTIVE
-            and game.my_seat is not None  # type: ignore[attr-defined]
-            and game.my_seat.position == game.to_act_seat  # type: ignore[attr-defined]
+        mine = seat_for(game, user)
+        seats = tuple(sorted(game.seats.all(), key=lambda s: (s.position or 0, s.pk)))
+        rows.append(
+            MyGame(
+                pk=game.pk,
+                num_players=game.num_players,
+                status=str(game.status),
+                status_display=str(game.get_status_display()),
+                deadline=game.deadline,
+                to_act_seat=game.to_act_seat,
+                seats=seats,
+                others=tuple(s for s in game.seats.all() if s.user_id != user.pk),
+                waiting_for_me=game.status == Game.Status.ACTIVE
+                and mine is not None
+                and mine.position == game.to_act_seat,
+            )
         )
-    games.sort(key=lambda g: 0 if g.waiting_for_me else order.get(str(g.status), 3))  # type: ignore[attr-defined]
-    return games
+    rows.sort(key=lambda g: 0 if g.waiting_for_me else order.get(g.status, 3))
+    return rows
 
 
 def next_game_waiting(user: UserLike, *, exclude_id: int) -> Game | None:

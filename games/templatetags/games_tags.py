@@ -7,7 +7,11 @@ from typing import Any
 from django import template
 from django.core.exceptions import ObjectDoesNotExist
 
-from games import profiles, ratings, selectors
+from games.play import ratings
+from games.selectors import games as selectors
+from games.selectors import people
+from games.text.seats import display_name
+from games.web.forms import VacationForm
 
 register = template.Library()
 
@@ -29,7 +33,7 @@ def games_waiting_count(context: Any) -> int:
 @register.filter
 def player_name(user: Any) -> str:
     """Return the name other players see for ``user``: the display name, else the username."""
-    return profiles.display_name(user)
+    return display_name(user)
 
 
 @register.filter
@@ -54,18 +58,15 @@ def player_rating(user: Any) -> str:
 @register.inclusion_tag("accounts/_vacation.html", takes_context=True)
 def vacation_panel(context: Any) -> dict[str, Any]:
     """Render the settings page's vacation panel: running vacation, days left, the form."""
-    from games import vacations
-    from games.forms import VacationForm
-
     request = context.get("request")
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"show": False}
     return {
         "show": True,
-        "current": vacations.vacation_current(user_id=user.pk),
-        "days_left": vacations.days_left(user_id=user.pk),
-        "per_year": vacations.VACATION_DAYS_PER_YEAR,
+        "current": people.vacation_current(user_id=user.pk),
+        "days_left": people.days_left(user_id=user.pk),
+        "per_year": people.VACATION_DAYS_PER_YEAR,
         "form": VacationForm(),
         "csrf_token": context.get("csrf_token"),
     }

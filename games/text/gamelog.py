@@ -1,7 +1,8 @@
 """Write the game log in words from the events stored on each ``Move`` (RULES.md §14).
 
-Only events the viewer may see are written: an event with ``private_to`` (the colours of
-a swap) is shown to that seat alone until the game is over.
+Only events the viewer may see are written (``engine.event_visible``: the colours of a
+swap are shown to that seat alone until the game is over, RULES.md §14). Pure: it reads
+``Move`` rows it is given and queries nothing.
 """
 
 from __future__ import annotations
@@ -14,22 +15,16 @@ from typing import Any
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from games.presenters import (
+import engine
+from games.text.seats import SeatInfo, seat_label
+from games.text.words import (
     COLOR_NAME,
     LEADER_NAME,
     TILE_NAME,
-    SeatInfo,
     conflict_name,
     list_text,
     monument_name,
-    seat_label,
 )
-
-
-def visible(event: Mapping[str, Any], viewer: int | None, *, game_over: bool) -> bool:
-    """Return whether ``viewer`` (seat or None) may see ``event``."""
-    private_to = event.get("private_to")
-    return game_over or private_to is None or private_to == viewer
 
 
 def _color(name: Any) -> str:
@@ -141,19 +136,16 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
             "%(who)s committed %(n)s %(color)s tile.", "%(who)s committed %(n)s %(color)s tiles.", n
         ) % {"who": who(), "n": n, "color": _color(p.get("color"))}
     if code == "conflict_resolved":
-        # The winner's strength first, as a score is read ("won 3–2"); a tie goes to the
-        # defender (RULES.md §6.4, §7.3), so the winner's is never the smaller one.
-        strengths = sorted(
-            (int(p.get("attacker_strength") or 0), int(p.get("defender_strength") or 0)),
-            reverse=True,
-        )
+        # The winner's strength first, as a score is read ("won 3–2"); the engine says
+        # which one that is (a tie goes to the defender, RULES.md §6.4, §7.3).
+        outcome = engine.conflict_outcome(event)
         return _("%(winner)s won the %(color)s %(conflict)s %(a)s–%(d)s against %(loser)s.") % {
             "winner": who("winner"),
             "loser": who("loser"),
-            "color": _color(p.get("color")),
-            "conflict": conflict_name(p.get("kind")),
-            "a": strengths[0],
-            "d": strengths[1],
+            "color": _color(outcome.color),
+            "conflict": conflict_name(outcome.kind),
+            "a": outcome.winner_strength,
+            "d": outcome.loser_strength,
         }
     if code == "tiles_removed":
         n = int(p.get("count") or 0)
@@ -195,18 +187,6 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
     return str(code)
 
 
-def event_squares(events: Iterable[Mapping[str, Any]]) -> set[str]:
-    """Return every square named by ``events`` (marked as changed on the board)."""
-    out: set[str] = set()
-    for event in events:
-        p = event.get("params", {})
-        for key in ("square", "from_square"):
-            if isinstance(p.get(key), str):
-                out.add(p[key])
-        out.update(s for s in p.get("squares", []) if isinstance(s, str))
-    return out
-
-
 def auto_note(source: str, who: str) -> str | None:
     """Return the log's note for a ply the default policy chose (issue 6), else None.
 
@@ -235,7 +215,7 @@ def log_entries(
     for move in moves:
         if move.seat not in labels:
             labels[move.seat] = seat_label(seats, move.seat)
-        events = [e for e in move.events if visible(e, viewer, game_over=game_over)]
+        events = engine.visible_events(move.events, viewer, game_over=game_over)
         source = getattr(move, "source", "player")
         lines, squares = _written(
             language, names, move.seat, source, json.dumps(events, sort_keys=True)
@@ -275,4 +255,4 @@ def _written(
     note = auto_note(source, seat_label(seats, seat))
     if note:
         lines.insert(0, note)
-    return tuple(lines), frozenset(event_squares(events))
+    return tuple(lines), engine.event_squares(events)

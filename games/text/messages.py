@@ -17,7 +17,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.presenters import COLOR_NAME, LEADER_NAME
+from games.text.words import COLOR_NAME, LEADER_NAME
 
 
 def _color(params: Mapping[str, Any]) -> str:

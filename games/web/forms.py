@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.presenters import COLORS
+from games.text.words import COLORS
 
 DAYS_PER_MOVE_CHOICES = [
     ("", _("no limit")),

@@ -12,8 +12,9 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from games import profiles
+from games.accounts import profiles
 from games.models import Delivery, NotificationKind
+from games.selectors import people
 
 SETTABLE_KINDS = [
     NotificationKind.YOUR_TURN,
@@ -39,9 +40,9 @@ def unique_display_name(name: str, *, except_user_id: int | None = None) -> str:
     """Return ``name``, or raise ``ValidationError`` when another player already shows as it.
 
     Two players who look alike in a game, the lobby or the leaderboard would be confused
-    (``profiles.display_name_taken``: case and outer spaces ignored).
+    (``people.display_name_taken``: case and outer spaces ignored).
     """
-    if profiles.display_name_taken(name, except_user_id=except_user_id):
+    if people.display_name_taken(name, except_user_id=except_user_id):
         raise ValidationError(_("Another player already uses this display name."))
     return name
 
@@ -101,7 +102,7 @@ class SettingsForm(forms.Form):
                 label=_("minutes"),
                 min_value=1,
                 max_value=24 * 60,
-                initial=profiles.DEFAULT_BATCH_MINUTES,
+                initial=people.DEFAULT_BATCH_MINUTES,
                 required=False,  # only batched delivery uses it
             )
 
@@ -122,7 +123,7 @@ class SettingsForm(forms.Form):
         return {
             k.value: (
                 self.cleaned_data[f"delivery_{k.value}"],
-                self.cleaned_data[f"minutes_{k.value}"] or profiles.DEFAULT_BATCH_MINUTES,
+                self.cleaned_data[f"minutes_{k.value}"] or people.DEFAULT_BATCH_MINUTES,
             )
             for k in SETTABLE_KINDS
         }
@@ -137,7 +138,7 @@ class SettingsForm(forms.Form):
             "time_zone": profile.time_zone,
             "confirm_actions": profile.confirm_actions,
         }
-        for kind, (delivery, minutes) in profiles.preferences_all(user.pk).items():
+        for kind, (delivery, minutes) in people.preferences_all(user.pk).items():
             data[f"delivery_{kind}"] = delivery
             data[f"minutes_{kind}"] = minutes
         return data

@@ -1,6 +1,6 @@
 """Render a waiting player's ``#game`` partial before their poll asks for it.
 
-After a move commits, ``tasks.prerender_partials`` (a Celery worker, off the mover's
+After a move commits, ``games.tasks.prerender_partials`` (a Celery worker, off the mover's
 request) renders the partial of every other seated player and keeps it in the shared cache
 for ``TTL`` seconds. When that player's poll finds the game moved on, it answers from the
 cache instead of reading and rendering the game again: three queries instead of seven, and
@@ -11,7 +11,7 @@ game, its version and last update, the player and the language, so any change to
 row (a move, a deadline shifted by a vacation, an abort) or another language misses and
 renders as before; what a partial shows from outside the game row (names, time zones,
 confirm settings, vacations, dropped seats) renews the game's stamp
-(``games.render_stamps``), and a partial stored under another stamp is not served. Only the
+(``games.core.stamps``), and a partial stored under another stamp is not served. Only the
 player it was rendered for can hit it: the key holds their user id, read from the request.
 The CSRF field, whose token belongs to the browser and not to the player, is written with
 ``CSRF_MARK`` and filled in when served. Only the clock's "due in" wording may lag, by at
@@ -34,9 +34,10 @@ from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games.core.stamps import PARTIAL_TTL, stamp_key
 from games.models import Game, Profile
-from games.pages import game_context
-from games.render_stamps import PARTIAL_TTL, stamp_key
+from games.selectors.games import with_seats
+from games.web.game_page import game_context
 
 TTL = PARTIAL_TTL  # seconds: bounds how stale the clock's "due in" wording can be
 CSRF_MARK = "csrf-token-of-the-browser-that-polls"
@@ -54,7 +55,7 @@ def partial_key(
 
 
 def stamp_read(game_id: int) -> str:
-    """Return ``game_id``'s render stamp (``games.render_stamps``), "" when it has none.
+    """Return ``game_id``'s render stamp (``games.core.stamps``), "" when it has none.
 
     Read it before reading the game: a change committed in between then makes the
     partials rendered from that read miss, instead of being served as current.
@@ -65,7 +66,7 @@ def stamp_read(game_id: int) -> str:
 def partials_store(game: Game, *, stamp: str, except_seat: int | None = None) -> int:
     """Render and cache the partial of every seated player of ``game`` but ``except_seat``.
 
-    ``game`` must come with its seats, users and profiles (``selectors.with_seats``) and
+    ``game`` must come with its seats, users and profiles (``games.selectors.games.with_seats``) and
     ``stamp`` be what ``stamp_read`` gave before the game was read. Each player's partial
     is rendered in their account's language, as the poll would. Returns how many partials
     were stored.
@@ -87,6 +88,21 @@ def partials_store(game: Game, *, stamp: str, except_seat: int | None = None) ->
         cache.set(key, f"{stamp}\n{html}", TTL)
         stored += 1
     return stored
+
+
+def partials_prerender(game_id: int, version: int, mover: int | None) -> int:
+    """Cache the ``#game`` partial of every seated player of ``game_id`` but ``mover``.
+
+    Does nothing (returns 0) when the game is no longer in progress at ``version``: a later
+    move has its own task. Returns how many partials were stored. It is only a shortcut: a
+    failure stores nothing and the polls render as usual (queued with a robust
+    ``on_commit``, so even an eager run never fails the move).
+    """
+    stamp = stamp_read(game_id)
+    game = with_seats(Game.objects.all()).filter(pk=game_id).first()
+    if game is None or game.version != version or game.status != Game.Status.ACTIVE:
+        return 0
+    return partials_store(game, stamp=stamp, except_seat=mover)
 
 
 def partial_cached(

@@ -32,8 +32,9 @@ from django.core import mail as django_mail
 from django.core.cache import cache
 from django.core.management import call_command
 
-from games import prerender, ratings
 from games.models import Game, Notification, Profile, Seat
+from games.play import ratings
+from games.web import prerender
 from tests import services
 from tests.e2e.whole_game import (
     ClientWeb,

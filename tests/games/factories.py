@@ -10,8 +10,8 @@ import factory
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services
 from games.models import Game
+from games.play import lifecycle
 
 User = get_user_model()
 
@@ -33,9 +33,9 @@ class UserFactory(factory.django.DjangoModelFactory):
 def started_game(num_players: int = 2, **options: Any) -> tuple[Game, dict[int, Any]]:
     """Create and fill a game through the services; return it and seat number → user."""
     users = [UserFactory() for _ in range(num_players)]
-    game = services.game_create(creator=users[0], num_players=num_players, **options)
+    game = lifecycle.game_create(creator=users[0], num_players=num_players, **options)
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     seats = {seat.position: seat.user for seat in game.seats.all()}
     return game, seats
@@ -89,7 +89,7 @@ def game_at_state(state: Any, **options: Any) -> tuple[Game, dict[int, Any]]:
     The game does not replay from its seed (``verify_games`` would flag it): for page and
     service tests of one position only.
     """
-    from games.states import state_to_db
+    from games.core.states import state_to_db
 
     game, seats = started_game(state.num_players, **options)
     game.state = state_to_db(state)

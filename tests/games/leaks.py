@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import engine
+from games.core.states import game_state
 from games.models import Game
-from games.presenters import hand_code, score_code
-from games.states import game_state
+from games.web.players import hand_code, score_code
 
 HAND = re.compile(r'data-hand="([^"]*)"')
 HAND_SEAT = re.compile(r'data-hand-seat="(\d+)"')

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 import engine
-from games import services
+from games.core.states import game_state
 from games.models import Game
-from games.states import game_state
+from games.play import submit as play_submit
 
 
 def submit(
@@ -20,7 +20,7 @@ def submit(
     state = game_state(game)
     assert state.to_act is not None
     action = pick(engine.legal_actions(state))
-    services.game_submit_action(
+    play_submit.game_submit_action(
         game_id=game.pk,
         user=seats[state.to_act],
         action=str(action),

@@ -13,8 +13,10 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from games import profiles
+from games.accounts import profiles
 from games.models import Delivery, Profile
+from games.selectors import people
+from games.text import seats as seat_text
 from tests.games.factories import client_for
 
 pytestmark = pytest.mark.django_db
@@ -89,15 +91,15 @@ def test_settings_page_saves_preferences_language_and_time_zone(user_factory: An
         "zh-hans",
         "Asia/Baghdad",
     )
-    assert profiles.preference_get(user.pk, "your_turn") == (Delivery.BATCHED, 30)
-    assert profiles.preference_get(user.pk, "game_started")[0] == Delivery.OFF
-    assert profiles.preference_get(user.pk, "reminder") == (
+    assert people.preference_get(user.pk, "your_turn") == (Delivery.BATCHED, 30)
+    assert people.preference_get(user.pk, "game_started")[0] == Delivery.OFF
+    assert people.preference_get(user.pk, "reminder") == (
         Delivery.BATCHED,
-        profiles.DEFAULT_BATCH_MINUTES,
+        people.DEFAULT_BATCH_MINUTES,
     )
     bad = client.post("/settings", {**data, "delivery_decision": "hourly"})
     assert bad.status_code == 200
-    assert profiles.preference_get(user.pk, "decision")[0] == Delivery.IMMEDIATE
+    assert people.preference_get(user.pk, "decision")[0] == Delivery.IMMEDIATE
 
 
 def test_profile_page_and_leaderboard(user_factory: Any) -> None:
@@ -161,6 +163,6 @@ def test_two_players_cannot_show_the_same_display_name(user_factory: Any) -> Non
     refused = client_for(cy).post("/settings", data)
     assert refused.status_code == 200
     assert "Another player already uses this display name." in refused.content.decode()
-    assert profiles.display_name(cy) != "BEN PLAYER"
+    assert seat_text.display_name(cy) != "BEN PLAYER"
     kept = client_for(ben).post("/settings", {**data, "display_name": "Ben Player"})
     assert kept.status_code == 302

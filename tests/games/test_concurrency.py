@@ -15,8 +15,8 @@ from django.core.management import call_command
 from django.db import connection
 
 import engine
+from games.core.states import game_state
 from games.models import Game, Move
-from games.states import game_state
 from tests.games.factories import client_for, started_game
 
 THREADS = 6

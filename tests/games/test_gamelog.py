@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.gamelog import sentence
-from games.presenters import SeatInfo
+from games.text.gamelog import sentence
+from games.text.seats import SeatInfo
 
 SEATS = {1: SeatInfo(1, "ann", "archer"), 2: SeatInfo(2, "bo", "bull")}
 

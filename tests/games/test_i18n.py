@@ -40,9 +40,12 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 import engine
-from games import gamelog, messages, presenters, services
+from games.core.states import game_state
 from games.models import Game, Profile
-from games.states import game_state
+from games.play import lifecycle
+from games.play import submit as play_submit
+from games.text import gamelog, messages
+from games.text import seats as seat_text
 from tests.games.factories import UserFactory, client_for, started_game
 
 pytestmark = pytest.mark.django_db
@@ -245,8 +248,8 @@ EVENT_REASONS = {
 @pytest.mark.parametrize("code", engine.EVENT_CODES)
 def test_every_event_code_is_written_in_chinese(code: str) -> None:
     seats = {
-        1: presenters.SeatInfo(position=1, username="ana", dynasty="bull"),
-        2: presenters.SeatInfo(position=2, username="bo", dynasty="lion"),
+        1: seat_text.SeatInfo(position=1, username="ana", dynasty="bull"),
+        2: seat_text.SeatInfo(position=2, username="bo", dynasty="lion"),
     }
     for reason in EVENT_REASONS.get(code, [None]):
         params = dict(EVENT_PARAMS, reason=reason, kind=reason)
@@ -359,7 +362,7 @@ def play_until_every_decision(game: Game, seats: dict[int, Any]) -> Iterator[tup
         else:
             pool = actions
         assert game.to_act_seat is not None
-        services.game_submit_action(
+        play_submit.game_submit_action(
             game_id=game.pk,
             user=seats[game.to_act_seat],
             action=rng.choice(pool),
@@ -393,7 +396,7 @@ def test_every_page_of_a_game_reads_in_chinese(django_capture_on_commit_callback
     get("profile", spectator, f"/players/{seats[1].pk}/")
     get("not found", anonymous, "/games/999999/", status=404)
     with django_capture_on_commit_callbacks(execute=True):
-        open_game = services.game_create(creator=seats[1], num_players=4)
+        open_game = lifecycle.game_create(creator=seats[1], num_players=4)
     get("waiting room", clients[1], f"/games/{open_game.pk}/")
     seen = []
     with django_capture_on_commit_callbacks(execute=True):
@@ -531,8 +534,8 @@ def test_emails_arrive_in_each_recipients_own_language(
     mail.outbox.clear()
     with translation.override(ZH), django_capture_on_commit_callbacks(execute=True):
         # the sender's language (here Chinese) must not leak into the other's email
-        game = services.game_create(creator=users[0], num_players=2)
-        services.game_join(game_id=game.pk, user=users[1])
+        game = lifecycle.game_create(creator=users[0], num_players=2)
+        lifecycle.game_join(game_id=game.pk, user=users[1])
     by_recipient = {m.to[0]: m for m in mail.outbox}
     english, chinese = by_recipient[users[0].email], by_recipient[users[1].email]
     assert "has started" in english.subject and not CJK.search(english.subject + english.body)
@@ -543,7 +546,7 @@ def test_emails_arrive_in_each_recipients_own_language(
 
 
 def test_a_refusal_in_chinese_is_one_sentence_that_names_the_square_as_written() -> None:
-    from games.errors import IllegalAction
+    from games.play.errors import IllegalAction
 
     with translation.override("zh-hans"):
         chinese = str(IllegalAction("", code="square_occupied", params={"square": "k6"}))
@@ -557,9 +560,10 @@ def test_a_refusal_in_chinese_is_one_sentence_that_names_the_square_as_written()
 
 
 def test_lists_and_log_items_read_naturally_in_chinese() -> None:
-    from games.gamelog import log_entries
     from games.models import Move
-    from games.presenters import SeatInfo, list_text
+    from games.text.gamelog import log_entries
+    from games.text.seats import SeatInfo
+    from games.text.words import list_text
 
     move = Move(
         ply=2,

@@ -16,8 +16,8 @@ import pytest
 from django.test import Client
 
 import engine
+from games.core.states import game_state, replay
 from games.models import Game, Move
-from games.states import game_state, replay
 from tests.games.factories import client_for, play_random_plies, started_game
 from tests.games.leaks import assert_no_leak
 
@@ -84,10 +84,10 @@ def test_no_page_leaks_hidden_information(num_players: int, open_scoring: bool) 
 
 def test_swapped_colours_are_shown_to_the_swapper_only() -> None:
     game, seats = started_game(2)
-    from games import services
+    from games.play import submit as play_submit
 
     swap = next(str(a) for a in engine.legal_actions(game_state(game)) if str(a).startswith("swap"))
-    services.game_submit_action(game_id=game.pk, user=seats[1], action=swap, expected_version=0)
+    play_submit.game_submit_action(game_id=game.pk, user=seats[1], action=swap, expected_version=0)
     mine = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
     theirs = client_for(seats[2]).get(f"/games/{game.pk}/").content.decode()
     assert "discarded:" in mine
@@ -97,11 +97,11 @@ def test_swapped_colours_are_shown_to_the_swapper_only() -> None:
 
     game.refresh_from_db()
     if game.to_act_seat == 1:  # seat 1's second action: pass, so the game waits on seat 2
-        services.game_submit_action(
+        play_submit.game_submit_action(
             game_id=game.pk, user=seats[1], action="pass", expected_version=game.version
         )
 
-    from games import emails
+    from games.mail import notification as emails
     from games.models import Notification
 
     row = Notification.objects.get(game=game, user=seats[2], kind="your_turn")

@@ -13,9 +13,13 @@ from django.core import mail
 from django.test import Client
 from kombu.exceptions import OperationalError
 
-from games import emails, profiles, tasks
+from games import tasks
+from games.accounts import profiles
+from games.core.states import game_state
+from games.mail import deliver, sending
 from games.models import Delivery, Game, Notification, NotificationKind
-from games.states import game_state
+from games.selectors import people
+from games.text import seats as seat_text
 from tests.games.factories import client_for, started_game
 from tests.games.mail_backends import FlakyBackend
 from tests.games.outbox import passing, randomly, submit
@@ -49,7 +53,7 @@ def _play_until_other_seat(game: Game, seats: dict[int, Any]) -> Game:
 def test_game_start_tells_every_player_once_naming_whose_move(run_on_commit: Any) -> None:
     game, seats = _start(3)
     assert sorted(m.to[0] for m in mail.outbox) == sorted(u.email for u in seats.values())
-    first = profiles.display_name(seats[game.to_act_seat or 0])
+    first = seat_text.display_name(seats[game.to_act_seat or 0])
     for message in mail.outbox:
         assert f"Game #{game.pk}" in message.subject
         assert f"{first}'s move" in message.subject
@@ -229,13 +233,13 @@ def test_who_is_told_over_a_whole_game_and_no_email_leaks(run_on_commit: Any) ->
         text = re.sub(r"https?://\S+", "", text)
         text = re.sub(r"Due by \d{4}-\d\d-\d\d \d\d:\d\d \w+\.", "", text)
         for user in seats.values():
-            text = text.replace(profiles.display_name(user), "")
+            text = text.replace(seat_text.display_name(user), "")
         assert not re.search(r"\d", text), text
     # The game-over email ranks both players with their scores (everything is public then).
     over = [m for m in mail.outbox if "is over" in m.subject]
     assert len(over) == 2
     for seat in game.seats.all():
-        assert f"{seat.final_rank}. {profiles.display_name(seat.user)}" in over[0].body
+        assert f"{seat.final_rank}. {seat_text.display_name(seat.user)}" in over[0].body
 
 
 @pytest.mark.parametrize("count", [1, 3])
@@ -243,7 +247,7 @@ def test_who_is_told_over_a_whole_game_and_no_email_leaks(run_on_commit: Any) ->
 def test_batched_and_digest_send_one_email_for_several_games(
     run_on_commit: Any, delivery: str, count: int, user_factory: Any
 ) -> None:
-    from games import services
+    from games.play import lifecycle
 
     me = user_factory()
     profiles.profile_get(me)
@@ -255,8 +259,8 @@ def test_batched_and_digest_send_one_email_for_several_games(
             other = user_factory()
             for kind in ("game_started", "your_turn"):
                 profiles.preference_set(user_id=other.pk, kind=kind, delivery=Delivery.OFF)
-            game = services.game_create(creator=other, num_players=2)
-            services.game_join(game_id=game.pk, user=me)
+            game = lifecycle.game_create(creator=other, num_players=2)
+            lifecycle.game_join(game_id=game.pk, user=me)
             game.refresh_from_db()
             seats = {s.position: s.user for s in game.seats.all()}
             if seats[game.to_act_seat or 0] == me:
@@ -287,12 +291,14 @@ def test_batched_and_digest_send_one_email_for_several_games(
     for game in mine:  # each game is listed with its deadline (3 days per move by default)
         game.refresh_from_db()
         assert game.deadline is not None
-        assert f"Game #{game.pk} (due by {emails._deadline_text(game, me)}):" in message.body
+        assert (
+            f"Game #{game.pk} (due by {sending.deadline_text(game.deadline, me)}):" in message.body
+        )
     assert set(Notification.objects.filter(user=me).values_list("status", flat=True)) == {"sent"}
 
 
 def test_digest_goes_out_at_eight_in_the_players_time_zone() -> None:
-    from games.notifications import next_digest_time
+    from games.outbox.notifications import next_digest_time
 
     now = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
     assert next_digest_time(now, "UTC") == datetime(2026, 3, 3, 8, 0, tzinfo=UTC)
@@ -320,24 +326,24 @@ def test_one_click_unsubscribe_turns_off_that_kind_only(run_on_commit: Any) -> N
     client = Client(enforce_csrf_checks=True)
     page = client.get(path)
     assert page.status_code == 200 and b'method="post"' in page.content
-    assert profiles.preference_get(me.pk, "your_turn")[0] == Delivery.IMMEDIATE
+    assert people.preference_get(me.pk, "your_turn")[0] == Delivery.IMMEDIATE
     response = client.post(path, {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
-    assert profiles.preference_get(me.pk, "your_turn")[0] == Delivery.OFF
-    assert profiles.preference_get(me.pk, "game_over")[0] == Delivery.IMMEDIATE
+    assert people.preference_get(me.pk, "your_turn")[0] == Delivery.OFF
+    assert people.preference_get(me.pk, "game_over")[0] == Delivery.IMMEDIATE
 
 
 def test_forged_unsubscribe_token_is_refused_and_changes_nothing(user_factory: Any) -> None:
     me = user_factory()
-    token = emails.unsubscribe_token(me.pk, "your_turn")
-    forged = emails.unsubscribe_token(me.pk, "game_over")[:-3] + "abc"
+    token = sending.unsubscribe_token(me.pk, "your_turn")
+    forged = sending.unsubscribe_token(me.pk, "game_over")[:-3] + "abc"
     other_kind = token.replace(token.split(":")[0], "eyJ1IjoxLCJrIjoiZ2FtZV9vdmVyIn0")
     client = Client()
     for bad in (forged, other_kind, "nonsense"):
         assert client.post(f"/unsubscribe/{bad}").status_code == 400
         assert client.get(f"/unsubscribe/{bad}").status_code == 400
-    assert profiles.preferences_all(me.pk)["your_turn"][0] == Delivery.IMMEDIATE
-    assert profiles.preferences_all(me.pk)["game_over"][0] == Delivery.IMMEDIATE
+    assert people.preferences_all(me.pk)["your_turn"][0] == Delivery.IMMEDIATE
+    assert people.preferences_all(me.pk)["game_over"][0] == Delivery.IMMEDIATE
 
 
 def test_a_transient_failure_waits_out_its_backoff_before_the_sweep_requeues_it(
@@ -346,7 +352,7 @@ def test_a_transient_failure_waits_out_its_backoff_before_the_sweep_requeues_it(
     # Celery's own retry message is lost; only the sweep can send the row again, and not
     # before the backoff the failed attempt set.
     monkeypatch.setattr(
-        tasks.send_notification, "retry", lambda *a, **k: tasks.TransientSendError("lost")
+        tasks.send_notification, "retry", lambda *a, **k: deliver.TransientSendError("lost")
     )
     with time_machine.travel(START, tick=False), monkeypatch.context() as lost:
         lost.setattr(tasks.send_notification, "delay", lambda *a, **k: None)
@@ -356,11 +362,11 @@ def test_a_transient_failure_waits_out_its_backoff_before_the_sweep_requeues_it(
     settings.MAILERS = {"default": {"BACKEND": "tests.games.mail_backends.FlakyBackend"}}
     FlakyBackend.calls, FlakyBackend.failures = 0, 1
     with time_machine.travel(START + timedelta(minutes=2), tick=False):
-        with pytest.raises(tasks.TransientSendError):
+        with pytest.raises(deliver.TransientSendError):
             tasks.send_notification.run(row.pk)
         row.refresh_from_db()
         assert row.status == Notification.Status.PENDING and row.attempts == 1
-        assert row.send_after == START + timedelta(minutes=2) + tasks.retry_delay(1)
+        assert row.send_after == START + timedelta(minutes=2) + deliver.retry_delay(1)
     with time_machine.travel(START + timedelta(minutes=2, seconds=10), tick=False):
         tasks.sweep_outbox()
         row.refresh_from_db()
@@ -376,7 +382,7 @@ def test_a_row_fails_after_max_retries_whichever_chain_sends_it(settings: Any) -
     _play_until_other_seat(game, seats)
     row = Notification.objects.get(kind=NotificationKind.YOUR_TURN)
     Notification.objects.filter(pk=row.pk).update(
-        status=Notification.Status.PENDING, attempts=tasks.MAX_RETRIES + 1
+        status=Notification.Status.PENDING, attempts=deliver.MAX_RETRIES + 1
     )
     settings.MAILERS = {"default": {"BACKEND": "tests.games.mail_backends.FlakyBackend"}}
     FlakyBackend.calls, FlakyBackend.failures = 0, 1

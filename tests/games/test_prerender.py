@@ -16,8 +16,11 @@ from django.core.cache import cache
 from django.test import Client, RequestFactory
 from django.utils import translation
 
-from games import prerender, profiles, services, tasks, vacations
+from games import tasks
+from games.accounts import profiles, vacations
 from games.models import Game
+from games.play import timeouts
+from games.web import prerender
 from tests.games.factories import UserFactory, client_for, page_actions, started_game
 
 pytestmark = pytest.mark.django_db
@@ -280,7 +283,7 @@ def test_a_change_shown_outside_the_game_row_drops_the_kept_partials(
 def test_a_resignation_drops_the_kept_partials(django_capture_on_commit_callbacks: Any) -> None:
     game, first, nxt = _turn_passed(django_capture_on_commit_callbacks, 11)
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_resign(game_id=game.pk, user=first)
+        timeouts.game_resign(game_id=game.pk, user=first)
     assert Game.objects.get(pk=game.pk).version == game.version  # nothing autoplayed yet
     body = _poll(nxt, game)
     assert SENTINEL.encode() not in body

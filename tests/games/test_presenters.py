@@ -1,18 +1,30 @@
-"""The board presenter draws what the view says, including the unification marker."""
+"""The board draws what the view says, including the unification marker (games.web.board)."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import engine
-from games.presenters import SeatInfo, board_rows
+from games.text.seats import SeatInfo
+from games.web.board import board_rows
 from tests.engine.rules_helpers import play, position
 
 SEATS = {1: SeatInfo(1, "ann", "archer"), 2: SeatInfo(2, "bo", "bull")}
 
 
-def cells_by_square(view: engine.PlayerView) -> dict[str, dict[str, object]]:
-    return {cell["name"]: cell for row in board_rows(view, SEATS) for cell in row["cells"]}
+def cells_by_square(view: engine.PlayerView, **options: Any) -> dict[str, dict[str, Any]]:
+    """Return square name → what the page draws there: the cell's parts and its ``html``."""
+    out = {}
+    for row in board_rows(view, SEATS, **options):
+        for cell, html in zip(row.cells, row.cell_html, strict=True):
+            out[cell.square.name] = {
+                "unification": cell.square.unification,
+                "label": cell.label,
+                "kingdom_edges": list(cell.square.kingdom_edges),
+                "html": str(html),
+            }
+    return out
 
 
 def test_the_unification_marker_is_drawn_and_labelled_while_wars_are_pending() -> None:
@@ -43,7 +55,7 @@ def test_kingdom_edges_are_drawn_where_a_kingdom_ends() -> None:
 def test_monuments_are_named_by_their_colours_in_the_viewers_language() -> None:
     from django.utils import translation
 
-    from games.presenters import monument_name
+    from games.text.words import monument_name
 
     assert monument_name("red-black") == "red/black"
     with translation.override("zh-hans"):
@@ -52,23 +64,21 @@ def test_monuments_are_named_by_their_colours_in_the_viewers_language() -> None:
 
 
 def test_swapping_one_tile_is_singular() -> None:
-    from games.presenters import action_words
+    from games.text.actions import action_words
 
-    view = engine.view_for(engine.new_game(2, 1), 1)
-    assert action_words("swap red", view) == "Swap 1 tile: red"
-    assert action_words("swap red blue", view) == "Swap 2 tiles: red, blue"
+    assert action_words(engine.Action.parse("swap red")) == "Swap 1 tile: red"
+    assert action_words(engine.Action.parse("swap red blue")) == "Swap 2 tiles: red, blue"
 
 
 def test_the_viewers_own_leader_that_may_move_is_picked_on_the_board() -> None:
-    from games.presenters import action_groups, board_picks
+    from games.web.action_groups import action_groups, board_picks
 
     state = position({"c5": "r", "c6": "1K", "i5": "r", "j5": "2K"})
 
     def html(seat: int) -> dict[str, str]:
         view = engine.view_for(state, seat)
         picks = board_picks(view, action_groups(view))
-        rows = board_rows(view, SEATS, picks=picks)
-        return {c["name"]: str(c["html"]) for row in rows for c in row["cells"]}
+        return {name: cell["html"] for name, cell in cells_by_square(view, picks=picks).items()}
 
     mine = html(1)
     assert re.search(r'class="[^"]*\bpick\b', mine["c6"])

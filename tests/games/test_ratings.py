@@ -11,8 +11,8 @@ from django.core.management import call_command
 from django.utils import timezone
 
 import engine
-from games import ratings, services
 from games.models import Game, Profile, Seat
+from games.play import lifecycle, ratings
 from tests.games.factories import UserFactory, started_game
 from tests.games.outbox import randomly, submit
 
@@ -93,9 +93,9 @@ def test_recompute_ratings_gives_the_incremental_numbers() -> None:
     for n in range(12):
         size = rng.choice([2, 3, 4])
         players = rng.sample(users, size)
-        game = services.game_create(creator=players[0], num_players=size)
+        game = lifecycle.game_create(creator=players[0], num_players=size)
         for user in players[1:]:
-            services.game_join(game_id=game.pk, user=user)
+            lifecycle.game_join(game_id=game.pk, user=user)
         ranks = {p: rng.randint(1, size) for p in range(1, size + 1)}
         ranking = _finish(game, ranks, start + timedelta(hours=n))
         ratings.game_rate(game_id=game.pk, ranking=ranking)

@@ -15,11 +15,15 @@ import pytest
 from django.utils import translation
 
 import engine
-from games import pages, services
-from games.gamelog import log_entries
+from games.core.states import game_state
 from games.models import Move, Profile
-from games.presenters import SQUARE_MARK, SeatInfo, action_groups, action_words, board_rows
-from games.states import game_state
+from games.play import submit as play_submit
+from games.selectors.moves import moves_recent
+from games.text.actions import SQUARE_MARK, action_words
+from games.text.gamelog import log_entries
+from games.text.seats import SeatInfo
+from games.web.action_groups import action_groups
+from games.web.board import board_rows
 from tests.engine.rules_helpers import position
 from tests.games.factories import client_for, started_game
 
@@ -39,6 +43,16 @@ def _random_states(count: int, seed: int) -> list[engine.GameState]:
     return out
 
 
+def _words(notation: str, view: engine.PlayerView) -> str:
+    """Return an action's words the long way: parsed, with its leader's square looked up."""
+    action = engine.Action.parse(notation)
+    from_square = None
+    if isinstance(action, engine.PlaceLeader):
+        from_square = view.leaders.get(view.seat or 0, {}).get(action.leader_name)
+    support = view.pending.support_color if view.pending else None
+    return action_words(action, from_square=from_square, support_color=support)
+
+
 def test_a_groups_words_pattern_gives_each_actions_own_words() -> None:
     checked = 0
     for state in _random_states(60, seed=3):
@@ -48,10 +62,10 @@ def test_a_groups_words_pattern_gives_each_actions_own_words() -> None:
                 continue
             assert group.words.count(SQUARE_MARK) == 1, group.words
             for item in group.actions:
-                square = item["notation"].split()[-1]
-                expected = action_words(item["notation"], view)
+                square = item.notation.split()[-1]
+                expected = _words(item.notation, view)
                 assert group.words.replace(SQUARE_MARK, square) == expected
-                assert item["words"] == expected
+                assert item.words == expected
                 checked += 1
     assert checked > 1000
 
@@ -59,13 +73,13 @@ def test_a_groups_words_pattern_gives_each_actions_own_words() -> None:
 def test_buttons_carry_the_notation_and_words_only_where_the_group_has_none() -> None:
     view = engine.view_for(engine.new_game(2, 8), 1)
     groups = {g.key: g for g in action_groups(view)}
-    tiles = str(groups["tile-red"].buttons_html())
+    tiles = str(groups["tile-red"].buttons_html)
     assert tiles.count("<button") == len(groups["tile-red"].actions)
     assert "data-words" not in tiles
     assert groups["tile-red"].words == "Place a red temple on @"
     swaps = groups["swap"]
     assert not swaps.words
-    assert str(swaps.buttons_html()).count("data-words=") == len(swaps.actions)
+    assert str(swaps.buttons_html).count("data-words=") == len(swaps.actions)
 
 
 def test_a_leaders_square_follows_a_rename_and_the_language() -> None:
@@ -73,8 +87,8 @@ def test_a_leaders_square_follows_a_rename_and_the_language() -> None:
     view = engine.view_for(state, 1)
 
     def c6(seats: dict[int, SeatInfo]) -> str:
-        cells = {c["name"]: c for row in board_rows(view, seats) for c in row["cells"]}
-        return str(cells["c6"]["label"])
+        cells = {c.square.name: c for row in board_rows(view, seats) for c in row.cells}
+        return cells["c6"].label
 
     before = c6({1: SeatInfo(1, "ann", "archer"), 2: SeatInfo(2, "bo", "bull")})
     after = c6({1: SeatInfo(1, "anna", "archer"), 2: SeatInfo(2, "bo", "bull")})
@@ -151,15 +165,15 @@ def test_the_page_reads_every_move_since_the_viewers_last_and_the_last_forty() -
     game.version = 60
     game.save(update_fields=["version"])
 
-    moves, last_mine = pages._recent_moves(game, 1)
+    moves, last_mine = moves_recent(game.pk, version=game.version, position=1)
     assert last_mine == 5
     assert [m.ply for m in moves] == list(range(6, 61))
 
-    moves, last_mine = pages._recent_moves(game, 2)
+    moves, last_mine = moves_recent(game.pk, version=game.version, position=2)
     assert last_mine == 60
     assert [m.ply for m in moves] == list(range(21, 61))
 
-    moves, last_mine = pages._recent_moves(game, None)
+    moves, last_mine = moves_recent(game.pk, version=game.version, position=None)
     assert last_mine == 0
     assert [m.ply for m in moves] == list(range(21, 61))
 
@@ -169,7 +183,7 @@ def test_a_player_who_never_moved_has_no_since_section() -> None:
     _moves(game, [2, 3] * 30)
     game.version = 60
     game.save(update_fields=["version"])
-    moves, last_mine = pages._recent_moves(game, 1)
+    moves, last_mine = moves_recent(game.pk, version=game.version, position=1)
     assert last_mine == 0
     assert [m.ply for m in moves] == list(range(21, 61))
 
@@ -178,7 +192,7 @@ def test_a_rename_shows_on_the_board_and_in_the_log_of_the_next_page() -> None:
     game, users = started_game(2)
     view = engine.view_for(game_state(game), 1)
     action = next(a for a in view.legal_actions if a.startswith("leader king"))
-    services.game_submit_action(
+    play_submit.game_submit_action(
         game_id=game.pk, user=users[1], action=action, expected_version=game.version
     )
     square = action.split()[-1]

@@ -11,9 +11,11 @@ from django.contrib.admin.sites import site
 from django.core.management import CommandError, call_command
 from django.test import Client, RequestFactory
 
-from games import emails, notifications, services
+from games.core.states import game_state, replay
+from games.mail import notification as emails
 from games.models import Game, NotificationKind, Profile
-from games.states import game_state, replay
+from games.outbox import notifications
+from games.play import lifecycle
 from tests.engine.rules_helpers import play, position
 from tests.games.factories import (
     UserFactory,
@@ -100,7 +102,7 @@ def test_the_admin_cannot_add_a_game(admin_client: Client) -> None:
 
 def test_an_aborted_game_stays_readable_for_its_players_only() -> None:
     game, seats = started_game(2)
-    services.game_abort(game_id=game.pk)
+    lifecycle.game_abort(game_id=game.pk)
     page = client_for(seats[1]).get(f"/games/{game.pk}/")
     body = page.content.decode()
     assert page.status_code == 200 and "aborted by an administrator" in body

@@ -5,18 +5,20 @@ from __future__ import annotations
 import pytest
 
 import engine
-from games import services, signals
-from games.errors import (
+from games.core import signals
+from games.core.errors import (
     GameNotActive,
-    IllegalAction,
     JoinRefused,
     MalformedAction,
     NotAPlayer,
     NotYourTurn,
     StaleVersion,
 )
+from games.core.states import game_state
 from games.models import Game, Move, Seat
-from games.states import game_state
+from games.play import lifecycle
+from games.play import submit as play_submit
+from games.play.errors import IllegalAction
 from tests.games.factories import UserFactory, started_game
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +30,7 @@ def first_legal(game: Game) -> str:
 
 def test_create_seats_the_creator_and_stays_open() -> None:
     alice = UserFactory()
-    game = services.game_create(creator=alice, num_players=3, is_public=False, open_scoring=True)
+    game = lifecycle.game_create(creator=alice, num_players=3, is_public=False, open_scoring=True)
     assert game.status == Game.Status.OPEN
     assert list(game.seats.values_list("user", flat=True)) == [alice.pk]
     assert game.state is None
@@ -37,7 +39,7 @@ def test_create_seats_the_creator_and_stays_open() -> None:
 @pytest.mark.parametrize("n", [1, 5])
 def test_create_rejects_player_counts_outside_2_to_4(n: int) -> None:
     with pytest.raises(JoinRefused):
-        services.game_create(creator=UserFactory(), num_players=n)
+        lifecycle.game_create(creator=UserFactory(), num_players=n)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -57,27 +59,27 @@ def test_last_seat_starts_the_game_with_random_order_and_dynasties(n: int) -> No
 def test_join_refusals() -> None:
     game, seats = started_game(2)
     with pytest.raises(GameNotActive):
-        services.game_join(game_id=game.pk, user=UserFactory())
-    open_game = services.game_create(creator=seats[1], num_players=3)
+        lifecycle.game_join(game_id=game.pk, user=UserFactory())
+    open_game = lifecycle.game_create(creator=seats[1], num_players=3)
     with pytest.raises(JoinRefused):
-        services.game_join(game_id=open_game.pk, user=seats[1])
-    private = services.game_create(creator=seats[1], num_players=2, is_public=False)
+        lifecycle.game_join(game_id=open_game.pk, user=seats[1])
+    private = lifecycle.game_create(creator=seats[1], num_players=2, is_public=False)
     with pytest.raises(JoinRefused):
-        services.game_join(game_id=private.pk, user=UserFactory())
-    services.game_join(game_id=private.pk, user=UserFactory(), invite_token=private.invite_token)
+        lifecycle.game_join(game_id=private.pk, user=UserFactory())
+    lifecycle.game_join(game_id=private.pk, user=UserFactory(), invite_token=private.invite_token)
     private.refresh_from_db()
     assert private.status == Game.Status.ACTIVE
 
 
 def test_leave_before_start_and_empty_game_is_aborted() -> None:
     alice, bob = UserFactory(), UserFactory()
-    game = services.game_create(creator=alice, num_players=3)
-    services.game_join(game_id=game.pk, user=bob)
-    services.game_leave(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, num_players=3)
+    lifecycle.game_join(game_id=game.pk, user=bob)
+    lifecycle.game_leave(game_id=game.pk, user=bob)
     assert game.seats.count() == 1
     with pytest.raises(NotAPlayer):
-        services.game_leave(game_id=game.pk, user=bob)
-    services.game_leave(game_id=game.pk, user=alice)
+        lifecycle.game_leave(game_id=game.pk, user=bob)
+    lifecycle.game_leave(game_id=game.pk, user=alice)
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
 
@@ -88,7 +90,7 @@ def test_submit_appends_a_move_and_bumps_the_version() -> None:
     seen = []
     signals.move_applied.connect(lambda **kw: seen.append(kw), weak=False, dispatch_uid="t1")
     try:
-        result = services.game_submit_action(
+        result = play_submit.game_submit_action(
             game_id=game.pk, user=seats[1], action=action, expected_version=0
         )
     finally:
@@ -122,7 +124,7 @@ def test_submit_errors_save_nothing(
     user = {"stranger": UserFactory(), "other": seats[2], "actor": seats[1]}[who]
     before = dict(Game.objects.filter(pk=game.pk).values("state", "version", "to_act_seat")[0])
     with pytest.raises(error):
-        services.game_submit_action(
+        play_submit.game_submit_action(
             game_id=game.pk, user=user, action=action or first_legal(game), expected_version=version
         )
     after = dict(Game.objects.filter(pk=game.pk).values("state", "version", "to_act_seat")[0])
@@ -133,7 +135,7 @@ def test_submit_errors_save_nothing(
 def test_illegal_action_carries_the_engine_code() -> None:
     game, seats = started_game(2)
     with pytest.raises(IllegalAction) as info:
-        services.game_submit_action(
+        play_submit.game_submit_action(
             game_id=game.pk, user=seats[1], action="withdraw king", expected_version=0
         )
     assert info.value.code
@@ -142,12 +144,12 @@ def test_illegal_action_carries_the_engine_code() -> None:
 
 def test_abort_stops_an_active_game() -> None:
     game, seats = started_game(2)
-    services.game_abort(game_id=game.pk)
+    lifecycle.game_abort(game_id=game.pk)
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED and game.to_act_seat is None
     with pytest.raises(GameNotActive):
-        services.game_submit_action(
+        play_submit.game_submit_action(
             game_id=game.pk, user=seats[1], action="pass", expected_version=0
         )
     with pytest.raises(GameNotActive):
-        services.game_abort(game_id=game.pk)
+        lifecycle.game_abort(game_id=game.pk)

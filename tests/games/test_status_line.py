@@ -35,11 +35,11 @@ def test_while_a_war_waits_on_a_seat_the_others_read_whom_it_waits_for() -> None
 
 
 def test_the_waiting_room_sees_players_join_and_the_game_start_without_reloading() -> None:
-    from games import services
+    from games.play import lifecycle
     from tests.games.factories import UserFactory
 
     creator, second, third = UserFactory(), UserFactory(), UserFactory()
-    game = services.game_create(creator=creator, num_players=3, is_public=False)
+    game = lifecycle.game_create(creator=creator, num_players=3, is_public=False)
     room = client_for(creator)
 
     def poll() -> Any:
@@ -54,13 +54,13 @@ def test_the_waiting_room_sees_players_join_and_the_game_start_without_reloading
     # A stranger learns nothing about a private game's waiting room.
     assert client_for(UserFactory()).get(url, HTTP_HX_REQUEST="true").status_code == 404
 
-    services.game_join(game_id=game.pk, user=second, invite_token=game.invite_token)
+    lifecycle.game_join(game_id=game.pk, user=second, invite_token=game.invite_token)
     joined = room.get(url, HTTP_HX_REQUEST="true")
     assert joined.status_code == 200 and "Waiting for players" in joined.content.decode()
     url = poll()
     assert room.get(url, HTTP_HX_REQUEST="true").status_code == 204
 
-    services.game_join(game_id=game.pk, user=third, invite_token=game.invite_token)
+    lifecycle.game_join(game_id=game.pk, user=third, invite_token=game.invite_token)
     started = room.get(url, HTTP_HX_REQUEST="true")  # the game started, still at version 0
     assert started.status_code == 200
     body = started.content.decode()
@@ -68,12 +68,12 @@ def test_the_waiting_room_sees_players_join_and_the_game_start_without_reloading
 
 
 def test_a_private_game_says_so() -> None:
-    from games import services
+    from games.play import lifecycle
     from tests.games.factories import UserFactory
 
     creator = UserFactory()
-    private = services.game_create(creator=creator, num_players=2, is_public=False)
-    public = services.game_create(creator=creator, num_players=2)
+    private = lifecycle.game_create(creator=creator, num_players=2, is_public=False)
+    public = lifecycle.game_create(creator=creator, num_players=2)
     client = client_for(creator)
     assert "private: by invitation only" in client.get(f"/games/{private.pk}/").content.decode()
     assert "private: by invitation only" not in client.get(f"/games/{public.pk}/").content.decode()

@@ -14,9 +14,14 @@ import time_machine
 from django.core import mail
 
 import engine
-from games import emails, policy, profiles, services, tasks
+from games import tasks
+from games.core import clock as clock_rules
+from games.core import errors as game_errors
+from games.core.states import game_state, state_to_db
+from games.mail import notification as emails
 from games.models import Game, Move, Notification, NotificationKind, Profile, Seat
-from games.states import game_state, state_to_db
+from games.play import deadlines, lifecycle, policy, timeouts
+from games.text import seats as seat_text
 from tests.engine.rules_helpers import play, position
 from tests.games.factories import client_for, game_at_state, started_game
 from tests.games.outbox import passing, submit
@@ -55,8 +60,8 @@ def test_the_reminder_is_sent_once_when_a_quarter_of_the_time_is_left() -> None:
 
 def test_the_reminder_is_at_most_a_day_before_the_deadline() -> None:
     deadline = START + timedelta(days=14)
-    assert services.reminder_time(deadline, 14) == deadline - timedelta(hours=24)
-    assert services.reminder_time(deadline, 1) == deadline - timedelta(hours=6)
+    assert clock_rules.reminder_time(deadline, 14) == deadline - timedelta(hours=24)
+    assert clock_rules.reminder_time(deadline, 1) == deadline - timedelta(hours=6)
 
 
 def test_a_reminder_email_names_the_game_and_is_sent_once(
@@ -98,7 +103,7 @@ def test_a_timeout_passes_for_the_active_player_and_the_log_says_so() -> None:
 def _game_at(state: engine.GameState, **options: Any) -> tuple[Game, dict[int, Any]]:
     """Return a started game whose snapshot is ``state`` (a diagram position), clock started."""
     game, seats = game_at_state(state, **options)
-    services._clock_start(game)
+    deadlines.clock_start(game)
     game.save()
     return game, seats
 
@@ -179,7 +184,7 @@ def test_three_timeouts_drop_the_seat_and_the_game_still_reaches_its_end() -> No
         assert [r.user_id for r in rows] == [seats[busy].pk]
         mail.outbox.clear()
         emails.notification_send(rows[0])
-        lazy_name = profiles.display_name(seats[lazy])
+        lazy_name = seat_text.display_name(seats[lazy])
         assert f"{lazy_name}'s seat is now played automatically" in mail.outbox[0].subject
         assert f"{lazy_name} missed three deadlines in a row" in mail.outbox[0].body
         for _ in range(2000):
@@ -230,7 +235,7 @@ def test_resigning_drops_the_seat_and_its_turn_is_played_at_once(
     others = sorted(u.email for n, u in seats.items() if n != mover)
     dropped_mail = [m for m in mailoutbox if "automatically" in m.subject]
     assert sorted(m.to[0] for m in dropped_mail) == others
-    name = profiles.display_name(seats[mover])
+    name = seat_text.display_name(seats[mover])
     for message in dropped_mail:  # each names who resigned
         assert f"{name}'s seat is now played automatically" in message.subject
         assert f"{name} resigned: their seat is now played automatically" in message.body
@@ -239,7 +244,7 @@ def test_resigning_drops_the_seat_and_its_turn_is_played_at_once(
 def test_a_game_whose_seats_all_drop_is_aborted_and_not_rated() -> None:
     game, seats = started_game(2, days_per_move=3)
     for user in seats.values():
-        services.game_resign(game_id=game.pk, user=user)
+        timeouts.game_resign(game_id=game.pk, user=user)
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
     assert game.rated_at is None and game.deadline is None
@@ -249,7 +254,7 @@ def test_a_game_whose_seats_all_drop_is_aborted_and_not_rated() -> None:
 def test_an_open_game_expires_after_fourteen_days_and_its_creator_is_told() -> None:
     with time_machine.travel(START, tick=False) as clock:
         creator = started_game(2)[1][1]  # any user
-        game = services.game_create(creator=creator, num_players=3)
+        game = lifecycle.game_create(creator=creator, num_players=3)
         clock.move_to(START + timedelta(days=14) - timedelta(minutes=1))
         assert _sweep_twice()["expired"] == 0
         clock.move_to(START + timedelta(days=14))
@@ -269,8 +274,8 @@ def test_a_game_without_a_limit_never_times_out() -> None:
 
 def test_a_rated_game_needs_a_limit() -> None:
     user = started_game(2)[1][1]
-    with pytest.raises(services.JoinRefused):
-        services.game_create(creator=user, num_players=2, is_rated=True, days_per_move=None)
+    with pytest.raises(game_errors.JoinRefused):
+        lifecycle.game_create(creator=user, num_players=2, is_rated=True, days_per_move=None)
     response = client_for(user).post(
         "/games/new", {"num_players": "2", "is_rated": "on", "days_per_move": ""}
     )
@@ -291,7 +296,7 @@ def test_random_play_with_timeouts_keeps_every_game_consistent() -> None:
                 _timeout(game, clock)
             else:
                 game = submit(game, seats, lambda legal: rng.choice(legal))
-    from games.states import replay
+    from games.core.states import replay
 
     game.refresh_from_db()
     assert state_to_db(replay(game)) == game.state
@@ -301,7 +306,8 @@ def test_random_play_with_timeouts_keeps_every_game_consistent() -> None:
 
 
 def test_vacation_pauses_a_deadline_and_resumes_it_with_the_time_left() -> None:
-    from games import vacations
+    from games.accounts import vacations
+    from games.selectors import people
 
     with time_machine.travel(START, tick=False) as clock:
         game, seats = started_game(2, days_per_move=3)
@@ -326,11 +332,12 @@ def test_vacation_pauses_a_deadline_and_resumes_it_with_the_time_left() -> None:
     assert vacation.ended_at == START + timedelta(days=6)
     ended = Notification.objects.filter(user=away, kind=NotificationKind.VACATION_ENDED)
     assert ended.count() == 1
-    assert vacations.days_left(user_id=away.pk, year=2026) == 21 - 5
+    assert people.days_left(user_id=away.pk, year=2026) == 21 - 5
 
 
 def test_ending_a_vacation_early_gives_the_full_time_to_a_deadline_set_meanwhile() -> None:
-    from games import vacations
+    from games.accounts import vacations
+    from games.selectors import people
 
     with time_machine.travel(START, tick=False) as clock:
         game, seats = started_game(2, days_per_move=2)
@@ -347,7 +354,7 @@ def test_ending_a_vacation_early_gives_the_full_time_to_a_deadline_set_meanwhile
         assert not vacations.vacation_end(vacation_id=vacation.pk)
         game.refresh_from_db()
         assert game.deadline == end + timedelta(days=2)
-    assert vacations.days_left(user_id=waiting.pk, year=2026) == 21 - 4  # 80 h: 4 days started
+    assert people.days_left(user_id=waiting.pk, year=2026) == 21 - 4  # 80 h: 4 days started
 
 
 def timezone_now() -> datetime:
@@ -357,7 +364,7 @@ def timezone_now() -> datetime:
 
 
 def test_a_game_that_forbids_vacation_keeps_its_clock_running() -> None:
-    from games import vacations
+    from games.accounts import vacations
 
     with time_machine.travel(START, tick=False) as clock:
         game, seats = started_game(2, days_per_move=1, vacation_allowed=False)
@@ -369,7 +376,8 @@ def test_a_game_that_forbids_vacation_keeps_its_clock_running() -> None:
 
 
 def test_vacation_days_are_limited_to_21_a_year() -> None:
-    from games import vacations
+    from games.accounts import vacations
+    from games.selectors import people
 
     user = started_game(2)[1][1]
     with time_machine.travel(START, tick=False) as clock:
@@ -384,7 +392,7 @@ def test_vacation_days_are_limited_to_21_a_year() -> None:
             vacations.vacation_start(user_id=user.pk, days=7)
         vacations.vacation_start(user_id=user.pk, days=6)
     with time_machine.travel(datetime(2027, 1, 1, tzinfo=UTC), tick=False):
-        assert vacations.days_left(user_id=user.pk) == 21
+        assert people.days_left(user_id=user.pk) == 21
 
 
 def test_the_settings_page_starts_and_ends_a_vacation() -> None:

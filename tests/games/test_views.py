@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 
 import engine
-from games import profiles
+from games.core.states import game_state
 from games.models import Game, Move
-from games.states import game_state
+from games.text import seats as seat_text
 from tests.games.factories import (
     UserFactory,
     client_for,
@@ -52,12 +52,12 @@ def test_lobby_lists_open_games_and_my_games_waiting_first() -> None:
     assert f"/games/{other.pk}/" not in my_games
     # The other player's list says whom the game waits for.
     theirs = client_for(seats[2]).get("/").content.decode()
-    name = profiles.display_name(seats[1])
+    name = seat_text.display_name(seats[1])
     assert f"waiting for {name}" in theirs[theirs.index('id="my-games"') :]
     # Each line names the other players, not the viewer.
     line = next(li for li in my_games.split("<li") if f"/games/{game.pk}/" in li)
-    assert f"with {profiles.display_name(seats[2])}" in line
-    assert profiles.display_name(seats[1]) not in line
+    assert f"with {seat_text.display_name(seats[2])}" in line
+    assert seat_text.display_name(seats[1]) not in line
 
 
 def test_create_and_join_through_the_pages() -> None:

@@ -36,7 +36,7 @@ def copy_tree(destination: Path) -> Path:
 def test_contracts_hold_on_a_copy_of_the_tree(tmp_path: Path) -> None:
     result = run_lint_imports(copy_tree(tmp_path))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 2 kept, 0 broken." in result.stdout
+    assert "Contracts: 3 kept, 0 broken." in result.stdout
 
 
 def test_engine_importing_django_breaks_the_contract(tmp_path: Path) -> None:
@@ -46,3 +46,23 @@ def test_engine_importing_django_breaks_the_contract(tmp_path: Path) -> None:
     assert result.returncode != 0
     assert "BROKEN" in result.stdout
     assert "engine.offending -> django" in result.stdout
+
+
+def test_a_lower_room_importing_a_higher_one_breaks_the_layers_contract(tmp_path: Path) -> None:
+    """The rooms of games/ import one way: text (below) may not import web (above)."""
+    tree = copy_tree(tmp_path)
+    (tree / "games" / "text" / "offending.py").write_text("from games.web import board  # noqa\n")
+    result = run_lint_imports(tree)
+    assert result.returncode != 0
+    assert "Rooms of games: each imports only the rooms below it" in result.stdout
+    assert "BROKEN" in result.stdout
+    assert "games.text.offending -> games.web.board" in result.stdout
+
+
+def test_a_room_importing_the_tasks_breaks_the_layers_contract(tmp_path: Path) -> None:
+    """Side effects are queued by task name: no room imports ``games.tasks``."""
+    tree = copy_tree(tmp_path)
+    (tree / "games" / "outbox" / "offending.py").write_text("from games import tasks  # noqa\n")
+    result = run_lint_imports(tree)
+    assert result.returncode != 0
+    assert "games.outbox.offending -> games.tasks" in result.stdout

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import ratings
+from games.play import ratings
 
 
 class Command(BaseCommand):

@@ -12,9 +12,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 import engine
-from games import services
+from games.core.states import game_state
 from games.models import Game
-from games.states import game_state
+from games.play import lifecycle, submit
 
 DEMO_PASSWORD = "tigris-demo"
 DEMO_USERS = ("alice", "bob", "carol", "dave")
@@ -68,11 +68,11 @@ class Command(BaseCommand):
         )
         if existing is not None:
             return existing
-        game = services.game_create(
+        game = lifecycle.game_create(
             creator=users["alice"], num_players=3, is_rated=False, days_per_move=None
         )
         for name in DEMO_PLAYERS[1:]:
-            services.game_join(game_id=game.pk, user=users[name])
+            lifecycle.game_join(game_id=game.pk, user=users[name])
         rng = random.Random(game.pk)
         seat_users = {s.position: s.user for s in game.seats.all()}
         for _ply in range(DEMO_PLIES):
@@ -85,7 +85,7 @@ class Command(BaseCommand):
             # Prefer placements so the demo board shows something.
             choices = [a for a in view.legal_actions if a.split()[0] in ("tile", "leader")]
             action = rng.choice(choices or list(view.legal_actions))
-            services.game_submit_action(
+            submit.game_submit_action(
                 game_id=game.pk,
                 user=seat_users[seat],
                 action=action,

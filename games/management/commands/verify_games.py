@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.core.states import replay, state_to_db
 from games.models import Game
-from games.states import replay, state_to_db
 
 
 def game_mismatch(game: Game) -> str | None:

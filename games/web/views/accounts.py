@@ -16,10 +16,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import emails, profiles, ratings
-from games.forms_accounts import SettingsForm
-from games.middleware import remember_language
+from games.accounts import profiles
+from games.mail.sending import unsubscribe_read
 from games.models import Delivery, Game, NotificationKind, Profile, Seat
+from games.play import ratings
+from games.web.forms_accounts import SettingsForm
+from games.web.middleware import remember_language
 
 LEADERBOARD_ACTIVE_DAYS = 180
 
@@ -32,7 +34,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     A forged or malformed token answers 400 and changes nothing.
     """
     try:
-        user_id, kind = emails.unsubscribe_read(token)
+        user_id, kind = unsubscribe_read(token)
     except signing.BadSignature:
         return HttpResponseBadRequest(_("This unsubscribe link is not valid."))
     user = get_object_or_404(get_user_model(), pk=user_id)

@@ -2,7 +2,7 @@
 
 ``request.htmx`` (django-htmx) picks ``games/game_htmx.html`` (the named partial
 ``games/game.html#game``, and the navigation's waiting count out of band) instead of the
-whole page. Services raise ``games.errors.GameError``; views answer with its status and
+whole page. Services raise ``games.core.errors.GameError``; views answer with its status and
 message (a partial with the message for HTMX, the page with the message otherwise).
 """
 
@@ -18,11 +18,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
-from games import prerender, selectors, services
-from games.errors import GameError, IllegalAction, MalformedAction
-from games.forms import ActionForm, GameCreateForm
+from games.core.errors import GameError, MalformedAction
 from games.models import Game
-from games.pages import game_context, replay_context
+from games.play import lifecycle, submit, timeouts
+from games.play.errors import IllegalAction
+from games.selectors import games as selectors
+from games.web import prerender
+from games.web.forms import ActionForm, GameCreateForm
+from games.web.game_page import game_context
+from games.web.replay_page import replay_context
 
 INVITES_SESSION_KEY = "game_invites"
 
@@ -91,7 +95,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
             },
             status=400,
         )
-    game = services.game_create(creator=request.user, **form.cleaned_data)
+    game = lifecycle.game_create(creator=request.user, **form.cleaned_data)
     messages.success(request, _("Game created. It starts when every seat is taken."))
     return redirect("games:game", game_id=game.pk)
 
@@ -103,7 +107,7 @@ def game_join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     token = game.invite_token if game.invite_token in _invites(request) else None
     try:
-        game = services.game_join(game_id=game_id, user=request.user, invite_token=token)
+        game = lifecycle.game_join(game_id=game_id, user=request.user, invite_token=token)
     except GameError as exc:
         messages.error(request, str(exc))
         return redirect("games:lobby")
@@ -119,7 +123,7 @@ def game_join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def game_leave(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Give up a seat in a game that has not started."""
     try:
-        services.game_leave(game_id=game_id, user=request.user)
+        lifecycle.game_leave(game_id=game_id, user=request.user)
     except GameError as exc:
         messages.error(request, str(exc))
         return redirect("games:game", game_id=game_id)
@@ -135,7 +139,7 @@ def game_resign(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, _("Tick the box to confirm that you resign."))
         return redirect("games:game", game_id=game_id)
     try:
-        services.game_resign(game_id=game_id, user=request.user)
+        timeouts.game_resign(game_id=game_id, user=request.user)
     except GameError as exc:
         messages.error(request, str(exc))
         return redirect("games:game", game_id=game_id)
@@ -175,7 +179,7 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             request, game, status=400, error=_("Choose an action or type one first.")
         )
     try:
-        result = services.game_submit_action(
+        result = submit.game_submit_action(
             game_id=game_id,
             user=request.user,
             action=form.cleaned_data["action"],
@@ -190,9 +194,10 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     next_game = None
     if result.game.to_act_seat != result.move.seat:
         next_game = selectors.next_game_waiting(request.user, exclude_id=game_id)
+    next_game_id = next_game.pk if next_game is not None else None
     if not request.htmx:
-        if next_game is not None:
-            text = _("Another game is waiting for you: #%(id)s") % {"id": next_game.pk}
+        if next_game_id is not None:
+            text = _("Another game is waiting for you: #%(id)s") % {"id": next_game_id}
             messages.info(request, text)
         return redirect("games:game", game_id=game_id)
     # The service's game comes with its seats, users and profiles, read under its lock; a
@@ -200,7 +205,7 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = result.game
     if game.status == Game.Status.FINISHED:
         game = _viewable_game(request, game_id)
-    return _render_game(request, game, next_game=next_game)
+    return _render_game(request, game, next_game_id=next_game_id)
 
 
 @require_GET
@@ -214,7 +219,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     private or aborted game first checks that the viewer may see it (else 404), so a poll
     never tells a stranger that a game exists or how far it went. A changed game is answered
     from the partial rendered for this player after the move when there is one
-    (``games.prerender``), else rendered now.
+    (``games.web.prerender``), else rendered now.
     """
     if "waiting" in request.GET:
         game = _viewable_game(request, game_id)
@@ -233,7 +238,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if known == facts.version and facts.openly_viewable:
         return HttpResponse(status=204)
     if known != facts.version:
-        # Rendered for this very player after the move (games.prerender), if it was.
+        # Rendered for this very player after the move (games.web.prerender), if it was.
         html = prerender.partial_cached(
             request, game_id=game_id, version=facts.version, updated_at=facts.updated_at
         )

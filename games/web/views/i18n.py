@@ -13,8 +13,8 @@ from django.utils import translation
 from django.views import i18n
 from django.views.decorators.http import require_GET, require_POST
 
-from games import profiles
-from games.middleware import remember_language, supported
+from games.accounts import profiles
+from games.web.middleware import remember_language, supported
 
 
 @require_POST

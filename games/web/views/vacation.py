@@ -1,4 +1,4 @@
-"""Start and end a vacation from the settings page (issue 6, ``games/vacations.py``)."""
+"""Start and end a vacation from the settings page (issue 6, ``games/accounts/vacations.py``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import vacations
-from games.forms import VacationForm
+from games.accounts import vacations
+from games.selectors.people import vacation_current
+from games.web.forms import VacationForm
 
 
 @require_POST
@@ -36,7 +37,7 @@ def vacation_start(request: HttpRequest) -> HttpResponse:
 @login_required
 def vacation_end(request: HttpRequest) -> HttpResponse:
     """End the running vacation now: the paused deadlines resume with the time they had."""
-    current = vacations.vacation_current(user_id=request.user.pk)
+    current = vacation_current(user_id=request.user.pk)
     if current is not None:
         vacations.vacation_end(vacation_id=current.pk)
         messages.success(request, _("Welcome back: your deadlines are running again."))

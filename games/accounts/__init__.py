@@ -1,0 +1,1 @@
+"""Players' own settings: profiles, preferences and vacations."""

@@ -1,0 +1,52 @@
+"""Queue a Celery task by its name, after the transaction commits: no room imports ``tasks``.
+
+``games.tasks`` holds the thin Celery wrappers and imports the rooms; the rooms name the task
+they want (``"games.tasks.send_notification"``) and this helper finds it in the Celery app's
+registry (``GamesConfig.ready`` imports ``games.tasks``, so the names are registered).
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any
+
+from celery import current_app
+from django.db import transaction
+from kombu.exceptions import OperationalError
+
+log = logging.getLogger(__name__)
+
+SEND_NOTIFICATION = "games.tasks.send_notification"
+SEND_ACCOUNT_EMAIL = "games.tasks.send_account_email"
+PRERENDER_PARTIALS = "games.tasks.prerender_partials"
+
+
+def delay(task_name: str, *args: Any) -> Any:
+    """Queue task ``task_name`` with ``args`` now and return Celery's result.
+
+    Raises what the broker raises (``kombu.exceptions.OperationalError`` when it does not
+    answer) and ``KeyError`` for an unknown task name.
+    """
+    return current_app.tasks[task_name].delay(*args)
+
+
+def enqueue(task_name: str, *args: Any) -> None:
+    """Queue task ``task_name`` with ``args``; a broker that does not answer is logged in one line.
+
+    Nothing is lost: an email's row stays pending for ``sweep_outbox``, and a partial not
+    rendered ahead is rendered by the poll. Raises ``KeyError`` for an unknown task name.
+    """
+    try:
+        delay(task_name, *args)
+    except OperationalError as exc:
+        log.warning("broker unavailable, %s%r not queued: %s", task_name, args, exc)
+
+
+def enqueue_on_commit(task_name: str, *args: Any) -> None:
+    """Queue task ``task_name`` with ``args`` once the current transaction commits.
+
+    Robust: whatever the queueing raises (an eager run that fails, too) is logged and never
+    fails the committed change.
+    """
+    transaction.on_commit(partial(enqueue, task_name, *args), robust=True)

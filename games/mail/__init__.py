@@ -1,0 +1,1 @@
+"""Composing and delivering the emails the outbox holds, and the account emails."""

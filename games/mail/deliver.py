@@ -1,0 +1,243 @@
+"""Deliver what the outbox holds, exactly once, and the account emails (``games.tasks`` wraps them).
+
+``notification_deliver`` claims its row with one conditional UPDATE (pending → sending), so
+a duplicate task or a re-queued message sends nothing twice. Transient SMTP/connection
+errors put the row back to pending and raise ``TransientSendError`` for Celery to retry
+with exponential backoff and jitter; permanent ones (5xx) mark it failed with the error.
+Delays are database timestamps (``send_after``) swept by beat, never long ETAs on the broker.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.core.mail import EmailMessage, EmailMultiAlternatives
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.core import queue
+from games.mail.digest import digest_send
+from games.mail.notification import notification_send, still_owed
+from games.models import Delivery, Notification
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 8
+RETRY_BACKOFF = 30  # seconds before the first retry; doubled each time (Celery's backoff)
+RETRY_BACKOFF_MAX = 3600
+STUCK_AFTER = timedelta(minutes=10)  # a row "sending" this long lost its worker
+REQUEUE_AFTER = timedelta(minutes=1)
+
+
+class TransientSendError(Exception):
+    """Sending failed for a reason that may pass (disconnect, timeout, SMTP 4xx)."""
+
+
+def classify(exc: BaseException) -> str:
+    """Return ``"transient"`` or ``"permanent"`` for an exception raised while sending."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _msg in exc.recipients.values()]
+        return "transient" if codes and all(400 <= c < 500 for c in codes) else "permanent"
+    if isinstance(exc, smtplib.SMTPResponseException):
+        return "transient" if 400 <= exc.smtp_code < 500 else "permanent"
+    if isinstance(exc, smtplib.SMTPServerDisconnected | ConnectionError | TimeoutError | OSError):
+        return "transient"
+    return "permanent"
+
+
+def _release(
+    notification_id: int, *, status: str, error: str, send_after: datetime | None = None
+) -> None:
+    fields: dict[str, Any] = {"status": status, "error": error[:2000], "claimed_at": None}
+    if send_after is not None:
+        fields["send_after"] = send_after
+    Notification.objects.filter(pk=notification_id, status=Notification.Status.SENDING).update(
+        **fields
+    )
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """Return the longest wait Celery's backoff allows after ``attempts`` sends (30 s · 2ⁿ⁻¹).
+
+    The row waits that long before ``sweep_outbox`` may re-queue it, so the sweep never
+    races the retry Celery already scheduled (``retry_backoff=30``, ``retry_backoff_max``).
+    """
+    return timedelta(seconds=min(RETRY_BACKOFF_MAX, RETRY_BACKOFF * 2 ** max(attempts - 1, 0)))
+
+
+def notification_deliver(notification_id: int) -> str:
+    """Send the immediate email of outbox row ``notification_id``; return what happened.
+
+    Returns ``"sent"``, ``"skipped"`` (row not pending: already sent, claimed by another
+    worker, failed or gone; or a turn the player has taken meanwhile: ``emails.still_owed``)
+    or ``"failed"`` (permanent error, stored on the row). Raises ``TransientSendError`` to
+    let Celery retry, after putting the row back to pending.
+    """
+    claimed = Notification.objects.filter(
+        pk=notification_id, status=Notification.Status.PENDING
+    ).update(
+        status=Notification.Status.SENDING,
+        attempts=F("attempts") + 1,
+        claimed_at=timezone.now(),
+    )
+    if not claimed:
+        return "skipped"
+    row = Notification.objects.select_related("user", "game").get(pk=notification_id)
+    if not still_owed(row):  # sent late, after the player already moved: moot
+        _release(notification_id, status=Notification.Status.SKIPPED, error="no longer waiting")
+        return "skipped"
+    try:
+        message_id = notification_send(row)
+    except Exception as exc:
+        text = f"{type(exc).__name__}: {exc}"
+        # Counted on the row, not on this Celery chain: a row re-queued by the sweep starts
+        # a new chain, and must still fail after MAX_RETRIES retries in all.
+        if classify(exc) == "transient" and row.attempts <= MAX_RETRIES:
+            log.warning("notification %s: transient error, retrying: %s", notification_id, text)
+            _release(
+                notification_id,
+                status=Notification.Status.PENDING,
+                error=text,
+                send_after=timezone.now() + retry_delay(row.attempts),
+            )
+            raise TransientSendError(text) from exc
+        log.error("notification %s failed: %s", notification_id, text)
+        _release(notification_id, status=Notification.Status.FAILED, error=text)
+        return "failed"
+    Notification.objects.filter(pk=notification_id, status=Notification.Status.SENDING).update(
+        status=Notification.Status.SENT, message_id=message_id, sent_at=timezone.now(), error=""
+    )
+    return "sent"
+
+
+def account_email_payload(message: EmailMessage) -> dict[str, Any]:
+    """Return ``message`` as the JSON-safe dict ``send_account_email`` takes.
+
+    Keys: ``subject``, ``body``, ``from_email``, ``to`` (list), ``headers`` (dict),
+    ``alternatives`` (list of ``[content, mimetype]``), ``content_subtype``.
+    """
+    return {
+        "subject": message.subject,
+        "body": message.body,
+        "from_email": message.from_email,
+        "to": list(message.to),
+        "headers": dict(message.extra_headers),
+        "alternatives": [
+            [alt.content, alt.mimetype] for alt in getattr(message, "alternatives", [])
+        ],
+        "content_subtype": message.content_subtype,
+    }
+
+
+def account_email_deliver(payload: dict[str, Any], *, eager: bool) -> str:
+    """Send one account email (address confirmation, password reset) rendered in the request.
+
+    ``payload`` comes from ``account_email_payload``. Unlike the outbox's tasks it carries
+    the whole message: allauth renders its one-time links in the request and keeps no row to
+    re-read. Returns ``"sent"`` or ``"failed"`` (permanent error, logged); raises
+    ``TransientSendError`` to let Celery retry with backoff, except in an ``eager`` run
+    (the embedded mode), which does not retry.
+    """
+    message = EmailMultiAlternatives(
+        subject=payload["subject"],
+        body=payload["body"],
+        from_email=payload["from_email"],
+        to=payload["to"],
+        headers=payload["headers"],
+    )
+    message.content_subtype = payload["content_subtype"]
+    for content, mimetype in payload["alternatives"]:
+        message.attach_alternative(content, mimetype)
+    try:
+        message.send()
+    except Exception as exc:
+        text = f"{type(exc).__name__}: {exc}"
+        if classify(exc) == "transient" and not eager:
+            log.warning("account email: transient error, retrying: %s", text)
+            raise TransientSendError(text) from exc
+        log.error("account email %r failed: %s", payload["subject"], text)
+        return "failed"
+    return "sent"
+
+
+def outbox_sweep() -> int:
+    """Re-queue immediate rows left pending for a minute (lost broker messages); return how many.
+
+    Rows stuck in *sending* for ``STUCK_AFTER`` (their worker died) go back to pending first.
+    """
+    now = timezone.now()
+    Notification.objects.filter(
+        status=Notification.Status.SENDING, claimed_at__lt=now - STUCK_AFTER
+    ).update(status=Notification.Status.PENDING, claimed_at=None)
+    ids = list(
+        Notification.objects.filter(
+            status=Notification.Status.PENDING,
+            delivery=Delivery.IMMEDIATE,
+            send_after__lte=now,
+            created_at__lt=now - REQUEUE_AFTER,
+        ).values_list("pk", flat=True)[:500]
+    )
+    for pk in ids:
+        queue.enqueue(queue.SEND_NOTIFICATION, pk)
+    return len(ids)
+
+
+def _claim_group(user_id: int, delivery: str) -> list[int]:
+    """Mark every pending ``delivery`` row of ``user_id`` as sending; return their ids."""
+    with transaction.atomic():
+        ids = list(
+            Notification.objects.select_for_update(skip_locked=True)
+            .filter(user_id=user_id, delivery=delivery, status=Notification.Status.PENDING)
+            .values_list("pk", flat=True)
+        )
+        Notification.objects.filter(pk__in=ids, status=Notification.Status.PENDING).update(
+            status=Notification.Status.SENDING,
+            attempts=F("attempts") + 1,
+            claimed_at=timezone.now(),
+        )
+    return ids
+
+
+def send_group(*, user_id: int, delivery: str) -> str:
+    """Send one email gathering every pending ``delivery`` row of ``user_id``.
+
+    Returns ``"sent"``, ``"skipped"`` (nothing pending, or nothing still worth saying —
+    the rows are marked skipped), ``"retry"`` (transient error: rows back to pending for
+    the next sweep) or ``"failed"``.
+    """
+    ids = _claim_group(user_id, delivery)
+    if not ids:
+        return "skipped"
+    rows = list(
+        Notification.objects.select_related("user", "game").filter(pk__in=ids).order_by("pk")
+    )
+    try:
+        message_id = digest_send(rows, delivery=delivery)
+    except Exception as exc:
+        text = f"{type(exc).__name__}: {exc}"
+        transient = classify(exc) == "transient" and max(r.attempts for r in rows) < MAX_RETRIES
+        status = Notification.Status.PENDING if transient else Notification.Status.FAILED
+        Notification.objects.filter(pk__in=ids).update(status=status, error=text[:2000])
+        log.warning("digest for user %s: %s", user_id, text)
+        return "retry" if transient else "failed"
+    if message_id is None:
+        Notification.objects.filter(pk__in=ids).update(status=Notification.Status.SKIPPED)
+        return "skipped"
+    Notification.objects.filter(pk__in=ids).update(
+        status=Notification.Status.SENT, message_id=message_id, sent_at=timezone.now(), error=""
+    )
+    return "sent"
+
+
+def groups_due_send(delivery: str) -> int:
+    """Send each user with due ``delivery`` rows one email gathering them; return emails sent."""
+    user_ids = set(
+        Notification.objects.filter(
+            status=Notification.Status.PENDING, delivery=delivery, send_after__lte=timezone.now()
+        ).values_list("user_id", flat=True)
+    )
+    return sum(send_group(user_id=uid, delivery=delivery) == "sent" for uid in sorted(user_ids))

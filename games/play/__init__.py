@@ -1,0 +1,1 @@
+"""Playing: the submit service (every ply), a game's lifecycle, its clock and timeouts, ratings."""

@@ -1,0 +1,168 @@
+"""A game's life around play: created, joined, left, started, aborted, expired."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import engine
+from games.core import signals
+from games.core.errors import GameNotActive, JoinRefused, NotAPlayer
+from games.core.states import state_to_db
+from games.models import Game, NotificationKind, Seat
+from games.outbox import notifications
+from games.play.access import UserLike, locked_game, user_id_of
+from games.play.deadlines import clock_start
+
+OPEN_GAME_LIFETIME = timedelta(days=14)
+
+
+def game_create(
+    *,
+    creator: UserLike,
+    num_players: int,
+    is_public: bool = True,
+    is_rated: bool = True,
+    open_scoring: bool = False,
+    days_per_move: int | None = 3,
+    vacation_allowed: bool = True,
+) -> Game:
+    """Create an open game of ``num_players`` (2–4) seats and seat its creator.
+
+    ``days_per_move`` is the time per decision in days (None: no limit, unrated games
+    only); ``vacation_allowed`` False means players' vacations do not pause its deadlines.
+    Raises ``JoinRefused`` for a player count outside 2–4 or a rated game without a limit.
+    """
+    creator_id = user_id_of(creator)
+    if not 2 <= num_players <= 4:
+        raise JoinRefused(_("A game has 2 to 4 players."))
+    if is_rated and not days_per_move:
+        raise JoinRefused(_("A rated game needs a time limit per move."))
+    with transaction.atomic():
+        game = Game.objects.create(
+            creator_id=creator_id,
+            num_players=num_players,
+            is_public=is_public,
+            is_rated=is_rated,
+            open_scoring=open_scoring,
+            days_per_move=days_per_move,
+            vacation_allowed=vacation_allowed,
+        )
+        Seat.objects.create(game=game, user_id=creator_id)
+    return game
+
+
+def game_join(*, game_id: int, user: UserLike, invite_token: str | None = None) -> Game:
+    """Seat ``user`` in the open game ``game_id``; start the game when the last seat fills.
+
+    A private game needs its ``invite_token``. Raises ``GameNotFound``, ``GameNotActive``
+    (not open any more), ``JoinRefused`` (already seated, full, wrong invitation) or
+    ``NotAPlayer`` (anonymous).
+    """
+    user_id = user_id_of(user)
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != Game.Status.OPEN:
+            raise GameNotActive(_("This game is not open for joining."))
+        if not game.is_public and invite_token != game.invite_token:
+            raise JoinRefused(_("This game is private: you need its invitation link."))
+        seats = list(game.seats.all())
+        if any(seat.user_id == user_id for seat in seats):
+            raise JoinRefused(_("You already have a seat in this game."))
+        if len(seats) >= game.num_players:
+            raise JoinRefused(_("This game is full."))
+        Seat.objects.create(game=game, user_id=user_id)
+        if len(seats) + 1 == game.num_players:
+            game_start(game=game)
+    return game
+
+
+def game_leave(*, game_id: int, user: UserLike) -> Game:
+    """Give up ``user``'s seat in an open game; a game left empty is aborted.
+
+    Raises ``GameNotFound``, ``GameNotActive`` (already started) or ``NotAPlayer``.
+    """
+    user_id = user_id_of(user)
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != Game.Status.OPEN:
+            raise GameNotActive(_("The game has started: you can no longer leave it."))
+        deleted, _unused = Seat.objects.filter(game=game, user_id=user_id).delete()
+        if not deleted:
+            raise NotAPlayer()
+        if not game.seats.exists():
+            game.status = Game.Status.ABORTED
+            game.save(update_fields=["status", "updated_at"])
+    return game
+
+
+def game_start(*, game: Game) -> Game:
+    """Start a full open game: random seat order and dynasties, then ``engine.new_game``.
+
+    Call it inside a transaction holding the game's row lock (``game_join`` does).
+    The engine is seeded with ``game.seed`` (secret) and ``game.open_scoring``.
+    Raises ``GameNotActive`` if the game is not open or ``JoinRefused`` if not full.
+    """
+    if game.status != Game.Status.OPEN:
+        raise GameNotActive(_("This game has already started."))
+    seats = list(game.seats.all())
+    if len(seats) != game.num_players:
+        raise JoinRefused(_("The game starts when every seat is taken."))
+    rng = random.SystemRandom()
+    rng.shuffle(seats)
+    dynasties = [d.value for d in Seat.Dynasty]
+    rng.shuffle(dynasties)
+    for position, (seat, dynasty) in enumerate(zip(seats, dynasties, strict=False), start=1):
+        seat.position = position
+        seat.dynasty = dynasty
+        seat.save(update_fields=["position", "dynasty"])
+    state = engine.new_game(game.num_players, game.seed, open_scoring=game.open_scoring)
+    game.state = state_to_db(state)
+    game.version = 0
+    game.status = Game.Status.ACTIVE
+    game.to_act_seat = state.to_act
+    game.started_at = timezone.now()
+    clock_start(game)
+    game.save()
+    signals.game_started.send(sender=Game, game=game)
+    return game
+
+
+def game_abort(*, game_id: int) -> Game:
+    """Abort an open or active game (operators, from the admin); finished games stay.
+
+    Raises ``GameNotFound`` or ``GameNotActive`` for a finished or already aborted game.
+    """
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
+            raise GameNotActive(_("Only open games and games in progress can be aborted."))
+        game.status = Game.Status.ABORTED
+        game.to_act_seat = None
+        game.deadline = None
+        game.save(update_fields=["status", "to_act_seat", "deadline", "updated_at"])
+    return game
+
+
+def game_expire(*, game_id: int) -> bool:
+    """Expire an open game created more than ``OPEN_GAME_LIFETIME`` ago; tell its creator.
+
+    Returns whether it expired now (False when it filled, was left, or expired already).
+    """
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != Game.Status.OPEN or game.created_at > timezone.now() - OPEN_GAME_LIFETIME:
+            return False
+        game.status = Game.Status.EXPIRED
+        game.save(update_fields=["status", "updated_at"])
+        notifications.notification_create(
+            user_id=game.creator_id,
+            game=game,
+            ply=0,
+            kind=NotificationKind.GAME_EXPIRED,
+        )
+    return True

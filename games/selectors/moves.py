@@ -1,0 +1,57 @@
+"""Reads of a game's move history: the plies a page or an email retells."""
+
+from __future__ import annotations
+
+from games.models import Move
+
+LOG_PLIES = 40  # the plies a game page's log shows
+
+
+def moves_recent(game_id: int, *, version: int, position: int | None) -> tuple[list[Move], int]:
+    """Return the moves a game page writes, in ply order, and the viewer's latest ply (or 0).
+
+    The page needs the last ``LOG_PLIES`` plies of the game at ``version`` and every ply
+    since the viewer's (seat ``position``) latest move; only those rows are read, so a
+    page costs the same at ply 300 as at ply 30: one query, or three when the viewer's
+    latest move is older than the last ``LOG_PLIES``.
+    """
+    moves = list(Move.objects.filter(game_id=game_id, ply__gt=version - LOG_PLIES).order_by("ply"))
+    if position is None:
+        return moves, 0
+    mine = [m.ply for m in moves if m.seat == position]
+    if mine:
+        return moves, mine[-1]
+    first = moves[0].ply if moves else version + 1
+    last_mine = (
+        Move.objects.filter(game_id=game_id, seat=position, ply__lt=first)
+        .order_by("-ply")
+        .values_list("ply", flat=True)
+        .first()
+    )
+    if last_mine is None:
+        return moves, 0
+    earlier = list(
+        Move.objects.filter(game_id=game_id, ply__gt=last_mine, ply__lt=first).order_by("ply")
+    )
+    return earlier + moves, last_mine
+
+
+def moves_all(game_id: int) -> list[Move]:
+    """Return every move of the game in ply order (replays)."""
+    return list(Move.objects.filter(game_id=game_id).order_by("ply"))
+
+
+def moves_since_seat(game_id: int, *, seat: int, up_to: int, limit: int) -> list[Move]:
+    """Return the moves after ``seat``'s latest one up to ply ``up_to``, the last ``limit``.
+
+    In ply order; all of them up to ``up_to`` (at most ``limit``) when ``seat`` has not moved.
+    """
+    moves = Move.objects.filter(game_id=game_id, ply__lte=up_to)
+    last_mine = moves.filter(seat=seat).order_by("-ply").values_list("ply", flat=True).first()
+    recent = list(moves.filter(ply__gt=last_mine or 0).order_by("-ply")[:limit])
+    return list(reversed(recent))
+
+
+def seat_moved_since(game_id: int, *, seat: int, ply: int) -> bool:
+    """Return whether ``seat`` has played a ply after ``ply``."""
+    return Move.objects.filter(game_id=game_id, seat=seat, ply__gt=ply).exists()

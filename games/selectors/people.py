@@ -1,0 +1,112 @@
+"""Reads about players: notification preferences, profile settings and running vacations."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import Delivery, NotificationKind, NotificationPreference, Profile, Vacation
+
+DEFAULT_BATCH_MINUTES = 15
+VACATION_DAYS_PER_YEAR = 21  # vacation days a calendar year (UTC) gives (issue 6)
+
+
+def preference_get(user_id: int, kind: str) -> tuple[str, int]:
+    """Return ``(delivery, batch_minutes)`` for ``user_id`` and ``kind`` (default immediate)."""
+    pref = NotificationPreference.objects.filter(user_id=user_id, kind=kind).first()
+    if pref is None:
+        return Delivery.IMMEDIATE, DEFAULT_BATCH_MINUTES
+    return pref.delivery, pref.batch_minutes
+
+
+def preferences_all(user_id: int) -> dict[str, tuple[str, int]]:
+    """Return kind → ``(delivery, batch_minutes)`` for every kind, defaults filled in."""
+    out = {
+        kind.value: (Delivery.IMMEDIATE.value, DEFAULT_BATCH_MINUTES) for kind in NotificationKind
+    }
+    for pref in NotificationPreference.objects.filter(user_id=user_id):
+        out[pref.kind] = (pref.delivery, pref.batch_minutes)
+    return out
+
+
+def profile_time_zone(user_id: int) -> str:
+    """Return the time zone ``user_id`` chose (``"Europe/Paris"``), or ``""`` when none."""
+    zone = Profile.objects.filter(user_id=user_id).values_list("time_zone", flat=True).first()
+    return zone or ""
+
+
+def profile_language(user_id: int) -> str | None:
+    """Return the language code ``user_id`` chose, or None without a profile."""
+    return Profile.objects.filter(user_id=user_id).values_list("language", flat=True).first()
+
+
+def _active(user_id: int | None) -> Q:
+    return Q(user_id=user_id, ended_at__isnull=True, starts_at__lte=timezone.now())
+
+
+def vacation_current(*, user_id: int | None) -> Vacation | None:
+    """Return the running vacation of ``user_id`` (started, not yet ended), or None."""
+    if user_id is None:
+        return None
+    return Vacation.objects.filter(_active(user_id)).order_by("-starts_at").first()
+
+
+def user_on_vacation(*, user_id: int | None) -> bool:
+    """Return whether ``user_id`` is on vacation now (until the vacation is ended)."""
+    return user_id is not None and Vacation.objects.filter(_active(user_id)).exists()
+
+
+def vacations_until(user_ids: list[int]) -> dict[int, datetime]:
+    """Return user id → planned end of the running vacation, for those on vacation now."""
+    rows = Vacation.objects.filter(
+        user_id__in=user_ids, ended_at__isnull=True, starts_at__lte=timezone.now()
+    ).values_list("user_id", "ends_at")
+    return dict(rows)
+
+
+def vacations_due() -> list[int]:
+    """Return the ids of running vacations whose planned end has come (for the sweep)."""
+    return list(
+        Vacation.objects.filter(ended_at__isnull=True, ends_at__lte=timezone.now())
+        .order_by("ends_at")
+        .values_list("pk", flat=True)[:500]
+    )
+
+
+def display_name_taken(name: str, *, except_user_id: int | None = None) -> bool:
+    """Return whether another account shows as ``name`` (case and outer spaces ignored).
+
+    Compares with other players' display names and with the usernames shown for accounts
+    that have none, so two players never look alike in a game, the lobby or the leaderboard.
+    """
+    wanted = name.strip()
+    names = Profile.objects.filter(display_name__iexact=wanted)
+    users = (
+        get_user_model()
+        .objects.filter(username__iexact=wanted)
+        .filter(Q(profile__isnull=True) | Q(profile__display_name=""))
+    )
+    if except_user_id is not None:
+        names = names.exclude(user_id=except_user_id)
+        users = users.exclude(pk=except_user_id)
+    return names.exists() or users.exists()
+
+
+def _days(vacation: Vacation) -> int:
+    end = vacation.ended_at or vacation.ends_at
+    return max(1, math.ceil((end - vacation.starts_at) / timedelta(days=1)))
+
+
+def days_used(*, user_id: int, year: int) -> int:
+    """Return the vacation days ``user_id`` used (or booked) in calendar ``year``."""
+    return sum(_days(v) for v in Vacation.objects.filter(user_id=user_id, starts_at__year=year))
+
+
+def days_left(*, user_id: int, year: int | None = None) -> int:
+    """Return the vacation days ``user_id`` has left in ``year`` (default: this year)."""
+    year = year or timezone.now().year
+    return max(0, VACATION_DAYS_PER_YEAR - days_used(user_id=user_id, year=year))

@@ -1,0 +1,61 @@
+"""Seats in words: ``SeatInfo`` (the public facts of one seat) and its readable label."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext as _
+
+from games.text.words import DYNASTY_NAME, DYNASTY_SYMBOL
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """Public facts about one seat from the database: number, player name and dynasty.
+
+    ``final_rank`` (1 best) and ``final_score`` (``{"colors": {colour: VP}, "score"}``)
+    are set once the game is over.
+    """
+
+    position: int
+    username: str
+    dynasty: str
+    final_rank: int | None = None
+    final_score: dict[str, Any] | None = None
+
+    @property
+    def symbol(self) -> str:
+        """Return the dynasty's symbol (a character of common fonts)."""
+        return DYNASTY_SYMBOL.get(self.dynasty, "")
+
+    @property
+    def label(self) -> str:
+        """Return "Seat 2 (bob, Bull)"."""
+        return _("Seat %(n)s (%(name)s, %(dynasty)s)") % {
+            "n": self.position,
+            "name": self.username,
+            "dynasty": DYNASTY_NAME.get(self.dynasty, self.dynasty),
+        }
+
+
+def seat_label(seats: Mapping[int, SeatInfo], seat: int | None) -> str:
+    """Return a seat's readable name, or "nobody" for None."""
+    if seat is None:
+        return _("nobody")
+    info = seats.get(int(seat))
+    return info.label if info else _("Seat %(n)s") % {"n": seat}
+
+
+def display_name(user: Any) -> str:
+    """Return the name shown for ``user``: the profile's display name, else the username.
+
+    Reads ``user.profile`` (prefetch it in lists: ``games.selectors.games.with_seats``).
+    """
+    try:
+        name = user.profile.display_name
+    except ObjectDoesNotExist:
+        name = ""
+    return str(name or user.get_username())

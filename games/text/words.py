@@ -1,0 +1,70 @@
+"""The game's vocabulary in the viewer's language: colours, tiles, leaders, dynasties, monuments.
+
+Keys are the engine's names (``"red"``, ``"king"``, ``"red-blue"``); values are lazy
+translations, so a module-level table follows the language active when it is read.
+Terms follow ``locale/GLOSSARY.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
+
+COLORS = ("red", "black", "blue", "green")
+LEADERS = ("king", "priest", "farmer", "trader")
+# Letters drawn on tiles so colour is never the only cue (temple, settlement, farm, market).
+TILE_LETTER = {"red": "T", "black": "S", "blue": "F", "green": "M"}
+# A leader's letter on the board: king, priest, farmer, trader.
+LEADER_LETTER = {"king": "K", "priest": "P", "farmer": "F", "trader": "T"}
+TILE_NAME: dict[str, Promise] = {
+    "red": gettext_lazy("red temple"),
+    "black": gettext_lazy("black settlement"),
+    "blue": gettext_lazy("blue farm"),
+    "green": gettext_lazy("green market"),
+}
+COLOR_NAME: dict[str, Promise] = {
+    "red": gettext_lazy("red"),
+    "black": gettext_lazy("black"),
+    "blue": gettext_lazy("blue"),
+    "green": gettext_lazy("green"),
+}
+LEADER_NAME: dict[str, Promise] = {
+    "king": gettext_lazy("king"),
+    "priest": gettext_lazy("priest"),
+    "farmer": gettext_lazy("farmer"),
+    "trader": gettext_lazy("trader"),
+}
+# Symbols from common fonts (DejaVu, system fonts) rather than emoji, which may be missing.
+DYNASTY_SYMBOL = {"archer": "➶", "bull": "♉", "pot": "⚱", "lion": "♌"}
+DYNASTY_NAME: dict[str, Promise] = {
+    "archer": gettext_lazy("Archer"),
+    "bull": gettext_lazy("Bull"),
+    "pot": gettext_lazy("Pot"),
+    "lion": gettext_lazy("Lion"),
+}
+
+
+def list_text(items: Iterable[Any]) -> str:
+    """Return ``items`` as one list in the viewer's language ("red, blue"; "红色、蓝色")."""
+    return pgettext("list separator", ", ").join(str(i) for i in items)
+
+
+def monument_name(name: str) -> str:
+    """Return a monument's name in the viewer's language: ``"red-black"`` → ``"red/black"``.
+
+    A monument is named by its two colours (RULES.md §1.2); unknown names are returned
+    as they are.
+    """
+    colors = name.split("-")
+    if len(colors) != 2 or any(c not in COLOR_NAME for c in colors):
+        return name
+    return f"{COLOR_NAME[colors[0]]}/{COLOR_NAME[colors[1]]}"
+
+
+def conflict_name(kind: str | None) -> str:
+    """Return "revolt" or "war" in the viewer's language (RULES.md §6, §7)."""
+    return _("revolt") if kind == "revolt" else _("war")

@@ -1,0 +1,131 @@
+"""The side panels of a game page: the players, the viewer's hand, the decision, the ranking.
+
+Every value derives from ``engine.view_for`` and the seats' public facts (``SeatInfo``):
+totals only where the view has them, hands only the viewer's own until the end (RULES.md §14).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import engine
+from games.text.seats import SeatInfo, seat_label
+from games.text.waiting import waiting_text
+from games.text.words import (
+    COLOR_NAME,
+    COLORS,
+    LEADER_NAME,
+    LEADERS,
+    TILE_LETTER,
+    TILE_NAME,
+    conflict_name,
+)
+
+# The colour each leader stands for, as the engine names them (RULES.md §1.2).
+LEADER_COLOR = dict(zip(engine.LEADER_NAMES, engine.COLOR_NAMES, strict=True))
+
+
+def hand_tiles(hand: Mapping[str, int] | None) -> list[dict[str, Any]]:
+    """Return one item ``{"color", "letter", "name"}`` per tile in ``hand``, in colour order."""
+    if not hand:
+        return []
+    return [
+        {"color": color, "letter": TILE_LETTER[color], "name": TILE_NAME[color]}
+        for color in COLORS
+        for _unused in range(int(hand.get(color, 0)))
+    ]
+
+
+def hand_code(hand: Mapping[str, int] | None) -> str:
+    """Return a hand as ``"red:3,black:0,blue:2,green:1"`` (the ``data-hand`` attribute)."""
+    if hand is None:
+        return ""
+    return ",".join(f"{c}:{int(hand.get(c, 0))}" for c in COLORS)
+
+
+def score_code(scores: Mapping[str, int] | None) -> str:
+    """Return totals as ``"red:3,black:0,blue:2,green:1,treasures:0"`` (``data-vp``)."""
+    if scores is None:
+        return ""
+    return ",".join(f"{k}:{int(scores.get(k, 0))}" for k in (*COLORS, "treasures"))
+
+
+def players(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict[str, Any]]:
+    """Return the public panel of every seat, with totals only where the view has them."""
+    out = []
+    for n in range(1, view.num_players + 1):
+        info = seats.get(n)
+        leaders = view.leaders.get(n, {})
+        scores = view.scores.get(n)
+        hand = view.hands.get(n) if view.hands else None
+        out.append(
+            {
+                "seat": n,
+                "label": seat_label(seats, n),
+                "username": info.username if info else "",
+                "symbol": info.symbol if info else "",
+                "dynasty": info.dynasty if info else "",
+                "is_me": view.seat == n,
+                "to_act": view.to_act == n,
+                "active": view.active_seat == n,
+                "supply": [
+                    {"leader": name, "name": LEADER_NAME[name], "color": LEADER_COLOR[name]}
+                    for name in LEADERS
+                    if leaders.get(name) is None
+                ],
+                "catastrophes": view.catastrophes.get(n, 0),
+                "hand_size": view.hand_sizes.get(n, 0),
+                "scores": scores,
+                "score_code": score_code(scores),
+                "hand": hand_tiles(hand) if hand is not None else None,
+                "final_rank": info.final_rank if info else None,
+                "final_score": info.final_score if info else None,
+            }
+        )
+    return out
+
+
+def ranking(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict[str, Any]]:
+    """Return the final ranking rows (rank, seat label, treasures, colours after them, score).
+
+    From ``view.placings`` (RULES.md §13.2): the colours include the treasures.
+    """
+    rows = []
+    for placing in view.placings:
+        colors = list(placing.colors)
+        rows.append(
+            {
+                "rank": placing.rank,
+                "seat": placing.seat,
+                "label": seat_label(seats, placing.seat),
+                "treasures": (view.scores.get(placing.seat) or {}).get("treasures", 0),
+                "colors": dict(zip(COLORS, colors, strict=True)),
+                "sorted": sorted(colors),
+                "score": placing.score,
+            }
+        )
+    return rows
+
+
+def decision(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> dict[str, Any] | None:
+    """Return the pending decision for the panel, or None when no decision is pending.
+
+    ``{"kind", "seat", "mine", "waiting", "conflict", "color", "support_color",
+    "attacker", "defender", "attacker_strength", "defender_strength", "options", "count"}``
+    with seats as labels; every value is public (RULES.md §15).
+    """
+    pending = view.pending
+    if pending is None or view.is_over:
+        return None
+    out = pending.to_dict()
+    out["mine"] = view.seat is not None and pending.seat == view.seat
+    out["waiting"] = waiting_text(view, seats)
+    out["who"] = seat_label(seats, pending.seat)
+    out["conflict_name"] = conflict_name(pending.conflict)
+    out["color_name"] = COLOR_NAME.get(pending.color or "", "")
+    out["support_color_name"] = COLOR_NAME.get(pending.support_color or "", "")
+    if pending.attacker is not None:
+        out["attacker_label"] = seat_label(seats, pending.attacker)
+        out["defender_label"] = seat_label(seats, pending.defender)
+    return out

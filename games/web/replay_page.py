@@ -1,0 +1,56 @@
+"""The replay page's context: the board at one ply, as the viewer saw it then (RULES.md §14)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+import engine
+from games.core.states import replay
+from games.models import Game
+from games.selectors.games import seat_for, seat_infos
+from games.selectors.moves import moves_all
+from games.text.gamelog import log_entries
+from games.text.waiting import waiting_text
+from games.web.header import GameHeader
+from games.web.view_context import view_context
+
+
+def replay_context(
+    game: Game, user: AbstractBaseUser | AnonymousUser, *, ply: int | None
+) -> dict[str, Any]:
+    """Return the context of ``games/replay.html``: the board at ``ply`` as the viewer saw it.
+
+    Re-applies the moves from the seed up to ``ply`` (default: the last) and renders
+    ``engine.view_for(state, seat)`` for the viewer's seat (None for spectators, who may
+    replay finished games only); a finished game's replay shows every hand and total at
+    every ply. ``ply`` is clamped to 0..version.
+    """
+    seat = seat_for(game, user)
+    position = seat.position if seat else None
+    moves = moves_all(game.pk)
+    last = len(moves)
+    ply = last if ply is None else max(0, min(ply, last))
+    state = replay(game, moves[:ply])
+    seats = seat_infos(game)
+    # Once the game has ended everything is public, also at every ply of its replay (§14).
+    view = engine.view_for(state, position, game_ended=game.status == Game.Status.FINISHED)
+    shown = moves[:ply]
+    entries = log_entries(shown, seats, position, game_over=view.is_over)
+    changed = entries[-1]["squares"] if entries else set()
+    ctx = view_context(view, seats, changed=changed)
+    ctx.update(
+        game=GameHeader.of(game),
+        seat=position,
+        ply=ply,
+        last=last,
+        prev_ply=max(ply - 1, 0),
+        next_ply=min(ply + 1, last),
+        log=list(reversed(entries)),
+        waiting=waiting_text(view, seats),
+        replay=True,
+    )
+    # A replay never offers actions.
+    ctx.update(action_groups=[], board_groups=[], other_groups=[], has_actions=False)
+    return ctx

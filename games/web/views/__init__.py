@@ -1,0 +1,1 @@
+"""Views: parse the request, call a service or a page builder, render."""
