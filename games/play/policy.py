@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import engine
 
-WAR_ORDER = ("red", "black", "blue", "green")
 
-
-def _square_key(square: str) -> tuple[str, int]:
-    """Return ``("b", 8)`` for ``"b8"``: column letter first, then row number."""
-    return square[0], int(square[1:])
+def _square_key(square: str | None) -> tuple[str, int]:
+    """Return ``("b", 8)`` for the square name ``"b8"``: column letter first, then row number."""
+    name = square or ""
+    return name[:1], int(name[1:] or 0)
 
 
 def default_action(state: engine.GameState) -> engine.Action:
@@ -24,23 +23,25 @@ def default_action(state: engine.GameState) -> engine.Action:
     - monument: ``decline monument`` (§8.1);
     - treasures: the first square in column-letter, then row-number order (§9).
 
-    Falls back to the first legal action for anything else. Raises ``ValueError`` when the
-    game is over (no legal action).
+    Chooses by action type and fields, never by notation. Falls back to the first legal
+    action for anything else. Raises ``ValueError`` when the game is over (no legal action).
     """
     legal = engine.legal_actions(state)
     if not legal:
         raise ValueError("no legal action: the game is over")
-    by_text = {str(a): a for a in legal}
-    if "pass" in by_text:
-        return by_text["pass"]
-    if "commit 0" in by_text:
-        return by_text["commit 0"]
-    for color in WAR_ORDER:
-        if f"war {color}" in by_text:
-            return by_text[f"war {color}"]
-    if "decline monument" in by_text:
-        return by_text["decline monument"]
+    for action in legal:
+        if isinstance(action, engine.Pass):
+            return action
+    for action in legal:
+        if isinstance(action, engine.CommitSupport) and action.count == 0:
+            return action
+    wars = [a for a in legal if isinstance(a, engine.ChooseWar)]
+    if wars:  # colours in the engine's order: red, black, blue, green
+        return min(wars, key=lambda a: engine.COLOR_NAMES.index(a.color_name))
+    for action in legal:
+        if isinstance(action, engine.DeclineMonument):
+            return action
     treasures = [a for a in legal if isinstance(a, engine.TakeTreasure)]
     if treasures:
-        return min(treasures, key=lambda a: _square_key(str(a).split()[1]))
+        return min(treasures, key=lambda a: _square_key(a.target))
     return legal[0]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, F, Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 
 from games.models import Game, Seat
 from games.text.seats import SeatInfo, display_name
@@ -70,14 +71,48 @@ def game_can_view(game: Game, user: UserLike, *, invite_tokens: list[str] | None
     return game.invite_token in (invite_tokens or [])
 
 
-def games_open(*, limit: int = 50) -> QuerySet[Game]:
-    """Return open public games, oldest first, with seats, users and profiles prefetched."""
-    return with_seats(
-        Game.objects.filter(status=Game.Status.OPEN, is_public=True)
-        .annotate(seated=Count("seats"))
-        .select_related("creator")
-        .order_by("created_at")
+@dataclass(frozen=True)
+class Player:
+    """A seat as a list shows it: its ``position`` (None before the start) and ``user``."""
+
+    position: int | None
+    user: Any
+
+
+@dataclass(frozen=True)
+class OpenGame:
+    """One open public game in the lobby: public facts only, never the row (its ``seed``)."""
+
+    pk: int
+    num_players: int
+    seated: int
+    players: tuple[Player, ...]
+    days_per_move: int | None
+    is_rated: bool
+    open_scoring: bool
+
+
+def _players(seats: Iterable[Seat]) -> tuple[Player, ...]:
+    return tuple(Player(s.position, s.user) for s in seats)
+
+
+def games_open(*, limit: int = 50) -> list[OpenGame]:
+    """Return open public games, oldest first; two queries (games, then seats with users)."""
+    games = with_seats(
+        Game.objects.filter(status=Game.Status.OPEN, is_public=True).order_by("created_at")
     )[:limit]
+    return [
+        OpenGame(
+            pk=game.pk,
+            num_players=game.num_players,
+            seated=len(game.seats.all()),
+            players=_players(game.seats.all()),
+            days_per_move=game.days_per_move,
+            is_rated=game.is_rated,
+            open_scoring=game.open_scoring,
+        )
+        for game in games
+    ]
 
 
 def games_waiting_for(user: UserLike) -> QuerySet[Game]:
@@ -100,8 +135,8 @@ def games_waiting_count(user: UserLike) -> int:
 class MyGame:
     """One of a user's games in the lobby's list: public facts only, never the snapshot.
 
-    ``seats`` are every seat in seat order (with users and profiles), ``others`` those of
-    the other players; ``waiting_for_me`` whether the user's seat must act now.
+    ``seats`` are every seat in seat order (users with their profiles), ``others`` those
+    of the other players; ``waiting_for_me`` whether the user's seat must act now.
     """
 
     pk: int
@@ -110,8 +145,8 @@ class MyGame:
     status_display: str
     deadline: datetime | None
     to_act_seat: int | None
-    seats: tuple[Seat, ...]
-    others: tuple[Seat, ...]
+    seats: tuple[Player, ...]
+    others: tuple[Player, ...]
     waiting_for_me: bool
 
 
@@ -142,8 +177,8 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
                 status_display=str(game.get_status_display()),
                 deadline=game.deadline,
                 to_act_seat=game.to_act_seat,
-                seats=seats,
-                others=tuple(s for s in game.seats.all() if s.user_id != user.pk),
+                seats=_players(seats),
+                others=_players(s for s in game.seats.all() if s.user_id != user.pk),
                 waiting_for_me=game.status == Game.Status.ACTIVE
                 and mine is not None
                 and mine.position == game.to_act_seat,

@@ -9,10 +9,13 @@ context is also checked to hold no engine state at all.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 import pytest
+from django.db import models
+from django.db.models import QuerySet
 from django.test import Client
 
 import engine
@@ -24,26 +27,59 @@ from tests.games.leaks import assert_no_leak
 pytestmark = pytest.mark.django_db
 
 
-def _walk(value: Any, depth: int = 0) -> Iterator[Any]:
-    yield value
-    if depth > 4:
-        return
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _walk(item, depth + 1)
-    elif isinstance(value, list | tuple | set):
-        for item in value:
-            yield from _walk(item, depth + 1)
+def _children(value: Any) -> Iterator[Any]:
+    """Yield what ``value`` holds that a template could reach: items, fields, cached relations."""
+    if isinstance(value, Mapping):
+        yield from value.values()
+    elif isinstance(value, list | tuple | set | frozenset):
+        yield from value
+    elif isinstance(value, QuerySet):
+        yield from value._result_cache or ()  # only rows already fetched
+    elif isinstance(value, models.Model):
+        yield from value._state.fields_cache.values()  # select_related and reverse caches
+        for related in getattr(value, "_prefetched_objects_cache", {}).values():
+            yield from related
+    elif is_dataclass(value) and not isinstance(value, type):
+        for f in fields(value):
+            yield getattr(value, f.name)
 
 
-def assert_context_holds_no_state(response: Any) -> None:
+def secret_in(value: Any, game: Game, path: str = "context", seen: set[int] | None = None) -> str:
+    """Return the path to the first value under ``value`` holding ``game``'s snapshot or seed.
+
+    A ``Game`` row (its ``state`` and ``seed`` hold every hand and the bag), an engine
+    ``GameState``, the snapshot dict or the seed itself; ``""`` when there is none. Walks
+    mappings, sequences, dataclasses, model instances' cached relations and fetched
+    querysets, whatever the depth.
+    """
+    seen = set() if seen is None else seen
+    if id(value) in seen:
+        return ""
+    seen.add(id(value))
+    if isinstance(value, Game):
+        return f"{path}: a Game row"
+    if isinstance(value, engine.GameState):
+        return f"{path}: the engine state"
+    if isinstance(value, int) and not isinstance(value, bool) and value == game.seed:
+        return f"{path}: the seed"
+    if isinstance(value, Mapping) and ("bag" in value or "seed" in value):
+        return f"{path}: the snapshot"
+    for n, child in enumerate(_children(value)):
+        found = secret_in(child, game, f"{path}[{n}]", seen)
+        if found:
+            return found
+    return ""
+
+
+def assert_context_holds_no_secret(response: Any, game: Game) -> None:
     contexts = response.context if isinstance(response.context, list) else [response.context]
     for context in contexts:
         if context is None:
             continue
         for layer in context.dicts if hasattr(context, "dicts") else [context]:
-            for value in _walk(dict(layer)):
-                assert not isinstance(value, engine.GameState), "a template got the state"
+            for key, value in dict(layer).items():
+                found = secret_in(value, game, key)
+                assert not found, f"a template could reach {found}"
 
 
 def pages_for(client: Client, game: Game) -> list[tuple[Any, engine.GameState]]:
@@ -76,8 +112,11 @@ def test_no_page_leaks_hidden_information(num_players: int, open_scoring: bool) 
                     continue
                 assert response.status_code == 200
                 assert_no_leak(response.content, game, seat, shown)
-                assert_context_holds_no_state(response)
+                assert_context_holds_no_secret(response, game)
                 checked += 1
+            lobby = client.get("/")  # the lobby lists the player's games and the open ones
+            assert lobby.status_code == 200
+            assert_context_holds_no_secret(lobby, game)
         game = play_random_plies(game, seats, 9, rng)
     assert checked > 50
 
@@ -127,3 +166,23 @@ def test_the_leak_check_catches_a_leak() -> None:
         assert_no_leak(page, game, 2)
     with pytest.raises(AssertionError, match="seed leaked"):
         assert_no_leak(page + str(game.seed).encode(), game, 1)
+
+
+def test_the_context_check_catches_a_game_row_wherever_it_is() -> None:
+    """The walker itself: a ``Game`` put in a context, even deep in a value, fails the check."""
+    game, seats = started_game(2)
+    response = client_for(seats[1]).get(f"/games/{game.pk}/")
+    assert_context_holds_no_secret(response, game)  # the page as it is passes
+    context = response.context if not isinstance(response.context, list) else response.context[0]
+    for planted in (
+        game,
+        {"rows": [("x", game)]},
+        game.seats.all()[0],  # a seat reaches its game through the cached relation
+        game_state(game),
+        game.state,
+        game.seed,
+    ):
+        context.dicts.append({"planted": planted})
+        with pytest.raises(AssertionError, match="a template could reach"):
+            assert_context_holds_no_secret(response, game)
+        context.dicts.pop()

@@ -83,7 +83,9 @@ class Command(BaseCommand):
             assert seat is not None
             view = engine.view_for(game_state(game), seat)
             # Prefer placements so the demo board shows something.
-            choices = [a for a in view.legal_actions if a.split()[0] in ("tile", "leader")]
+            choices = [
+                str(a) for a in view.actions if isinstance(a, engine.PlaceTile | engine.PlaceLeader)
+            ]
             action = rng.choice(choices or list(view.legal_actions))
             submit.game_submit_action(
                 game_id=game.pk,
