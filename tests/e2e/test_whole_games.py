@@ -50,9 +50,9 @@ from tests.e2e.whole_game import (
     sign_up_and_verify,
     wait_for,
 )
-from tests.games.test_live_email import Inbox, _worker_database_url
-from tests.games.test_live_email import broker as broker  # noqa: F401 (a fixture)
-from tests.games.test_live_email import smtp_inbox as smtp_inbox  # noqa: F401 (a fixture)
+from tests.games.mail.test_live_email import Inbox, _worker_database_url
+from tests.games.mail.test_live_email import broker as broker  # noqa: F401 (a fixture)
+from tests.games.mail.test_live_email import smtp_inbox as smtp_inbox  # noqa: F401 (a fixture)
 
 NAMES = ["ana", "bel", "cyr", "dag"]
 User = get_user_model()

@@ -22,7 +22,7 @@ from games.selectors import people
 from games.text import seats as seat_text
 from tests.games.factories import client_for, started_game
 from tests.games.mail_backends import FlakyBackend
-from tests.games.outbox import passing, randomly, submit
+from tests.games.playing import passing, randomly, submit
 from tigris_site.celery import app as celery_app
 
 # Real transactions, so each service's on-commit hooks (the queued eager tasks) run when

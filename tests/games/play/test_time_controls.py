@@ -24,7 +24,7 @@ from games.play import deadlines, lifecycle, policy, timeouts
 from games.text import seats as seat_text
 from tests.engine.rules_helpers import play, position
 from tests.games.factories import client_for, game_at_state, started_game
-from tests.games.outbox import passing, submit
+from tests.games.playing import passing, submit
 
 pytestmark = pytest.mark.django_db
 

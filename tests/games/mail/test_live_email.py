@@ -20,7 +20,7 @@ from django.db import connection
 from games.models import Game, Notification, NotificationKind
 from tests import services
 from tests.games.factories import started_game
-from tests.games.outbox import passing, submit
+from tests.games.playing import passing, submit
 from tigris_site.celery import app as celery_app
 
 pytestmark = [pytest.mark.live_services, pytest.mark.django_db(transaction=True)]

@@ -25,7 +25,7 @@ from tests.games.factories import (
 
 pytestmark = pytest.mark.django_db
 
-STATIC = Path(__file__).resolve().parents[2] / "static"
+STATIC = Path(__file__).resolve().parents[3] / "static"
 
 
 def snapshot(game: Game) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import engine
 from games.models import Game, Profile, Seat
 from games.play import lifecycle, ratings
 from tests.games.factories import UserFactory, started_game
-from tests.games.outbox import randomly, submit
+from tests.games.playing import randomly, submit
 
 pytestmark = pytest.mark.django_db
 

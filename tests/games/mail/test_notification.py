@@ -1,0 +1,45 @@
+"""A notification email says what is asked, on whose turn, and when the move is due."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.mail import notification as emails
+from games.models import Game, NotificationKind
+from games.outbox import notifications
+from tests.engine.rules_helpers import play, position
+from tests.games.factories import game_at_state, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def email_for(user: Any, game: Game, kind: str, outbox: list[Any]) -> Any:
+    """Write ``user``'s outbox row of ``kind`` for ``game`` now, send it, return the email."""
+    row = notifications.notification_create(user_id=user.pk, game=game, ply=game.version, kind=kind)
+    assert row is not None
+    emails.notification_send(row)
+    return outbox[-1]
+
+
+def test_a_decision_email_says_what_is_asked_and_on_whose_turn(mailoutbox: Any) -> None:
+    # Seat 1 places a second priest in seat 2's kingdom: a revolt; seat 1 commits, and seat 2
+    # must answer on seat 1's turn.
+    kingdom = {"c5": "r", "c6": "2P", "d6": "r"}
+    state = play(position(kingdom, hands={1: "r", 2: "r"}), "leader priest e6", "commit 0")
+    assert state.to_act == 2 and state.active_seat == 1
+    game, seats = game_at_state(state)
+    message = email_for(seats[2], game, NotificationKind.DECISION, mailoutbox)
+    active = emails._names(game)[1]
+    assert message.subject.endswith(f"your decision needed on {active}'s turn")
+    assert "commit support in a conflict" in message.body
+
+
+def test_a_your_move_email_says_when_the_move_is_due(mailoutbox: Any) -> None:
+    game, seats = started_game(2)  # 3 days per move by default
+    assert game.deadline is not None
+    message = email_for(seats[game.to_act_seat or 1], game, NotificationKind.YOUR_TURN, mailoutbox)
+    due = game.deadline.strftime("%Y-%m-%d %H:%M")
+    assert f"Due by {due}" in message.body
+    assert f"Due by {due}" in message.alternatives[0].content

@@ -1,0 +1,83 @@
+"""The game page: the decision panel, aborted and finished games, the replay of a finished one."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.test import Client
+
+from games.core.states import game_state
+from games.models import Game
+from games.play import lifecycle
+from tests.engine.rules_helpers import play, position
+from tests.games.factories import (
+    UserFactory,
+    client_for,
+    game_at_state,
+    play_random_plies,
+    started_game,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def section(body: str, marker: str, end: str) -> str:
+    """Return ``body`` from ``marker`` to the first ``end`` after it."""
+    start = body.index(marker)
+    return body[start : body.index(end, start)]
+
+
+def test_a_monument_decision_offers_its_choices_inside_the_decision_panel() -> None:
+    block = {"g4": "r", "h4": "r", "g5": "r", "e5": "r", "f5": "1K"}
+    state = play(position(block, hands={1: "r k"}), "tile red h5")
+    game, seats = game_at_state(state)
+    body = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+    panel = section(body, 'id="decision"', "</section>")
+    for choice in ("monument red-blue g4", "monument red-black g4", "decline monument"):
+        assert f'data-action="{choice}"' in panel
+    assert "red/blue g4" in panel  # named by its colours
+
+
+def test_an_aborted_game_stays_readable_for_its_players_only() -> None:
+    game, seats = started_game(2)
+    lifecycle.game_abort(game_id=game.pk)
+    page = client_for(seats[1]).get(f"/games/{game.pk}/")
+    body = page.content.decode()
+    assert page.status_code == 200 and "aborted by an administrator" in body
+    assert "data-action=" not in body
+    assert client_for(UserFactory()).get(f"/games/{game.pk}/").status_code == 404
+
+
+def test_a_finished_game_names_the_winner_shows_treasures_and_charts_ratings() -> None:
+    game, seats = started_game(2)
+    game = play_random_plies(game, seats, 2000, random.Random(5))
+    assert game.status == Game.Status.FINISHED
+    body = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+
+    status = section(body, 'class="status"', "</p>")
+    winner = game.seats.get(final_rank=1)
+    assert "wins." in status and winner.user.username in status
+
+    final = section(body, 'id="final"', "</section>")
+    assert "<th>Treasures</th>" in final
+    held = game_state(game).treasures_held
+    rows = re.findall(r"<tr><td>\d+</td><td>Seat (\d)[^<]*</td><td>(\d+)</td>", final)
+    assert sorted((int(s), int(t)) for s, t in rows) == [(1, held[0]), (2, held[1])]
+
+    player = game.seats.get(position=1).user
+    profile = Client().get(f"/players/{player.pk}/").content.decode()
+    points = profile.split('points="')[1].split('"')[0].split()
+    assert len(points) == 2  # from the rating before the game to the rating after it
+
+
+def test_a_finished_games_replay_shows_every_hand_but_an_unfinished_ones_does_not() -> None:
+    game, seats = started_game(2)
+    game = play_random_plies(game, seats, 6, random.Random(2))
+    mid = client_for(seats[1]).get(f"/games/{game.pk}/replay?ply=3").content.decode()
+    assert 'data-hand-seat="2"' not in mid
+    game = play_random_plies(game, seats, 2000, random.Random(2))
+    assert game.status == Game.Status.FINISHED
+    after = client_for(seats[1]).get(f"/games/{game.pk}/replay?ply=3").content.decode()
+    assert 'data-hand-seat="1"' in after and 'data-hand-seat="2"' in after
