@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 
 from games.mail import deliver
 from games.models import Delivery
@@ -30,13 +30,13 @@ sending_task = shared_task(
 
 
 @sending_task
-def send_notification(self, notification_id: int) -> str:  # type: ignore[no-untyped-def]  # Celery binds the task
+def send_notification(self: Task[Any, Any], notification_id: int) -> str:
     """Send the immediate email of outbox row ``notification_id`` (``notification_deliver``)."""
     return deliver.notification_deliver(notification_id)
 
 
 @sending_task
-def send_account_email(self, payload: dict[str, Any]) -> str:  # type: ignore[no-untyped-def]  # Celery binds the task
+def send_account_email(self: Task[Any, Any], payload: dict[str, Any]) -> str:
     """Send one account email rendered in the request (``deliver.account_email_deliver``)."""
     return deliver.account_email_deliver(payload, eager=bool(self.request.is_eager))
 

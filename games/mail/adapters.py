@@ -27,7 +27,7 @@ from games.mail.deliver import account_email_payload
 log = logging.getLogger(__name__)
 
 
-class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
+class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth has no types
     """``settings.ACCOUNT_ADAPTER``: allauth's default, with emails sent by the worker."""
 
     @staticmethod

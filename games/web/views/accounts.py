@@ -135,15 +135,15 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
 def leaderboard(request: HttpRequest) -> HttpResponse:
     """Non-provisional players active in the last 180 days, best displayed rating first."""
     since = timezone.now() - timedelta(days=LEADERBOARD_ACTIVE_DAYS)
+    profiles = Profile.objects.filter(
+        rated_games__gte=ratings.PROVISIONAL_GAMES, last_active_at__gte=since
+    ).select_related("user")
+    rated = sorted(
+        ((ratings.display_rating(p.rating_mu, p.rating_sigma), p) for p in profiles),
+        key=lambda pair: -pair[0],
+    )
     rows = [
-        {
-            "profile": p,
-            "rating": ratings.display_rating(p.rating_mu, p.rating_sigma),
-            "uncertainty": ratings.display_uncertainty(p.rating_sigma),
-        }
-        for p in Profile.objects.filter(
-            rated_games__gte=ratings.PROVISIONAL_GAMES, last_active_at__gte=since
-        ).select_related("user")
+        {"profile": p, "rating": rating, "uncertainty": ratings.display_uncertainty(p.rating_sigma)}
+        for rating, p in rated
     ]
-    rows.sort(key=lambda r: -float(r["rating"]))  # type: ignore[arg-type]
     return render(request, "accounts/leaderboard.html", {"rows": rows})
