@@ -13,7 +13,12 @@ whole middleware stack (DEBUG off, eager tasks):
 - ``poll rendered ahead``: the same, answered from the partial ``games.prerender`` keeps;
 - ``partial to act``: the acting player's ``#game`` partial (what a submit answers with);
 - ``submit``: ``POST /games/<id>/act`` of a random offered action, answered with the
-  partial (each one is a real ply, so the position moves on by ``--repeat`` plies).
+  partial (each one is a real ply, so the position moves on by ``--repeat`` plies);
+- ``floor``: the least a move can cost, measured first at each position: ``engine.apply``
+  plus the minimum SQL, straight through psycopg (or sqlite3) — lock the game row, insert
+  the move, update the snapshot — in one transaction (each one a real ply too).
+
+Every figure is also printed as a multiple of that position's floor (``× floor``, p50).
 
 This is the server's own cost, without gunicorn, the network or a competing load;
 ``bench/web_load.py`` measures the same requests under load.
@@ -62,11 +67,19 @@ def setup_django() -> None:
     call_command("migrate", verbosity=0)
 
 
-def measure(label: str, run: Any, repeat: int, profile: str | None, prepare: Any = None) -> None:
+def measure(
+    label: str,
+    run: Any,
+    repeat: int,
+    profile: str | None,
+    prepare: Any = None,
+    floor: float | None = None,
+) -> float:
     """Call ``run(prepare())`` ``repeat`` times; print ms p50/p95/mean, queries and bytes.
 
     ``prepare`` (untimed, default none) returns what ``run`` needs, or None to stop early;
-    ``run`` returns the size of the answer in bytes.
+    ``run`` returns the size of the answer in bytes. ``floor`` is the floor's p50 in ms:
+    the p50 is also printed as a multiple of it. Returns the p50 in ms.
     """
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -88,18 +101,84 @@ def measure(label: str, run: Any, repeat: int, profile: str | None, prepare: Any
         queries.append(len(captured))
         sizes.append(size)
     times.sort()
+    p50 = statistics.median(times)
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    ratio = f"  {p50 / floor:5.1f} × floor" if floor else ""
     print(
-        f"  {label:<20} n {len(times):>3}  p50 {statistics.median(times):6.2f} ms  "
+        f"  {label:<20} n {len(times):>3}  p50 {p50:6.2f} ms  "
         f"p95 {p95:6.2f} ms  "
         f"mean {statistics.fmean(times):6.2f} ms  queries {max(queries):>3}  "
-        f"bytes {int(statistics.fmean(sizes)):>7}"
+        f"bytes {int(statistics.fmean(sizes)):>7}{ratio}"
     )
     if profiler:
         stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(35)
         stats.sort_stats("cumulative").print_stats(r"games/|engine/", 40)
         stats.sort_stats("tottime").print_stats(20)
+    return p50
+
+
+def floor_runner(game_id: int, rng: random.Random) -> tuple[Any, Any, Any]:
+    """Return ``(prepare, run, close)`` for the floor: one ply with the least work it needs.
+
+    ``prepare`` (untimed) reads the state and picks a random legal action; ``run`` applies
+    it with ``engine.apply`` and writes it with raw SQL on its own connection (psycopg for
+    PostgreSQL, sqlite3 for SQLite): lock the game row, insert the move, update the snapshot,
+    the version and who acts, commit. Returns the bytes written.
+    """
+    import json
+    from urllib.parse import urlsplit
+
+    import engine
+
+    url = os.environ["DATABASE_URL"]
+    if url.startswith("postgres"):
+        import psycopg
+
+        conn: Any = psycopg.connect(url)  # a transaction opens with the first statement
+        mark, lock, as_json, begin = "%s", " FOR UPDATE", "%s::jsonb", ""
+    else:
+        import sqlite3
+
+        conn = sqlite3.connect(urlsplit(url).path, isolation_level=None)
+        mark, lock, as_json, begin = "?", "", "?", "BEGIN IMMEDIATE"  # locks the database
+    select = f"SELECT state, version FROM games_game WHERE id = {mark}{lock}"
+    insert = (
+        "INSERT INTO games_move (game_id, ply, seat, action, events, source, created_at) "
+        f"VALUES ({mark}, {mark}, {mark}, {mark}, {as_json}, 'player', CURRENT_TIMESTAMP)"
+    )
+    update = (
+        f"UPDATE games_game SET state = {as_json}, version = {mark}, to_act_seat = {mark}, "
+        f"updated_at = CURRENT_TIMESTAMP WHERE id = {mark}"
+    )
+
+    def read(data: Any) -> Any:
+        return engine.GameState.from_dict(data if isinstance(data, dict) else json.loads(data))
+
+    def prepare() -> str | None:
+        query = f"SELECT state FROM games_game WHERE id = {mark}"
+        (data,) = conn.execute(query, (game_id,)).fetchone()
+        conn.rollback()
+        state = read(data)
+        return None if state.is_over else str(rng.choice(engine.legal_actions(state)))
+
+    def run(action: str) -> int:
+        if begin:
+            conn.execute(begin)
+        data, version = conn.execute(select, (game_id,)).fetchone()
+        before = read(data)
+        after = engine.apply(before, engine.Action.parse(action))
+        events = json.dumps([e.to_dict() for e in after.events])
+        snapshot = after.to_json()
+        conn.execute(insert, (game_id, version + 1, before.to_act, action, events))
+        conn.execute(update, (snapshot, version + 1, after.to_act, game_id))
+        if begin:
+            conn.execute("COMMIT")
+        else:
+            conn.commit()
+        return len(snapshot) + len(events)
+
+    return prepare, run, conn.close
 
 
 def main() -> None:
@@ -155,6 +234,11 @@ def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, arg
 
     from games import tasks
 
+    prepare_floor, run_floor, close_floor = floor_runner(game.pk, rng)
+    floor = measure("floor", run_floor, args.repeat, args.profile, prepare=prepare_floor)
+    close_floor()
+    game.refresh_from_db()
+
     url = f"/games/{game.pk}/"
     actor = clients[game.to_act_seat]
     waiter = next(c for c in clients.values() if c is not actor)
@@ -163,14 +247,22 @@ def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, arg
     def poll(known: int) -> int:
         return len(waiter.get(f"{url}poll?version={known}").content)
 
-    measure("poll 204", lambda: poll(version), args.repeat, args.profile)
-    measure("poll changed", lambda: poll(version - 1), args.repeat, args.profile)
+    measure("poll 204", lambda: poll(version), args.repeat, args.profile, floor=floor)
+    measure("poll changed", lambda: poll(version - 1), args.repeat, args.profile, floor=floor)
     with override_settings(PRERENDER_PARTIALS=True):
         # The waiting player's partial as the worker leaves it after a move (games.prerender;
         # here in this process's memory cache).
         tasks.prerender_partials(game.pk, version, game.to_act_seat)
-        measure("poll rendered ahead", lambda: poll(version - 1), args.repeat, args.profile)
-    measure("partial to act", lambda: len(actor.get(url).content), args.repeat, args.profile)
+        measure(
+            "poll rendered ahead", lambda: poll(version - 1), args.repeat, args.profile, floor=floor
+        )
+    measure(
+        "partial to act",
+        lambda: len(actor.get(url).content),
+        args.repeat,
+        args.profile,
+        floor=floor,
+    )
 
     def choose() -> tuple[Any, dict[str, Any]] | None:
         game.refresh_from_db()
@@ -189,7 +281,7 @@ def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, arg
         assert reply.status_code == 200, reply.status_code
         return len(reply.content)
 
-    measure("submit", submit, args.repeat, args.profile, prepare=choose)
+    measure("submit", submit, args.repeat, args.profile, prepare=choose, floor=floor)
 
 
 if __name__ == "__main__":
