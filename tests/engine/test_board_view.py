@@ -148,11 +148,17 @@ def test_event_visibility_is_the_views_rule() -> None:
             assert list(view_for(state, seat).events) == shown
 
 
+def resolved(attacker_commits: int, defender_commits: int) -> Event:
+    """Return the ``conflict_resolved`` event of the standard revolt with these commits."""
+    state = play(position(REVOLT_BOARD, hands={1: "r r k", 2: "r b"}), "leader king h4")
+    state = play(state, f"commit {attacker_commits}", f"commit {defender_commits}")
+    (event,) = [e for e in state.events if e.code == "conflict_resolved"]
+    return event
+
+
 def test_a_tied_revolt_goes_to_the_defender_in_its_outcome() -> None:
     """RULES.md §6.4: two temples and one tile each, 3–3, is a tie: the defender wins it."""
-    state = play(position(REVOLT_BOARD, hands={1: "r r k", 2: "r b"}), "leader king h4", "commit 1")
-    state = play(state, "commit 1")
-    (event,) = [e for e in state.events if e.code == "conflict_resolved"]
+    event = resolved(1, 1)
     outcome = conflict_outcome(event)
     assert outcome.tie and not outcome.attacker_won
     assert (outcome.winner, outcome.loser) == (2, 1)
@@ -162,10 +168,7 @@ def test_a_tied_revolt_goes_to_the_defender_in_its_outcome() -> None:
 
 def test_a_won_revolt_gives_the_attackers_strength_first() -> None:
     """RULES.md §6.4: the attacker wins only with the greater strength."""
-    state = play(position(REVOLT_BOARD, hands={1: "r r k", 2: "r b"}), "leader king h4", "commit 2")
-    state = play(state, "commit 0")
-    (event,) = [e for e in state.events if e.code == "conflict_resolved"]
-    outcome = conflict_outcome(event)
+    outcome = conflict_outcome(resolved(2, 0))
     assert outcome.attacker_won and not outcome.tie
     assert (outcome.winner, outcome.winner_strength, outcome.loser_strength) == (1, 4, 2)
     with pytest.raises(ValueError, match="not a conflict_resolved"):
