@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .board import (
     COLS,
@@ -83,9 +84,8 @@ class LeaderView:
     square: str
 
 
-@dataclass(frozen=True, slots=True)
-class SquareView:
-    """What one square shows (RULES.md §1.1, §3).
+class SquareView(NamedTuple):
+    """What one square shows (RULES.md §1.1, §3); a named tuple: 176 are built per view.
 
     ``name`` (``"e2"``), ``row`` 1..11 and ``col`` 0..15; ``river`` its terrain; ``piece``
     one of ``PIECE_KINDS``; ``color`` the tile's or leader's colour name (None otherwise);
