@@ -9,7 +9,7 @@ buttons were most of the game partial's bytes and rendering time (bench/page_cos
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from django.template.loader import get_template
@@ -41,6 +41,7 @@ class ActionGroup:
     ``on_board`` groups land on a square, so the board highlights their targets. ``words``
     is set for groups whose actions differ only by their target square: the words with
     ``SQUARE_MARK`` for the square (the page writes them once per group, not per action).
+    ``buttons_html`` is one button per action (``games/_action_buttons.html``).
     """
 
     key: str
@@ -48,39 +49,55 @@ class ActionGroup:
     actions: tuple[ActionItem, ...]
     on_board: bool = False
     words: str = ""
-
-    @property
-    def buttons_html(self) -> SafeString:
-        """Return the buttons (``games/_action_buttons.html``), rendered once per language."""
-        return _buttons(get_language(), self)
+    buttons_html: SafeString = field(default=SafeString(""), compare=False)
 
 
-@lru_cache(maxsize=4096)
-def _buttons(language: str | None, group: ActionGroup) -> SafeString:
-    return SafeString(get_template("games/_action_buttons.html").render({"group": group}))
-
-
-def _group_of(action: engine.Action) -> tuple[str, str, bool]:
-    """Return ``(key, title, on_board)`` of the group ``action`` belongs to."""
+def _group_key(action: engine.Action) -> str:
+    """Return the key of the group ``action`` belongs to (``tile-red``, ``swap``…)."""
     if isinstance(action, engine.PlaceTile):
-        return f"tile-{action.color_name}", str(TILE_NAME[action.color_name]), True
+        return f"tile-{action.color_name}"
     if isinstance(action, engine.PlaceLeader):
-        return f"leader-{action.leader_name}", str(LEADER_NAME[action.leader_name]), True
-    if isinstance(action, engine.PlaceCatastrophe):
-        return "catastrophe", _("catastrophe"), True
-    if isinstance(action, engine.TakeTreasure):
-        return "treasure", _("take a treasure"), True
-    if isinstance(action, engine.BuildMonument):
-        return "monument", _("build a monument"), True
-    if isinstance(action, engine.WithdrawLeader):
-        return "withdraw", _("withdraw a leader"), False
-    if isinstance(action, engine.SwapTiles):
-        return "swap", _("swap tiles"), False
-    if isinstance(action, engine.CommitSupport):
-        return "commit", _("commit support"), False
-    if isinstance(action, engine.ChooseWar):
-        return "war", _("choose the next war"), False
-    return type(action).__name__.lower(), _("other"), False
+        return f"leader-{action.leader_name}"
+    return _KEYS[type(action)]
+
+
+_KEYS: dict[type[engine.Action], str] = {
+    engine.PlaceCatastrophe: "catastrophe",
+    engine.TakeTreasure: "treasure",
+    engine.BuildMonument: "monument",
+    engine.WithdrawLeader: "withdraw",
+    engine.SwapTiles: "swap",
+    engine.CommitSupport: "commit",
+    engine.ChooseWar: "war",
+    engine.Pass: "pass",
+    engine.DeclineMonument: "decline",
+}
+# Groups whose actions land on a square: the board highlights their targets.
+_ON_BOARD = (
+    engine.PlaceTile,
+    engine.PlaceLeader,
+    engine.PlaceCatastrophe,
+    engine.TakeTreasure,
+    engine.BuildMonument,
+)
+
+
+def _group_title(action: engine.Action) -> str:
+    """Return the title of the group ``action`` belongs to, in the active language."""
+    if isinstance(action, engine.PlaceTile):
+        return str(TILE_NAME[action.color_name])
+    if isinstance(action, engine.PlaceLeader):
+        return str(LEADER_NAME[action.leader_name])
+    titles = {
+        engine.PlaceCatastrophe: _("catastrophe"),
+        engine.TakeTreasure: _("take a treasure"),
+        engine.BuildMonument: _("build a monument"),
+        engine.WithdrawLeader: _("withdraw a leader"),
+        engine.SwapTiles: _("swap tiles"),
+        engine.CommitSupport: _("commit support"),
+        engine.ChooseWar: _("choose the next war"),
+    }
+    return titles.get(type(action), _("other"))
 
 
 def _short(action: engine.Action, words: str) -> str:
@@ -108,35 +125,57 @@ def action_groups(view: engine.PlayerView) -> list[ActionGroup]:
     """Group the viewer's legal actions (``view.actions``), in the engine's order.
 
     Leader moves name the square the leader leaves (``view.leaders``); commits the colour
-    the pending decision asks for (RULES.md §6.3, §7.3).
+    the pending decision asks for (RULES.md §6.3, §7.3). Cached per language and what the
+    groups show: the acting player's page and its polls group the same actions once.
     """
     mine = view.leaders.get(view.seat or 0, {})
     support = view.pending.support_color if view.pending is not None else None
-    found: dict[str, tuple[str, bool, str, list[tuple[engine.Action, ActionItem]]]] = {}
-    for action in view.actions:
-        key, title, on_board = _group_of(action)
+    return list(_grouped(get_language(), view.actions, tuple(sorted(mine.items())), support))
+
+
+@lru_cache(maxsize=256)
+def _grouped(
+    language: str | None,
+    actions: tuple[engine.Action, ...],
+    leaders: tuple[tuple[str, str | None], ...],
+    support: str | None,
+) -> tuple[ActionGroup, ...]:
+    mine = dict(leaders)
+    found: dict[str, tuple[engine.Action, str, list[tuple[engine.Action, ActionItem]]]] = {}
+    for action in actions:
+        key = _group_key(action)
         from_square = (
             mine.get(action.leader_name) if isinstance(action, engine.PlaceLeader) else None
         )
-        if key not in found:
+        group = found.get(key)
+        if group is None:
             pattern = ""
             if isinstance(action, _SQUARE_ONLY):
                 pattern = action_words(action, from_square=from_square, square=SQUARE_MARK)
-            found[key] = (title, on_board, pattern, [])
-        pattern, items = found[key][2], found[key][3]
+            group = found[key] = (action, pattern, [])
+        _first, pattern, items = group
+        target = action.target or ""
         if pattern:
-            words = pattern.replace(SQUARE_MARK, action.target or "")
+            item = ActionItem(str(action), pattern.replace(SQUARE_MARK, target), target, target)
         else:
             words = action_words(action, from_square=from_square, support_color=support)
-        item = ActionItem(str(action), words, action.target or "", _short(action, words))
+            item = ActionItem(str(action), words, target, _short(action, words))
         items.append((action, item))
     if "swap" in found:
         # Fewest tiles first, then in colour order: "red", "black", …, "red red", …
-        found["swap"][3].sort(key=lambda pair: _swap_order(pair[0]))
-    return [
-        ActionGroup(key, title, tuple(item for _action, item in items), on_board, pattern)
-        for key, (title, on_board, pattern, items) in found.items()
-    ]
+        found["swap"][2].sort(key=lambda pair: _swap_order(pair[0]))
+    groups = []
+    for key, (first, pattern, items) in found.items():
+        bare = ActionGroup(
+            key,
+            _group_title(first),
+            tuple(item for _action, item in items),
+            isinstance(first, _ON_BOARD),
+            pattern,
+        )
+        html = SafeString(get_template("games/_action_buttons.html").render({"group": bare}))
+        groups.append(replace(bare, buttons_html=html))
+    return tuple(groups)
 
 
 def _swap_order(action: engine.Action) -> tuple[int, tuple[int, ...]]:
