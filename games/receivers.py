@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
+from django.core.exceptions import ObjectDoesNotExist
 from django.dispatch import receiver
 
 import engine
@@ -45,9 +46,13 @@ def on_move_applied(
         queue.enqueue_on_commit(queue.PRERENDER_PARTIALS, game.pk, game.version, move.seat)
     if move.source != Move.Source.PLAYER:
         return  # the default policy played (timeout or dropped seat): the player was not here
-    user_id = next((s.user_id for s in game.seats.all() if s.position == move.seat), None)
-    if user_id is not None:
-        profiles.profile_touch(user_id=user_id)
+    seat = next((s for s in game.seats.all() if s.position == move.seat), None)
+    if seat is not None:
+        try:  # the submit service reads the seats with their users' profiles
+            seen = seat.user.profile.last_active_at
+        except ObjectDoesNotExist:
+            seen = None
+        profiles.profile_touch(user_id=seat.user_id, last_active_at=seen)
 
 
 @receiver(signals.game_finished, dispatch_uid="games.game_finished")

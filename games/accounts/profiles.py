@@ -6,6 +6,7 @@ none yet), so every caller goes through ``profile_get``.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -72,8 +73,18 @@ def profile_language_set(*, user: Any, language: str) -> Profile:
     return profile
 
 
-def profile_touch(*, user_id: int) -> None:
-    """Record that ``user_id`` acted now (the leaderboard lists players active lately)."""
+TOUCH_EVERY = timedelta(hours=1)  # how stale ``last_active_at`` may be: the leaderboard's
+# window is 180 days, so writing it at every move would only cost a query a move
+
+
+def profile_touch(*, user_id: int, last_active_at: datetime | None = None) -> None:
+    """Record that ``user_id`` acted now (the leaderboard lists players active lately).
+
+    ``last_active_at`` is the profile's value as the caller read it, when it did: within
+    ``TOUCH_EVERY`` of now nothing is written.
+    """
+    if last_active_at is not None and timezone.now() - last_active_at < TOUCH_EVERY:
+        return
     updated = Profile.objects.filter(user_id=user_id).update(last_active_at=timezone.now())
     if not updated:
         user = get_user_model().objects.get(pk=user_id)

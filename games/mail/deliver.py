@@ -16,13 +16,14 @@ from typing import Any
 
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, prefetch_related_objects
 from django.utils import timezone
 
 from games.core import queue
 from games.mail.digest import digest_send
 from games.mail.notification import notification_send, still_owed
 from games.models import Delivery, Notification
+from games.selectors.games import seats_prefetch
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,11 @@ def notification_deliver(notification_id: int) -> str:
     )
     if not claimed:
         return "skipped"
-    row = Notification.objects.select_related("user", "game").get(pk=notification_id)
+    # The recipient's profile (language, time zone) and the game's seats are read once here
+    # for the whole email.
+    row = Notification.objects.select_related("user__profile", "game").get(pk=notification_id)
+    if row.game is not None:
+        prefetch_related_objects([row.game], seats_prefetch())
     if not still_owed(row):  # sent late, after the player already moved: moot
         _release(notification_id, status=Notification.Status.SKIPPED, error="no longer waiting")
         return "skipped"
@@ -213,7 +218,9 @@ def send_group(*, user_id: int, delivery: str) -> str:
     if not ids:
         return "skipped"
     rows = list(
-        Notification.objects.select_related("user", "game").filter(pk__in=ids).order_by("pk")
+        Notification.objects.select_related("user__profile", "game")
+        .filter(pk__in=ids)
+        .order_by("pk")
     )
     try:
         message_id = digest_send(rows, delivery=delivery)

@@ -15,12 +15,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core import signing
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.mail import EmailMultiAlternatives, mailers, make_msgid
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games.models import NotificationKind
-from games.selectors.people import profile_language, profile_time_zone
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
 
@@ -92,17 +92,27 @@ def email_send(
     return message_id
 
 
+def _profile(user: Any) -> Any:
+    """Return ``user``'s profile (read with it: ``select_related("user__profile")``), or None."""
+    try:
+        return user.profile
+    except ObjectDoesNotExist:
+        return None
+
+
 def language_of(user: Any) -> str:
     """Return the language ``user``'s emails are written in (their profile's, else the site's)."""
-    return profile_language(user.pk) or settings.LANGUAGE_CODE
+    profile = _profile(user)
+    return (profile.language if profile else "") or settings.LANGUAGE_CODE
 
 
 def deadline_text(deadline: datetime | None, user: Any) -> str:
     """Return the running deadline in ``user``'s time zone (``"2026-03-04 18:00 CET"``)."""
     if deadline is None:
         return ""
+    profile = _profile(user)
     try:
-        local = deadline.astimezone(ZoneInfo(profile_time_zone(user.pk) or "UTC"))
+        local = deadline.astimezone(ZoneInfo((profile.time_zone if profile else "") or "UTC"))
     except (ZoneInfoNotFoundError, ValueError):
         local = deadline
     return local.strftime("%Y-%m-%d %H:%M %Z")

@@ -188,9 +188,9 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
     return rows
 
 
-def next_game_waiting(user: UserLike, *, exclude_id: int) -> Game | None:
-    """Return another game waiting for ``user`` to act (the oldest), or None."""
-    return games_waiting_for(user).exclude(pk=exclude_id).first()
+def games_waiting_ids(user: UserLike) -> list[int]:
+    """Return the ids of the games waiting for ``user`` to act, the longest waiting first."""
+    return list(games_waiting_for(user).values_list("pk", flat=True))
 
 
 class PollFacts(NamedTuple):

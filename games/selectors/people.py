@@ -39,11 +39,6 @@ def profile_time_zone(user_id: int) -> str:
     return zone or ""
 
 
-def profile_language(user_id: int) -> str | None:
-    """Return the language code ``user_id`` chose, or None without a profile."""
-    return Profile.objects.filter(user_id=user_id).values_list("language", flat=True).first()
-
-
 def _active(user_id: int | None) -> Q:
     return Q(user_id=user_id, ended_at__isnull=True, starts_at__lte=timezone.now())
 

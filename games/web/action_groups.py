@@ -41,7 +41,9 @@ class ActionGroup:
     ``on_board`` groups land on a square, so the board highlights their targets. ``words``
     is set for groups whose actions differ only by their target square: the words with
     ``SQUARE_MARK`` for the square (the page writes them once per group, not per action).
-    ``buttons_html`` is one button per action (``games/_action_buttons.html``).
+    ``buttons_html`` is one button per action (``games/_action_buttons.html``); the swap
+    group's ``swap_words_html`` lists each swap's notation and words for the confirm step
+    of the tick-the-tiles form (``games/_swap_words.html``).
     """
 
     key: str
@@ -50,6 +52,7 @@ class ActionGroup:
     on_board: bool = False
     words: str = ""
     buttons_html: SafeString = field(default=SafeString(""), compare=False)
+    swap_words_html: SafeString = field(default=SafeString(""), compare=False)
 
 
 def _group_key(action: engine.Action) -> str:
@@ -173,8 +176,14 @@ def _grouped(
             isinstance(first, _ON_BOARD),
             pattern,
         )
-        html = SafeString(get_template("games/_action_buttons.html").render({"group": bare}))
-        groups.append(replace(bare, buttons_html=html))
+        # Rendered here, once per language and set of actions: a turn offers up to ~600.
+        html = get_template("games/_action_buttons.html").render({"group": bare})
+        swaps = ""
+        if key == "swap":
+            swaps = get_template("games/_swap_words.html").render({"group": bare})
+        groups.append(
+            replace(bare, buttons_html=SafeString(html), swap_words_html=SafeString(swaps))
+        )
     return tuple(groups)
 
 

@@ -58,9 +58,16 @@ def _viewable_game(request: HtmxHttpRequest, game_id: int) -> Game:
 
 
 def _render_game(
-    request: HtmxHttpRequest, game: Game, *, status: int = 200, **extra: Any
+    request: HtmxHttpRequest,
+    game: Game,
+    *,
+    status: int = 200,
+    games_waiting: list[int] | None = None,
+    **extra: Any,
 ) -> HttpResponse:
     ctx = game_context(game, request.user, invite_tokens=_invites(request), **extra)
+    if games_waiting is not None:
+        ctx["games_waiting"] = games_waiting  # the navigation's count, read once
     template = "games/game_htmx.html" if request.htmx else "games/game.html"
     return render(request, template, ctx, status=status)
 
@@ -190,11 +197,11 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         # A refused action stays in the typed box, to be mended rather than typed again.
         typed = form.cleaned_data["action"] if isinstance(exc, ActionRefused) else ""
         return _render_game(request, game, status=exc.status, error=str(exc), typed_action=typed)
-    # Another game waiting is worth saying only once this one waits on someone else.
-    next_game = None
-    if result.game.to_act_seat != result.move.seat:
-        next_game = selectors.next_game_waiting(request.user, exclude_id=game_id)
-    next_game_id = next_game.pk if next_game is not None else None
+    # Another game waiting is worth saying only once this one waits on someone else; the
+    # same read gives the navigation's count.
+    passed = result.game.to_act_seat != result.move.seat
+    waiting = selectors.games_waiting_ids(request.user) if passed or request.htmx else []
+    next_game_id = next((pk for pk in waiting if pk != game_id), None) if passed else None
     if not request.htmx:
         if next_game_id is not None:
             text = _("Another game is waiting for you: #%(id)s") % {"id": next_game_id}
@@ -205,7 +212,7 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = result.game
     if game.status == Game.Status.FINISHED:
         game = _viewable_game(request, game_id)
-    return _render_game(request, game, next_game_id=next_game_id)
+    return _render_game(request, game, next_game_id=next_game_id, games_waiting=waiting)
 
 
 @require_GET
