@@ -16,7 +16,8 @@ whole middleware stack (DEBUG off, eager tasks):
   partial (each one is a real ply, so the position moves on by ``--repeat`` plies);
 - ``floor``: the least a move can cost, measured first at each position: ``engine.apply``
   plus the minimum SQL, straight through psycopg (or sqlite3) — lock the game row, insert
-  the move, update the snapshot — in one transaction (each one a real ply too).
+  the move, update the snapshot — in one transaction, each a real ply of a copy of the
+  game's row, so the requests are measured at the same positions as without it.
 
 Every figure is also printed as a multiple of that position's floor (``× floor``, p50).
 
@@ -233,11 +234,17 @@ def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, arg
     from django.test import override_settings
 
     from games import tasks
+    from games.models import Game
 
-    prepare_floor, run_floor, close_floor = floor_runner(game.pk, rng)
+    # The floor plays on a copy of the game's row, with its own random choices: the
+    # position the requests are measured at stays the one a run without it would have.
+    scratch = Game.objects.get(pk=game.pk)
+    scratch.pk = None
+    scratch.invite_token = f"floor-{game.pk}"
+    scratch.save()
+    prepare_floor, run_floor, close_floor = floor_runner(scratch.pk, random.Random(game.pk))
     floor = measure("floor", run_floor, args.repeat, args.profile, prepare=prepare_floor)
     close_floor()
-    game.refresh_from_db()
 
     url = f"/games/{game.pk}/"
     actor = clients[game.to_act_seat]
