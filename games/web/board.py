@@ -106,6 +106,7 @@ def _cell(
     else:
         letter = ""
     cell = BoardCell(square, _label(square, owner), letter, owner, changed, targets, pick)
+    # The autoescaping template's output is already safe; the stubs type it as ``str``.
     return cell, SafeString(get_template("games/_square.html").render({"c": cell}))
 
 
