@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
 from games import tasks
+from games.headers import header_safe
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
 
     def format_email_subject(self, subject: str) -> str:
         """Return ``subject`` after the site's name in the reader's language: "[…] subject"."""
-        return f"[{_('Tigris & Euphrates')}] {subject}"
+        return header_safe(f"[{_('Tigris & Euphrates')}] {subject}")
 
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         """Render allauth's ``template_prefix`` email to ``email`` and queue it for sending.

@@ -26,6 +26,7 @@ from django.utils.translation import ngettext
 
 import engine
 from games import gamelog, pages, profiles, selectors
+from games.headers import header_safe
 from games.models import Delivery, Game, Move, Notification, NotificationKind, Profile, Seat
 from games.presenters import COLOR_NAME, list_text
 from games.states import game_state
@@ -210,7 +211,7 @@ def _send(*, user: Any, kind: str, subject: str, template: str, context: dict[st
     domain = urlsplit(settings.SITE_URL).hostname or "localhost"
     message_id = make_msgid(domain=domain)
     message = NotificationEmail(
-        subject=subject,
+        subject=header_safe(subject),  # names are in subjects: no name may break the email
         body=text,
         to=[user.email],
         headers={

@@ -23,6 +23,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from games import emails
+from games.headers import header_safe
 from games.models import Delivery, Game, Notification, Seat, Vacation
 
 log = logging.getLogger(__name__)
@@ -170,7 +171,7 @@ def send_account_email(self, payload: dict[str, Any]) -> str:  # type: ignore[no
     embedded mode), which does not retry.
     """
     message = EmailMultiAlternatives(
-        subject=payload["subject"],
+        subject=header_safe(payload["subject"]),
         body=payload["body"],
         from_email=payload["from_email"],
         to=payload["to"],
