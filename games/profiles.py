@@ -9,21 +9,32 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games import names as display_names
 from games import render_stamps
 from games.models import Delivery, NotificationKind, NotificationPreference, Profile
 
 DEFAULT_BATCH_MINUTES = 15
 
 
-def profile_get(user: Any) -> Profile:
-    """Return ``user``'s profile, creating it (display name = username) if missing."""
-    profile, _created = Profile.objects.get_or_create(
-        user_id=user.pk, defaults={"display_name": user.get_username()[:40]}
-    )
+def profile_get(user: Any, **defaults: Any) -> Profile:
+    """Return ``user``'s profile, creating it (display name = username) if missing.
+
+    A username that looks like another player's name (``Profile.name_key`` is unique) gives
+    a profile with no display name of its own: the username still shows, claiming nothing.
+    """
+    try:
+        with transaction.atomic():
+            profile, _created = Profile.objects.get_or_create(
+                user_id=user.pk, defaults={"display_name": user.get_username()[:40], **defaults}
+            )
+    except IntegrityError:
+        profile, _created = Profile.objects.get_or_create(
+            user_id=user.pk, defaults={**defaults, "display_name": ""}
+        )
     return profile
 
 
@@ -37,13 +48,16 @@ def display_name(user: Any) -> str:
 
 
 def display_name_taken(name: str, *, except_user_id: int | None = None) -> bool:
-    """Return whether another account shows as ``name`` (case and outer spaces ignored).
+    """Return whether another account shows as ``name`` or a look-alike of it.
 
-    Compares with other players' display names and with the usernames shown for accounts
-    that have none, so two players never look alike in a game, the lobby or the leaderboard.
+    Compares the look-alike key (``games.names.name_key``: case, spacing, compatibility
+    forms and confusable letters ignored) with other players' display names, and the name
+    with the usernames shown for accounts that have none, so two players never look alike
+    in a game, the lobby or the leaderboard.
     """
-    wanted = name.strip()
-    names = Profile.objects.filter(display_name__iexact=wanted)
+    wanted = display_names.normalise(name)
+    key = display_names.name_key(wanted)
+    names = Profile.objects.filter(Q(name_key=key) | Q(display_name__iexact=wanted))
     users = (
         get_user_model()
         .objects.filter(username__iexact=wanted)
@@ -125,7 +139,4 @@ def profile_touch(*, user_id: int) -> None:
     updated = Profile.objects.filter(user_id=user_id).update(last_active_at=timezone.now())
     if not updated:
         user = get_user_model().objects.get(pk=user_id)
-        Profile.objects.get_or_create(
-            user_id=user_id,
-            defaults={"display_name": user.get_username()[:40], "last_active_at": timezone.now()},
-        )
+        profile_get(user, last_active_at=timezone.now())

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core import signing
+from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -17,7 +18,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import emails, profiles, ratings
-from games.forms_accounts import SettingsForm
+from games.forms_accounts import NAME_TAKEN, SettingsForm
 from games.middleware import remember_language
 from games.models import Delivery, Game, NotificationKind, Profile, Seat
 
@@ -52,14 +53,18 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SettingsForm(request.POST, user=request.user)
         if form.is_valid():
-            profiles.profile_update(
-                user=request.user,
-                display_name=form.cleaned_data["display_name"],
-                language=form.cleaned_data["language"],
-                time_zone=form.cleaned_data["time_zone"],
-                preferences=form.preferences(),
-                confirm_actions=form.cleaned_data["confirm_actions"],
-            )
+            try:
+                profiles.profile_update(
+                    user=request.user,
+                    display_name=form.cleaned_data["display_name"],
+                    language=form.cleaned_data["language"],
+                    time_zone=form.cleaned_data["time_zone"],
+                    preferences=form.preferences(),
+                    confirm_actions=form.cleaned_data["confirm_actions"],
+                )
+            except IntegrityError:  # a look-alike saved since the form's check: nothing saved
+                form.add_error("display_name", NAME_TAKEN)
+                return render(request, "accounts/settings.html", {"form": form})
             remember_language(request, form.cleaned_data["language"])
             messages.success(request, _("Your settings are saved."))
             return redirect("games:settings")
