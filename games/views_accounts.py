@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.db import IntegrityError
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -103,8 +104,13 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
     """A player's profile: rating ± uncertainty, history chart, games, wins and places."""
     user = get_object_or_404(get_user_model(), pk=user_id)
     profile = profiles.profile_get(user)
+    # A private game is listed only to its own players: to anyone else it is no game.
+    visible = Q(game__is_public=True)
+    if request.user.is_authenticated:
+        visible |= Q(game_id__in=Seat.objects.filter(user_id=request.user.pk).values("game_id"))
     seats = list(
         Seat.objects.filter(user=user)
+        .filter(visible)
         .select_related("game")
         .exclude(game__status__in=[Game.Status.ABORTED, Game.Status.EXPIRED])
         .order_by("-game__updated_at")
