@@ -156,7 +156,9 @@ class Move(models.Model):
         ordering = ["game", "ply"]
 
     def __str__(self) -> str:
-        return f"#{self.game_id} ply {self.ply}: {self.action}"
+        # Not the notation: a swap's colours are secret until the game is over (admin pages
+        # title a move by this).
+        return f"#{self.game_id} ply {self.ply}"
 
     @property
     def by_timeout(self) -> bool:
