@@ -165,6 +165,10 @@ ACCOUNT_USER_DISPLAY = "games.profiles.display_name"  # in allauth's pages and e
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True  # confirming in the signing-up browser logs in
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mandatory")
+# Addresses are verified by a code typed in the same browser: an address an account adds is
+# stored only once verified, so an address added by someone else never blocks its owner's
+# sign-up nor routes the owner's password reset into another account (issue 20).
+ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = True
 
 # --------------------------------------------------------------------------- i18n
 LANGUAGE_CODE = "en"
