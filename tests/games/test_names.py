@@ -150,20 +150,18 @@ def test_two_racing_sign_ups_with_look_alike_names_collide_in_the_database(
     assert any("choose another in your settings" in m for m in shown), shown
 
 
-def test_a_settings_race_for_a_look_alike_name_answers_with_the_form(user_factory: Any) -> None:
+def test_a_settings_race_for_a_look_alike_name_answers_with_the_form(
+    user_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The check passed, then another player saved the look-alike first: a message, no 500."""
     user = _named(user_factory, "Old Name")
     client = client_for(user)
     data = {**settings_form_data(client), "display_name": TAKEN}
     from games import forms_accounts
 
-    real = forms_accounts.unique_display_name
-    try:
-        forms_accounts.unique_display_name = lambda name, **kw: name  # the check saw no one
-        _named(user_factory, "\u0422\u0435ss One")
-        response = client.post("/settings", data)
-    finally:
-        forms_accounts.unique_display_name = real
+    monkeypatch.setattr(forms_accounts, "unique_display_name", lambda name, **kw: name)
+    _named(user_factory, "\u0422\u0435ss One")  # saved after the (skipped) check
+    response = client.post("/settings", data)
     assert response.status_code == 200
     assert "Another player already uses this display name." in response.content.decode()
     assert Profile.objects.get(user=user).display_name == "Old Name"
