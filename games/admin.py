@@ -1,7 +1,10 @@
 """Django admin for games, seats and moves: history read-only, games can be aborted.
 
-The seed and the engine snapshot are secrets (RULES.md §14): they are excluded from
-every admin page.
+The seed, the engine snapshot and the invitation token are secrets (RULES.md §14), and so
+are a swap's colours until the game is over: staff see a game in progress as a spectator
+does, on every admin page (list, change page, search, filters, sorting). Django's admin
+filters a list by any local field named in the URL (``?seed__lt=…``), which would let
+staff bisect a seed or probe a swap, so lookups on these fields are refused (400).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from games.core.errors import GameError
 from games.models import Game, Move, Seat
@@ -27,6 +30,25 @@ if TYPE_CHECKING:
 else:
     SeatInlineBase = admin.TabularInline
     GameAdminBase = SeatAdminBase = MoveAdminBase = admin.ModelAdmin
+
+
+def refuses_secret_lookups(lookup: str, secret_fields: tuple[str, ...]) -> bool:
+    """Return whether the URL lookup ``lookup`` (``"seed__lt"``) touches a secret field."""
+    return lookup.split("__", 1)[0] in secret_fields
+
+
+def move_public_action(move: Move) -> str:
+    """Return ``move``'s notation as a spectator may read it.
+
+    A swap's colours stay hidden until the game is over: "swap (2 tiles, colours hidden)".
+    ``move.game`` should be fetched with it (``list_select_related``).
+    """
+    if move.game.status == Game.Status.FINISHED or not move.action.startswith("swap "):
+        return move.action
+    n = len(move.action.split()) - 1
+    return ngettext(
+        "swap (%(n)s tile, colours hidden)", "swap (%(n)s tiles, colours hidden)", n
+    ) % {"n": n}
 
 
 class SeatInline(SeatInlineBase):
@@ -70,6 +92,13 @@ class GameAdmin(GameAdminBase):
     )
     inlines = [SeatInline]
     actions = ["abort_games"]
+    SECRET_FIELDS = ("seed", "state", "invite_token")
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
+        """Refuse URL filters on the seed, the snapshot and the invitation token."""
+        if refuses_secret_lookups(lookup, self.SECRET_FIELDS):
+            return False
+        return super().lookup_allowed(lookup, value, request)
 
     # Once a game starts, its rules and its clock belong to the services: editing them here
     # would change what players may see (open scoring) or break the replay check.
@@ -132,10 +161,24 @@ class SeatAdmin(SeatAdminBase):
 class MoveAdmin(MoveAdminBase):
     """The append-only move history, read-only (events may hold private colours)."""
 
-    list_display = ("game", "ply", "seat", "action", "created_at")
+    list_display = ("game", "ply", "seat", "public_action", "created_at")
+    list_select_related = ("game",)
     search_fields = ("game__seats__user__username",)
     list_filter = ("game__status",)
-    exclude = ("events",)
+    exclude = ("events", "action")
+    readonly_fields = ("public_action",)
+    SECRET_FIELDS = ("action", "events")
+
+    @admin.display(description=pgettext_lazy("admin column", "action"))
+    def public_action(self, obj: Move) -> str:
+        """The notation, a swap's colours hidden until the game is over."""
+        return move_public_action(obj)
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
+        """Refuse URL filters on the notation and the events (they hold a swap's colours)."""
+        if refuses_secret_lookups(lookup, self.SECRET_FIELDS):
+            return False
+        return super().lookup_allowed(lookup, value, request)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         """Moves come only from ``game_submit_action``."""

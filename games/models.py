@@ -9,10 +9,13 @@ rendered; pages receive only ``engine.view_for(state, seat)``.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from games.text import names
 
 
 def _new_seed() -> int:
@@ -153,7 +156,9 @@ class Move(models.Model):
         ordering = ["game", "ply"]
 
     def __str__(self) -> str:
-        return f"#{self.game_id} ply {self.ply}: {self.action}"
+        # Not the notation: a swap's colours are secret until the game is over (admin pages
+        # title a move by this).
+        return f"#{self.game_id} ply {self.ply}"
 
     @property
     def by_timeout(self) -> bool:
@@ -185,9 +190,29 @@ class Profile(models.Model):
     confirm_actions = models.BooleanField(
         default=True, help_text="Ask for a confirmation in words before an action is sent."
     )
+    # The look-alike key of ``display_name`` (games/text/names.py), set by ``save``; unique, so
+    # two players who look alike never both exist. An empty key (no name) claims nothing.
+    name_key = models.CharField(max_length=names.MAX_KEY_LENGTH, blank=True, editable=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name_key"],
+                condition=~models.Q(name_key=""),
+                name="profile_name_key_unique",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.display_name or f"user {self.user_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save with ``name_key`` following ``display_name`` (also under ``update_fields``)."""
+        self.name_key = names.name_key(self.display_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "display_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class NotificationKind(models.TextChoices):

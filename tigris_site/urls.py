@@ -1,10 +1,15 @@
 """URL configuration: accounts (allauth), admin, health check and the games app."""
 
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
 from games.web.views.i18n import set_language
 from tigris_site import views
+
+# The admin logs in through the site's login (allauth), with its attempt limits: Django's
+# own admin login form has none. A logged-in account that is not staff is refused.
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),

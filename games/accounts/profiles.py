@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.core import stamps
@@ -18,11 +18,21 @@ from games.models import Delivery, NotificationKind, NotificationPreference, Pro
 from games.selectors.people import DEFAULT_BATCH_MINUTES
 
 
-def profile_get(user: Any) -> Profile:
-    """Return ``user``'s profile, creating it (display name = username) if missing."""
-    profile, _created = Profile.objects.get_or_create(
-        user_id=user.pk, defaults={"display_name": user.get_username()[:40]}
-    )
+def profile_get(user: Any, **defaults: Any) -> Profile:
+    """Return ``user``'s profile, creating it (display name = username) if missing.
+
+    A username that looks like another player's name (``Profile.name_key`` is unique) gives
+    a profile with no display name of its own: the username still shows, claiming nothing.
+    """
+    try:
+        with transaction.atomic():
+            profile, _created = Profile.objects.get_or_create(
+                user_id=user.pk, defaults={"display_name": user.get_username()[:40], **defaults}
+            )
+    except IntegrityError:
+        profile, _created = Profile.objects.get_or_create(
+            user_id=user.pk, defaults={**defaults, "display_name": ""}
+        )
     return profile
 
 
@@ -88,7 +98,4 @@ def profile_touch(*, user_id: int, last_active_at: datetime | None = None) -> No
     updated = Profile.objects.filter(user_id=user_id).update(last_active_at=timezone.now())
     if not updated:
         user = get_user_model().objects.get(pk=user_id)
-        Profile.objects.get_or_create(
-            user_id=user_id,
-            defaults={"display_name": user.get_username()[:40], "last_active_at": timezone.now()},
-        )
+        profile_get(user, last_active_at=timezone.now())

@@ -23,6 +23,7 @@ from kombu.exceptions import OperationalError
 
 from games.core import queue
 from games.mail.deliver import account_email_payload
+from games.text.headers import header_safe
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth ha
 
     def format_email_subject(self, subject: str) -> str:
         """Return ``subject`` after the site's name in the reader's language: "[…] subject"."""
-        return f"[{_('Tigris & Euphrates')}] {subject}"
+        return header_safe(f"[{_('Tigris & Euphrates')}] {subject}")
 
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         """Render allauth's ``template_prefix`` email to ``email`` and queue it for sending.

@@ -24,6 +24,7 @@ from games.mail.digest import digest_send
 from games.mail.notification import notification_send, still_owed
 from games.models import Delivery, Notification
 from games.selectors.games import seats_prefetch
+from games.text.headers import header_safe
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +149,7 @@ def account_email_deliver(payload: dict[str, Any], *, eager: bool) -> str:
     (the embedded mode), which does not retry.
     """
     message = EmailMultiAlternatives(
-        subject=payload["subject"],
+        subject=header_safe(payload["subject"]),
         body=payload["body"],
         from_email=payload["from_email"],
         to=payload["to"],

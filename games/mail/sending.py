@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games.models import NotificationKind
+from games.text.headers import header_safe
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
 
@@ -77,7 +78,7 @@ def email_send(
     domain = urlsplit(settings.SITE_URL).hostname or "localhost"
     message_id = make_msgid(domain=domain)
     message = NotificationEmail(
-        subject=subject,
+        subject=header_safe(subject),  # names are in subjects: no name may break the email
         body=text,
         to=[user.email],
         headers={

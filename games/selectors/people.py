@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Delivery, NotificationKind, NotificationPreference, Profile, Vacation
+from games.text import names as display_names
 
 DEFAULT_BATCH_MINUTES = 15
 VACATION_DAYS_PER_YEAR = 21  # vacation days a calendar year (UTC) gives (issue 6)
@@ -73,13 +74,16 @@ def vacations_due() -> list[int]:
 
 
 def display_name_taken(name: str, *, except_user_id: int | None = None) -> bool:
-    """Return whether another account shows as ``name`` (case and outer spaces ignored).
+    """Return whether another account shows as ``name`` or a look-alike of it.
 
-    Compares with other players' display names and with the usernames shown for accounts
-    that have none, so two players never look alike in a game, the lobby or the leaderboard.
+    Compares the look-alike key (``games.text.names.name_key``: case, spacing, compatibility
+    forms and confusable letters ignored) with other players' display names, and the name
+    with the usernames shown for accounts that have none, so two players never look alike
+    in a game, the lobby or the leaderboard.
     """
-    wanted = name.strip()
-    names = Profile.objects.filter(display_name__iexact=wanted)
+    wanted = display_names.normalise(name)
+    key = display_names.name_key(wanted)
+    names = Profile.objects.filter(Q(name_key=key) | Q(display_name__iexact=wanted))
     users = (
         get_user_model()
         .objects.filter(username__iexact=wanted)

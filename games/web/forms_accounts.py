@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 from zoneinfo import available_timezones
 
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games.accounts import profiles
 from games.models import Delivery, NotificationKind
 from games.selectors import people
+from games.text import names
 
 SETTABLE_KINDS = [
     NotificationKind.YOUR_TURN,
@@ -27,24 +29,26 @@ SETTABLE_KINDS = [
 
 
 def validate_display_name(value: str) -> None:
-    """Refuse control characters (line breaks, tabs…): names go into email subjects.
+    """Refuse separators, control and invisible characters, and names with nothing visible.
 
-    Raises ``ValidationError``; a name with a line break would make every email that
-    names this player fail to send.
+    Raises ``ValidationError`` (``games.text.names.validate``): names go into other players'
+    pages and email subjects.
     """
-    if any(unicodedata.category(ch).startswith("C") for ch in value):
-        raise ValidationError(_("A display name cannot contain line breaks or control characters."))
+    names.validate(value)
+
+
+NAME_TAKEN = _("Another player already uses this display name.")
 
 
 def unique_display_name(name: str, *, except_user_id: int | None = None) -> str:
-    """Return ``name``, or raise ``ValidationError`` when another player already shows as it.
+    """Return ``name`` normalised, or raise ``ValidationError`` when another player shows as it.
 
     Two players who look alike in a game, the lobby or the leaderboard would be confused
-    (``people.display_name_taken``: case and outer spaces ignored).
+    (``people.display_name_taken``: look-alikes by their confusable skeleton).
     """
     if people.display_name_taken(name, except_user_id=except_user_id):
-        raise ValidationError(_("Another player already uses this display name."))
-    return name
+        raise ValidationError(NAME_TAKEN)
+    return names.normalise(name)
 
 
 class SignupForm(forms.Form):
@@ -62,14 +66,31 @@ class SignupForm(forms.Form):
         return unique_display_name(str(self.cleaned_data["display_name"]))
 
     def signup(self, request: Any, user: Any) -> None:
-        """Called by allauth once ``user`` is saved: create the profile with the name."""
+        """Called by allauth once ``user`` is saved: create the profile with the name.
+
+        A look-alike saved by another sign-up since this form's check loses in the database
+        (``Profile.name_key`` is unique): the account stands without a name of its own, and
+        the player is asked to choose one.
+        """
         profile = profiles.profile_get(user)
         profile.display_name = self.cleaned_data["display_name"]
         # A new account keeps the language the player signed up in (switcher or browser).
         language = get_language()
         if language in dict(settings.LANGUAGES):
             profile.language = language
-        profile.save(update_fields=["display_name", "language"])
+        try:
+            with transaction.atomic():
+                profile.save(update_fields=["display_name", "language"])
+        except IntegrityError:
+            profile.display_name = ""
+            profile.save(update_fields=["display_name", "language"])
+            messages.warning(
+                request,
+                _(
+                    "Another player took this display name a moment ago: "
+                    "choose another in your settings."
+                ),
+            )
 
 
 def _time_zones() -> list[tuple[str, str]]:

@@ -4,11 +4,16 @@ Debian's Chromium, driven by Playwright, against pytest-django's ``live_server``
 what only a browser can: the HTMX swap replaces the board without a full page load (a
 marker set in ``window`` survives), the opponent's page picks the move up by polling, and
 the board stays usable at phone width. Screenshots go to ``var/screenshots/``.
+
+Every test runs with the site's Content-Security-Policy enforced, as in production, and
+fails on any violation the browser reports in its console (issue 20): the pages, htmx
+included, must work with only our own scripts and styles.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +30,34 @@ DESKTOP = {"width": 1280, "height": 900}
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# What Chromium's console says of anything the policy refuses (or would, report-only).
+CSP_VIOLATIONS: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def enforced_csp(settings: Any) -> Iterator[None]:
+    """Enforce the production policy in the live server; fail on any violation reported."""
+    settings.SECURE_CSP = settings.CONTENT_SECURITY_POLICY
+    settings.SECURE_CSP_REPORT_ONLY = {}
+    CSP_VIOLATIONS.clear()
+    yield
+    found, CSP_VIOLATIONS[:] = list(CSP_VIOLATIONS), []
+    assert not found, f"Content-Security-Policy violations: {found}"
+
+
+def _watch_csp(page: Any) -> None:
+    """Collect what ``page``'s console reports of the policy into ``CSP_VIOLATIONS``.
+
+    Screenshots pass ``caret="initial"``: Playwright's default hides the caret with an
+    inline style of its own, which the policy refuses too.
+    """
+
+    def seen(message: Any) -> None:
+        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+            CSP_VIOLATIONS.append(message.text)
+
+    page.on("console", seen)
+
 
 def _with_password(user: Any) -> Any:
     """Give a factory user a real password and a verified address (allauth wants both)."""
@@ -39,7 +72,9 @@ def _log_in(browser: Any, base_url: str, user: Any, next_path: str, viewport: di
     context = browser.new_context(viewport=viewport)
     context.set_default_timeout(10_000)
     page = context.new_page()
-    page.goto(f"{base_url}/accounts/login/?next={next_path}")
+    _watch_csp(page)
+    login = page.goto(f"{base_url}/accounts/login/?next={next_path}")
+    assert login is not None and "script-src 'self'" in login.headers["content-security-policy"]
     page.fill("input[name=login]", user.username)
     page.fill("input[name=password]", PASSWORD)
     page.click("form[action='/accounts/login/'] button[type=submit]")
@@ -75,11 +110,11 @@ def _play_tile_with_mouse(page: Any, *, last_square: bool = False, shot: Path | 
     assert words.startswith("Place a ") and words.endswith(f" on {square}"), words
     assert page.locator("#board .sq.target").count() > 1, "no squares highlighted"
     if shot is not None:
-        page.screenshot(path=str(shot), full_page=True)
+        page.screenshot(path=str(shot), full_page=True, caret="initial")
     page.click("#confirm-ok")
-    page.wait_for_function(
-        "v => Number(document.getElementById('game').dataset.version) > v", arg=before
-    )
+    # Waits use selectors, not wait_for_function: that evaluates a string in the page,
+    # which the policy (no 'unsafe-eval') refuses like any other eval.
+    page.wait_for_selector(f"#game[data-version='{before + 1}']")
     return notation
 
 
@@ -118,20 +153,19 @@ def test_a_move_made_with_the_mouse_reaches_both_players(
         game.refresh_from_db()
         assert game.version == 1
         assert game.moves.get(ply=1).action == notation
-        page.screenshot(path=str(screenshots / "move-desktop.png"), full_page=True)
+        page.screenshot(path=str(screenshots / "move-desktop.png"), full_page=True, caret="initial")
 
         # The opponent's page polls and swaps in the move within one poll interval.
         other.evaluate("window.__marker = 7")
-        other.wait_for_function(
-            "() => document.getElementById('game').dataset.version === '1'",
-            timeout=(POLL_SECONDS + 2) * 1000,
-        )
+        other.wait_for_selector("#game[data-version='1']", timeout=(POLL_SECONDS + 2) * 1000)
         waited = time.monotonic() - seen_at
         assert waited <= POLL_SECONDS + 1.5, f"the opponent saw the move after {waited:.1f} s"
         assert other.evaluate("window.__marker") == 7, "the opponent's page was reloaded"
         opponent_square = other.locator(f'#board .sq[data-square="{square}"]')
         assert opponent_square.locator(".piece.tile").count() == 1
-        other.screenshot(path=str(screenshots / "opponent-polled.png"), full_page=True)
+        other.screenshot(
+            path=str(screenshots / "opponent-polled.png"), full_page=True, caret="initial"
+        )
 
         # A typed action the page offers is put in words; Escape takes it back unsent.
         typed = page.locator('#hand [data-action^="tile "]').first.get_attribute("data-action")
@@ -168,7 +202,7 @@ def test_a_move_made_with_the_mouse_reaches_both_players(
         assert page.evaluate("window.__marker") == 42
         game.refresh_from_db()
         assert game.version == 2 and game.moves.get(ply=2).action == second
-        page.screenshot(path=str(screenshots / "move-phone.png"), full_page=True)
+        page.screenshot(path=str(screenshots / "move-phone.png"), full_page=True, caret="initial")
 
         # The turn passed: the opponent's next poll also brings their navigation's count.
         assert other.locator("#nav-waiting .badge").count() == 0
@@ -203,7 +237,9 @@ def test_a_leader_is_picked_by_clicking_it_on_the_board(
         assert words == f"Move your king from c6 to {square}", words
         chosen = page.locator("#board .sq.chosen")
         assert chosen.count() == 1 and chosen.get_attribute("data-square") == square
-        page.screenshot(path=str(screenshots / "leader-from-board.png"), full_page=True)
+        page.screenshot(
+            path=str(screenshots / "leader-from-board.png"), full_page=True, caret="initial"
+        )
         page.keyboard.press("Escape")
         page.locator("#confirm").wait_for(state="hidden")
         assert page.locator("#board .sq.chosen").count() == 0
@@ -231,12 +267,30 @@ def test_tiles_are_swapped_by_ticking_them(
         assert page.input_value("#act-action") == f"swap {colors[0]} {colors[1]}"
         words = page.text_content("#confirm-words") or ""
         assert words.startswith("Swap 2 tiles: "), words
-        page.screenshot(path=str(screenshots / "swap-confirm.png"), full_page=True)
+        page.screenshot(path=str(screenshots / "swap-confirm.png"), full_page=True, caret="initial")
         page.click("#confirm-ok")
-        page.wait_for_function(f"document.querySelector('#game').dataset.version > {game.version}")
+        page.wait_for_selector(f"#game[data-version='{game.version + 1}']")
         assert page.evaluate("window.notReloaded") is True  # swapped in place by HTMX
         (move,) = Game.objects.get(pk=game.pk).moves.all()
         assert move.action == f"swap {colors[0]} {colors[1]}"
         assert "swapped 2 tiles." in (page.text_content("#log") or "")
     finally:
+        context.close()
+
+
+def test_the_csp_watch_catches_a_violation(browser: Any, live_server: Any) -> None:
+    """The check itself: an inline script under the enforced policy is refused and reported."""
+    game, seats = started_game(2, is_rated=False)
+    player = _with_password(seats[1])
+    context, page = _log_in(browser, live_server.url, player, f"/games/{game.pk}/", DESKTOP)
+    try:
+        page.evaluate(
+            "() => { const s = document.createElement('script');"
+            " s.textContent = 'window.__inlineRan = true'; document.head.appendChild(s); }"
+        )
+        page.wait_for_timeout(200)
+        assert page.evaluate("window.__inlineRan === undefined"), "the inline script ran"
+        assert CSP_VIOLATIONS and "inline" in CSP_VIOLATIONS[0], CSP_VIOLATIONS
+    finally:
+        CSP_VIOLATIONS.clear()
         context.close()

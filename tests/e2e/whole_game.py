@@ -29,7 +29,7 @@ from tests.games.leaks import assert_no_leak
 PASSWORD = "tigris-and-euphrates-2026"
 MAX_PLIES = 1000  # random games end by the bag long before this
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-CONFIRM_LINK = re.compile(r"/accounts/confirm-email/[^/\s]+/")
+CONFIRM_CODE = re.compile(r"^([A-Z0-9]{4}-[A-Z0-9]{4})\r?$", re.MULTILINE)
 DATA_SEAT = re.compile(r'id="game"[^>]*data-seat="(\d*)"')
 GAME_URL = re.compile(r"^(?:https?://[^/]+)?/games/(\d+)/$")
 
@@ -189,7 +189,7 @@ class Player:
 
 
 def sign_up_and_verify(player: Player, inbox: Any) -> None:
-    """Sign up on the page, follow the emailed verification link, then log in on its page."""
+    """Sign up on the page, type the emailed verification code, then log in on its page."""
     answer = player.submit_form(
         "/accounts/signup/",
         {
@@ -202,9 +202,9 @@ def sign_up_and_verify(player: Player, inbox: Any) -> None:
     assert answer.status == 302, answer.body[:2000]
     mails = wait_for(lambda: [m for m in inbox() if m.to == [player.email]], seconds=30)
     assert len(mails) == 1, mails
-    link = CONFIRM_LINK.search(mails[0].text)
-    assert link, mails[0].text
-    confirmed = player.submit_form(link.group(0), {})
+    code = CONFIRM_CODE.search(mails[0].text)
+    assert code, mails[0].text
+    confirmed = player.submit_form("/accounts/confirm-email/", {"code": code.group(1)})
     assert confirmed.status == 302, confirmed.body[:2000]
     player.post("/accounts/logout/", {"csrfmiddlewaretoken": player.web.csrf_cookie()})
     login = player.submit_form("/accounts/login/", {"login": player.email, "password": PASSWORD})

@@ -48,3 +48,32 @@ def _hand(data: dict, seat: int) -> dict[str, int]:
 def _scores(data: dict, seat: int) -> dict[str, int]:
     vp = dict(zip(("red", "black", "blue", "green"), data["vp"][seat - 1], strict=True))
     return {**vp, "treasures": data["treasures_held"][seat - 1]}
+
+
+def assert_admin_shows_no_secret(content: bytes, game: Game) -> None:
+    """Assert an admin page shows staff nothing secret of ``game`` while it is unfinished.
+
+    No seed, no invitation token, no stretch of the bag's order, no hand, and not the
+    colours of any swap (``Move.action`` "swap red blue" is shown as its tile count).
+    Everything is public once the game is over (then nothing is checked).
+    """
+    import html
+
+    from games.models import Move
+
+    game.refresh_from_db()
+    if game.status == Game.Status.FINISHED or game.state is None:
+        return
+    text = html.unescape(content.decode())
+    state = game_state(game)
+    data = state.to_dict()
+    assert str(game.seed) not in text, "the seed leaked"
+    assert game.invite_token not in text, "the invitation token leaked"
+    bag = data["bag"]
+    if len(bag) >= 12:
+        assert bag[:12] not in text and bag[-12:] not in text, "the bag order leaked"
+    assert hand_code(_hand(data, 1)) not in text, "a hand leaked"
+    for action in Move.objects.filter(game=game, action__startswith="swap ").values_list(
+        "action", flat=True
+    ):
+        assert action not in text, f"a swap's colours leaked: {action!r}"

@@ -9,6 +9,8 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core import signing
+from django.db import IntegrityError
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -20,7 +22,7 @@ from games.accounts import profiles
 from games.mail.sending import unsubscribe_read
 from games.models import Delivery, Game, NotificationKind, Profile, Seat
 from games.play import ratings
-from games.web.forms_accounts import SettingsForm
+from games.web.forms_accounts import NAME_TAKEN, SettingsForm
 from games.web.middleware import remember_language
 
 LEADERBOARD_ACTIVE_DAYS = 180
@@ -54,14 +56,18 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SettingsForm(request.POST, user=request.user)
         if form.is_valid():
-            profiles.profile_update(
-                user=request.user,
-                display_name=form.cleaned_data["display_name"],
-                language=form.cleaned_data["language"],
-                time_zone=form.cleaned_data["time_zone"],
-                preferences=form.preferences(),
-                confirm_actions=form.cleaned_data["confirm_actions"],
-            )
+            try:
+                profiles.profile_update(
+                    user=request.user,
+                    display_name=form.cleaned_data["display_name"],
+                    language=form.cleaned_data["language"],
+                    time_zone=form.cleaned_data["time_zone"],
+                    preferences=form.preferences(),
+                    confirm_actions=form.cleaned_data["confirm_actions"],
+                )
+            except IntegrityError:  # a look-alike saved since the form's check: nothing saved
+                form.add_error("display_name", NAME_TAKEN)
+                return render(request, "accounts/settings.html", {"form": form})
             remember_language(request, form.cleaned_data["language"])
             messages.success(request, _("Your settings are saved."))
             return redirect("games:settings")
@@ -100,8 +106,13 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
     """A player's profile: rating ± uncertainty, history chart, games, wins and places."""
     user = get_object_or_404(get_user_model(), pk=user_id)
     profile = profiles.profile_get(user)
+    # A private game is listed only to its own players: to anyone else it is no game.
+    visible = Q(game__is_public=True)
+    if request.user.is_authenticated:
+        visible |= Q(game_id__in=Seat.objects.filter(user_id=request.user.pk).values("game_id"))
     seats = list(
         Seat.objects.filter(user=user)
+        .filter(visible)
         .select_related("game")
         .exclude(game__status__in=[Game.Status.ABORTED, Game.Status.EXPIRED])
         .order_by("-game__updated_at")

@@ -111,7 +111,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 def game_join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Take a seat in an open game (a private one needs its invitation in the session)."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = _viewable_game(request, game_id)  # a stranger's private game: 404, as no game
     token = game.invite_token if game.invite_token in _invites(request) else None
     try:
         game = lifecycle.game_join(game_id=game_id, user=request.user, invite_token=token)
@@ -129,6 +129,7 @@ def game_join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @login_required
 def game_leave(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Give up a seat in a game that has not started."""
+    _viewable_game(request, game_id)  # a stranger's private game: 404, as no game
     try:
         lifecycle.game_leave(game_id=game_id, user=request.user)
     except GameError as exc:
@@ -142,6 +143,7 @@ def game_leave(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @login_required
 def game_resign(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Resign a game in progress (form field ``confirm`` must be ticked): seat dropped."""
+    _viewable_game(request, game_id)  # a stranger's private game: 404, as no game
     if not request.POST.get("confirm"):
         messages.error(request, _("Tick the box to confirm that you resign."))
         return redirect("games:game", game_id=game_id)

@@ -21,8 +21,9 @@ from django.test import Client
 import engine
 from games.core.states import game_state, replay
 from games.models import Game, Move
+from games.play.submit import game_submit_action
 from tests.games.factories import client_for, play_random_plies, started_game
-from tests.games.leaks import assert_no_leak
+from tests.games.leaks import assert_admin_shows_no_secret, assert_no_leak
 
 pytestmark = pytest.mark.django_db
 
@@ -186,3 +187,99 @@ def test_the_context_check_catches_a_game_row_wherever_it_is() -> None:
         with pytest.raises(AssertionError, match="a template could reach"):
             assert_context_holds_no_secret(response, game)
         context.dicts.pop()
+
+
+def _swap_now(game: Game, seats: dict[int, Any]) -> Game:
+    """Play a swap as the acting seat's next action (its colours are that seat's secret)."""
+    game.refresh_from_db()
+    swap = next(str(a) for a in engine.legal_actions(game_state(game)) if str(a).startswith("swap"))
+    game_submit_action(
+        game_id=game.pk,
+        user=seats[game.to_act_seat or 0],
+        action=swap,
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+    return game
+
+
+def admin_pages(client: Client, game: Game) -> list[Any]:
+    """Return every admin page that shows ``game`` or its moves: lists, searches, filters."""
+    moves = list(Move.objects.filter(game=game))
+    username = game.seats.first().user.username  # type: ignore[union-attr]
+    pages = [
+        client.get("/admin/games/move/"),
+        client.get(f"/admin/games/move/?game__id__exact={game.pk}"),
+        client.get(f"/admin/games/move/?game__status__exact={game.status}"),
+        client.get(f"/admin/games/move/?q={username}"),
+        client.get("/admin/games/move/?q=swap"),
+        client.get("/admin/games/game/"),
+        client.get(f"/admin/games/game/{game.pk}/change/"),
+        client.get(f"/admin/games/game/?q={username}"),
+        client.get("/admin/games/seat/"),
+        client.get(f"/admin/games/game/{game.pk}/history/"),
+    ]
+    pages += [client.get(f"/admin/games/move/{m.pk}/change/") for m in moves]
+    pages += [client.get(f"/admin/games/move/{m.pk}/history/") for m in moves]
+    return pages
+
+
+def test_the_admin_shows_staff_no_secret_of_an_unfinished_game(admin_client: Client) -> None:
+    """Staff see the history of a game in progress as its spectators do (issue 20, item 5)."""
+    rng = random.Random(20)
+    game, seats = started_game(2)
+    game = _swap_now(game, seats)
+    game = play_random_plies(game, seats, 5, rng)
+    game = _swap_now(game, seats)
+    assert Move.objects.filter(game=game, action__startswith="swap ").count() == 2
+    for response in admin_pages(admin_client, game):
+        assert response.status_code == 200, response.wsgi_request.get_full_path()
+        assert_no_leak(response.content, game, None)
+        assert_admin_shows_no_secret(response.content, game)
+    listing = admin_client.get(f"/admin/games/move/?game__id__exact={game.pk}").content.decode()
+    assert "swap (" in listing and "colours hidden" in listing
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "games/move/?action__startswith=swap+red",
+        "games/move/?action__contains=blue",
+        "games/move/?events__contains=red",
+        "games/game/?seed__lt=4611686018427387904",
+        "games/game/?seed=1",
+        "games/game/?state__isnull=False",
+        "games/game/?invite_token__startswith=a",
+        "games/move/?o=4",
+    ],
+)
+def test_the_admin_refuses_to_filter_by_a_secret(admin_client: Client, query: str) -> None:
+    """A URL lookup on a secret field would be an oracle (bisect the seed, probe a swap)."""
+    game, seats = started_game(2)
+    _swap_now(game, seats)
+    response = admin_client.get(f"/admin/{query}")
+    if query.endswith("o=4"):  # ordering by a column: only public columns can be sorted
+        assert response.status_code in (200, 302)
+        if response.status_code == 200:
+            assert_admin_shows_no_secret(response.content, game)
+        return
+    assert response.status_code == 400, query
+
+
+def test_the_admin_shows_a_finished_games_swaps(admin_client: Client) -> None:
+    game, seats = started_game(2)
+    game = _swap_now(game, seats)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    swap = Move.objects.get(game=game, action__startswith="swap ")
+    listing = admin_client.get(f"/admin/games/move/?game__id__exact={game.pk}").content.decode()
+    assert swap.action in listing
+
+
+def test_the_admin_leak_check_catches_a_leak(admin_client: Client) -> None:
+    game, seats = started_game(2)
+    game = _swap_now(game, seats)
+    swap = Move.objects.get(game=game, action__startswith="swap ")
+    with pytest.raises(AssertionError, match="swap's colours leaked"):
+        assert_admin_shows_no_secret(f"<td>{swap.action}</td>".encode(), game)
+    with pytest.raises(AssertionError, match="seed leaked"):
+        assert_admin_shows_no_secret(str(game.seed).encode(), game)
