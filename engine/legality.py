@@ -1,12 +1,14 @@
 """Which actions are legal: ``legal_actions`` (RULES.md §2, §4–§11, §15).
 
-It and ``checks.check`` read one cached ``Analysis`` per state (a single flood fill), so a
-candidate action costs a few list look-ups: a tile is legal on a square when
-its at most four neighbours touch at most two kingdoms.
+It and ``checks.check`` read one cached ``Analysis`` per state, derived from the
+parent state's by a local update (``derive``), so a candidate action costs a
+few list look-ups: a tile is legal on a square when its at most four
+neighbours touch at most two kingdoms.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import monuments
@@ -32,7 +34,7 @@ from .board import (
     RIVER_SQUARES,
     SQUARE_BY_NAME,
 )
-from .kingdoms import Regions, label, region_of
+from .kingdoms import Regions, label, region_of, relabel
 from .pieces import (
     BLUE,
     COLOR_BY_NAME,
@@ -66,17 +68,93 @@ class Analysis:
 
 
 def analysis(state: GameState) -> Analysis:
-    """Return the cached ``Analysis`` of ``state``'s board."""
-    got = state.cache.get("analysis")
+    """Return the cached ``Analysis`` of ``state``'s board.
+
+    A state made by ``apply`` carries its parent's analysis (``cache["base"]``,
+    set by ``Work.freeze``): its own is derived from it by ``derive``, touching
+    only the squares the action changed; any other state is analysed afresh.
+    """
+    cache = state.cache
+    got = cache.get("analysis")
     if got is None:
-        got = _analyse(state.board)
-        state.cache["analysis"] = got
+        base = cache.pop("base", None)
+        if base is None:
+            got = _analyse(state.board)
+        else:
+            parent, old, changed, relabelled = base
+            got = derive(parent, old, state.board, changed, relabelled)
+        cache["analysis"] = got
     return got  # type: ignore[no-any-return,unused-ignore]
+
+
+def derive(
+    parent: Analysis,
+    old: tuple[int, ...],
+    board: tuple[int, ...],
+    changed: list[int],
+    relabelled: tuple[Regions, list[int]] | None = None,
+) -> Analysis:
+    """Return the ``Analysis`` of ``board`` from ``parent``, the analysis of ``old`` (§3–§5).
+
+    ``changed`` lists every square where the boards differ; ``relabelled`` is
+    ``kingdoms.relabel``'s answer for them when it has already run. Only empty
+    squares next to a square whose kingdom changed get a new count of
+    neighbouring kingdoms; leader spots change only around changed squares
+    and temples.
+    """
+    if not changed:
+        return parent
+    if relabelled is None:
+        relabelled = relabel(parent.regions, old, board, changed)
+    regions, moved = relabelled
+    kid, old_kid = regions.kid, parent.regions.kid
+    neigh = NEIGHBOURS
+    nk = list(parent.nk)
+    recount = {x for x in changed if not board[x]}
+    for x in changed:
+        if board[x]:
+            nk[x] = 9
+    for x in moved:
+        if kid[x] != old_kid[x] or x in recount:
+            for y in neigh[x]:
+                if not board[y]:
+                    recount.add(y)
+    for y in recount:
+        ks = {kid[z] for z in neigh[y]}
+        ks.discard(-1)
+        nk[y] = len(ks)
+    land_ok = [s for s in LAND_SQUARES if nk[s] <= 2]
+    river_ok = [s for s in RIVER_SQUARES if nk[s] <= 2]
+    if any(board[x] == TEMPLE or old[x] == TEMPLE for x in changed):
+        spots = _leader_spots(board)
+    else:
+        gone = set(changed)
+        spots = [s for s in parent.leader_spots if s not in gone]
+        spots += [
+            x
+            for x in changed
+            if not board[x] and not IS_RIVER[x] and any(board[y] == TEMPLE for y in neigh[x])
+        ]
+        spots.sort()
+    return Analysis(regions, nk, land_ok, river_ok, spots)
+
+
+def _leader_spots(board: Sequence[int]) -> list[int]:
+    """Return the empty land squares next to a face-up temple (§4.2), in square order."""
+    neigh = NEIGHBOURS
+    return sorted(
+        {
+            y
+            for t, c in zip(_ALL, board, strict=True)
+            if c == TEMPLE
+            for y in neigh[t]
+            if not board[y] and not IS_RIVER[y]
+        }
+    )
 
 
 def _analyse(board: tuple[int, ...]) -> Analysis:
     regions = label(board)
-    kid = regions.kid
     neigh = NEIGHBOURS
     # Only empty squares next to a kingdom can touch one: walk the kingdoms' edges.
     touching: dict[int, set[int]] = {}
@@ -96,24 +174,16 @@ def _analyse(board: tuple[int, ...]) -> Analysis:
         nk[y] = len(ks)
     land_ok = [s for s in LAND_SQUARES if nk[s] <= 2]
     river_ok = [s for s in RIVER_SQUARES if nk[s] <= 2]
-    spots = sorted(
-        {
-            y
-            for t in _ALL
-            if board[t] == TEMPLE
-            for y in neigh[t]
-            if not board[y] and not IS_RIVER[y]
-        }
-    )
-    del kid
-    return Analysis(regions, nk, land_ok, river_ok, spots)
+    return Analysis(regions, nk, land_ok, river_ok, _leader_spots(board))
 
 
 def leader_targets(state: GameState, color: int) -> list[int]:
     """Return the squares where the active seat's leader of ``color`` may go (§4.1, §4.2).
 
     A leader on the board is judged with itself lifted: only its own region
-    changes, so only that region is flood-filled again.
+    changes, so only the spots next to that region are judged again, and the
+    region is flood-filled only when lifting the leader may split it between
+    other leaders.
     """
     an = analysis(state)
     pos = state.leader_square(state.active_seat, color)
@@ -128,30 +198,47 @@ def leader_targets(state: GameState, color: int) -> list[int]:
     return got  # type: ignore[no-any-return,unused-ignore]
 
 
+_PART = 1 << 20  # ids for the parts of a lifted leader's region, distinct from region ids
+
+
 def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]:
     """Return leader spots legal once the leader on ``pos`` is lifted (§4.1)."""
     regions = an.regions
-    home = regions.rid[pos]
-    kid = list(regions.kid)
-    # Relabel the leader's region without it: its parts are kingdoms only if they keep a leader.
-    kid[pos] = -1
-    part_id = NUM_SQUARES  # fresh ids, distinct from every region id
-    for x in regions.squares[home]:
-        if x == pos or kid[x] >= NUM_SQUARES or kid[x] == -2:
-            continue
-        part = region_of(board, x, pos)
-        has_leader = any(board[y] >= LEADER_BASE for y in part)
-        mark = part_id if has_leader else -2
-        for y in part:
-            kid[y] = mark
-        part_id += 1
-    out = []
+    rid, kid = regions.rid, regions.kid
+    home = rid[pos]
     neigh = NEIGHBOURS
+    # New kingdom ids of the home region's squares once the leader is lifted.
+    lifted: dict[int, int] = {pos: -1}
+    others = any(sq != pos for _, _, sq in regions.leaders[home])
+    if not others:
+        for x in regions.squares[home]:
+            lifted[x] = -1  # no leader left: no kingdom
+    elif sum(1 for y in neigh[pos] if rid[y] == home) > 1:
+        # Lifting may split the region: its parts are kingdoms only if they keep a leader.
+        part_id = _PART
+        for x in regions.squares[home]:
+            if x in lifted:
+                continue
+            part = region_of(board, x, pos)
+            has_leader = any(board[y] >= LEADER_BASE for y in part)
+            mark = part_id if has_leader else -1
+            for y in part:
+                lifted[y] = mark
+            part_id += 1
+    # else: the region stays whole and keeps a leader: only ``pos`` itself changes.
+    nk = an.nk
+    # Only the empty squares next to the home region can see a different kingdom count.
+    near = {y for x in regions.squares[home] for y in neigh[x] if not board[y]}
+    out = []
     for s in an.leader_spots:
+        if s not in near:
+            if nk[s] <= 1:
+                out.append(s)
+            continue
         first = -1
         ok = True
         for y in neigh[s]:
-            k = kid[y]
+            k = lifted.get(y, kid[y]) if rid[y] == home else kid[y]
             if k >= 0:
                 if first < 0:
                     first = k

@@ -48,7 +48,7 @@ def build(w: Work, monument: int, top: int) -> None:
     """Flip the block at ``top`` face down under ``monument``; strand leaders lose out (§8.2)."""
     squares = block_squares(top)
     for x in squares:
-        w.board[x] = FACE_DOWN
+        w.put(x, FACE_DOWN)
     w.monuments[monument] = top
     w.placed = -1
     w.pending = None

@@ -117,7 +117,7 @@ def apply(state: GameState, action: Action) -> GameState:
             reason="action",
         )
         sq = w.leaders[w.active - 1][action.color]
-        w.board[sq] = EMPTY
+        w.put(sq, EMPTY)
         w.leaders[w.active - 1][action.color] = -1
         stage = "treasure"
     elif isinstance(action, PlaceCatastrophe):
@@ -179,7 +179,7 @@ def _place_tile(w: Work, state: GameState, action: PlaceTile) -> None:
     regions = analysis(state).regions
     kingdoms = regions.kingdoms_next_to(s)
     w.hands[w.active - 1][c] -= 1
-    w.board[s] = TILE_BASE + c
+    w.put(s, TILE_BASE + c)
     w.placed = s
     w.emit("tile_placed", seat=w.active, color=COLOR_NAMES[c], square=SQUARE_NAMES[s])
     if len(kingdoms) == 2:
@@ -195,7 +195,7 @@ def _place_leader(w: Work, action: PlaceLeader) -> bool:
     seat, c, s = w.active, action.color, action.square
     old = w.leaders[seat - 1][c]
     if old >= 0:
-        w.board[old] = EMPTY
+        w.put(old, EMPTY)
         w.emit(
             "leader_moved",
             seat=seat,
@@ -205,7 +205,7 @@ def _place_leader(w: Work, action: PlaceLeader) -> bool:
         )
     else:
         w.emit("leader_placed", seat=seat, leader=LEADER_NAMES[c], square=SQUARE_NAMES[s])
-    w.board[s] = leader_cell(seat, c)
+    w.put(s, leader_cell(seat, c))
     w.leaders[seat - 1][c] = s
     mine = leader_cell(seat, c)
     for square in region_of(w.board, s):
@@ -225,7 +225,7 @@ def _place_catastrophe(w: Work, s: int) -> None:
     if cell != EMPTY:
         removed = COLOR_NAMES[cell - TILE_BASE]
         w.discarded += 1
-    w.board[s] = CATASTROPHE
+    w.put(s, CATASTROPHE)
     w.emit("catastrophe_placed", seat=seat, square=SQUARE_NAMES[s], removed=removed)
     if removed == "red":
         w.withdraw_stranded((s,))

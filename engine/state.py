@@ -180,7 +180,8 @@ class GameState:
     is_over: bool = False
     end_reason: str | None = None
     events: tuple[Event, ...] = ()
-    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # init=False: ``dataclasses.replace`` gives the new state an empty cache of its own.
+    cache: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def to_act(self) -> int | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from .board import SPECIAL_TREASURES, SQUARE_NAMES
-from .kingdoms import region_of
 from .pieces import TRADER
 from .state import Decision
 from .work import Work
@@ -26,10 +25,13 @@ def resolve(w: Work, take: int = -1, taker: int = 0) -> bool:
     traders = sorted(
         (pos[TRADER], seat) for seat, pos in enumerate(w.leaders, start=1) if pos[TRADER] >= 0
     )
+    if not traders:
+        return False
+    rid = w.regions().rid  # taking treasures leaves the board as it is
     for square, owner in traders:
         while True:
-            region = set(region_of(w.board, square))
-            here = sorted(t for t in w.treasures if t in region)
+            r = rid[square]
+            here = sorted(t for t in w.treasures if rid[t] == r)
             need = len(here) - 1
             if need <= 0:
                 break

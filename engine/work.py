@@ -2,7 +2,9 @@
 
 ``Work(state)`` copies the tuples into lists, the rule modules change it, and
 ``freeze()`` returns the new immutable state: copy-on-write, so ``apply``
-never mutates its input.
+never mutates its input. The new state inherits its parent's board analysis
+so that its own is a local update (legality.derive), and ``log=False`` skips
+building the events (the fast path of playouts).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from typing import Any
 
 from .board import NEIGHBOURS, SQUARE_NAMES
 from .events import Event
-from .kingdoms import Regions, label
+from .kingdoms import Regions, label, relabel
+from .legality import analysis
 from .pieces import (
     COLOR_NAMES,
     EMPTY,
@@ -50,10 +53,15 @@ class Work:
         "end_reason",
         "events",
         "leaders",
+        "log",
+        "parent",
+        "touched",
+        "_memo_board",
+        "_memo",
     )
 
-    def __init__(self, st: GameState) -> None:
-        """Copy ``st`` into mutable fields (events start empty)."""
+    def __init__(self, st: GameState, *, log: bool = True) -> None:
+        """Copy ``st`` into mutable fields (events start empty; none are kept unless ``log``)."""
         self.num_players = st.num_players
         self.seed = st.seed
         self.open_scoring = st.open_scoring
@@ -76,6 +84,11 @@ class Work:
         self.end_reason = st.end_reason
         self.events: list[Event] = []
         self.leaders = [list(p) for p in st.leader_squares()]
+        self.log = log
+        self.parent = st
+        self.touched: list[int] = []  # squares written since the copy, for local updates
+        self._memo_board: tuple[int, ...] | None = None
+        self._memo: tuple[Regions, list[int]] | None = None
 
     def freeze(self) -> GameState:
         """Return the immutable state holding the current values."""
@@ -103,17 +116,48 @@ class Work:
             events=tuple(self.events),
         )
         st.cache["leaders"] = tuple(tuple(p) for p in self.leaders)
+        parent = self.parent.cache.get("analysis")
+        if parent is not None:
+            memo = self._memo if self._memo_board == st.board else None
+            st.cache["base"] = (parent, self.parent.board, self.changed(), memo)
         return st
 
     # --- small helpers shared by the rule modules -------------------------
 
     def emit(self, code: str, private_to: int | None = None, **params: Any) -> None:
-        """Append an event."""
-        self.events.append(Event(code, params, private_to))
+        """Append an event (unless events are not kept)."""
+        if self.log:
+            self.events.append(Event(code, params, private_to))
 
     def regions(self, skip: int = -1) -> Regions:
-        """Return the regions of the current board (§3)."""
-        return label(self.board, skip)
+        """Return the regions of the current board, ``skip`` counted as empty (§3).
+
+        Without ``skip`` they are derived from the parent state's regions
+        (kingdoms.relabel) and remembered until the board changes again.
+        """
+        if skip >= 0:
+            return label(self.board, skip)
+        board = tuple(self.board)
+        if self._memo is not None and self._memo_board == board:
+            return self._memo[0]
+        changed = self.changed()
+        parent = analysis(self.parent).regions
+        if changed:
+            self._memo = relabel(parent, self.parent.board, board, changed)
+        else:
+            self._memo = (parent, [])
+        self._memo_board = board
+        return self._memo[0]
+
+    def put(self, square: int, cell: int) -> None:
+        """Write ``cell`` on ``square`` (every board change goes through here)."""
+        self.board[square] = cell
+        self.touched.append(square)
+
+    def changed(self) -> list[int]:
+        """Return the squares where the board now differs from the parent state's, in order."""
+        old, board = self.parent.board, self.board
+        return sorted({x for x in self.touched if board[x] != old[x]})
 
     def score(self, seat: int, color: int, amount: int, reason: str) -> None:
         """Give ``seat`` ``amount`` VP of ``color`` and log it."""
@@ -123,7 +167,7 @@ class Work:
     def remove_leader(self, square: int, reason: str) -> None:
         """Return the leader on ``square`` to its owner's supply and log why."""
         seat, color = cell_leader(self.board[square])
-        self.board[square] = EMPTY
+        self.put(square, EMPTY)
         self.leaders[seat - 1][color] = -1
         self.emit(
             "leader_withdrawn",
