@@ -8,6 +8,7 @@ neighbours touch at most two kingdoms.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,14 +28,16 @@ from .actions import (
     swap_actions_for,
 )
 from .board import (
+    COLS,
     IS_RIVER,
     LAND_SQUARES,
     NEIGHBOURS,
     NUM_SQUARES,
     RIVER_SQUARES,
+    ROWS,
     SQUARE_BY_NAME,
 )
-from .kingdoms import Regions, label, region_of, relabel
+from .kingdoms import Regions, label, relabel
 from .pieces import (
     BLUE,
     COLOR_BY_NAME,
@@ -65,6 +68,36 @@ class Analysis:
     land_ok: list[int]
     river_ok: list[int]
     leader_spots: list[int]
+    _free: list[int] | None = None
+    _near: dict[int, list[int]] | None = None
+
+    def free_spots(self) -> list[int]:
+        """Return the leader spots next to at most one kingdom (§4.2), in square order."""
+        got = self._free
+        if got is None:
+            nk = self.nk
+            got = self._free = [s for s in self.leader_spots if nk[s] <= 1]
+        return got
+
+    def spots_near(self, kingdom: int) -> list[int]:
+        """Return the leader spots next to a square of ``kingdom`` (a kingdom id), in order."""
+        near = self._near
+        if near is None:
+            near = self._near = {}
+            kid = self.regions.kid
+            neigh = NEIGHBOURS
+            for s in self.leader_spots:
+                seen = -1
+                for y in neigh[s]:
+                    k = kid[y]
+                    if k >= 0 and k != seen:
+                        got = near.get(k)
+                        if got is None:
+                            near[k] = [s]
+                        elif got[-1] != s:
+                            got.append(s)
+                        seen = k
+        return near.get(kingdom, [])
 
 
 def analysis(state: GameState) -> Analysis:
@@ -123,20 +156,39 @@ def derive(
         ks = {kid[z] for z in neigh[y]}
         ks.discard(-1)
         nk[y] = len(ks)
-    land_ok = [s for s in LAND_SQUARES if nk[s] <= 2]
-    river_ok = [s for s in RIVER_SQUARES if nk[s] <= 2]
-    if any(board[x] == TEMPLE or old[x] == TEMPLE for x in changed):
-        spots = _leader_spots(board)
-    else:
-        gone = set(changed)
-        spots = [s for s in parent.leader_spots if s not in gone]
-        spots += [
-            x
-            for x in changed
-            if not board[x] and not IS_RIVER[x] and any(board[y] == TEMPLE for y in neigh[x])
-        ]
-        spots.sort()
+    # A square opens or closes to tiles only where it was changed or recounted.
+    old_nk = parent.nk
+    flips = [y for y in recount.union(changed) if (nk[y] <= 2) != (old_nk[y] <= 2)]
+    land_ok, river_ok = parent.land_ok, parent.river_ok
+    if flips:
+        if any(not IS_RIVER[y] for y in flips):
+            land_ok = _flip(land_ok, [y for y in flips if not IS_RIVER[y]], nk)
+        if any(IS_RIVER[y] for y in flips):
+            river_ok = _flip(river_ok, [y for y in flips if IS_RIVER[y]], nk)
+    # A square becomes or stops being a leader spot only if it or a neighbouring temple changed.
+    affected = set(changed)
+    for x in changed:
+        if board[x] == TEMPLE or old[x] == TEMPLE:
+            affected.update(neigh[x])
+    spots = [s for s in parent.leader_spots if s not in affected]
+    spots += [
+        y
+        for y in affected
+        if not board[y] and not IS_RIVER[y] and any(board[z] == TEMPLE for z in neigh[y])
+    ]
+    spots.sort()
     return Analysis(regions, nk, land_ok, river_ok, spots)
+
+
+def _flip(squares: list[int], flips: list[int], nk: list[int]) -> list[int]:
+    """Return sorted ``squares`` with each of ``flips`` added (nk <= 2) or taken out."""
+    out = list(squares)
+    for y in flips:
+        if nk[y] <= 2:
+            insort(out, y)
+        else:
+            out.remove(y)
+    return out
 
 
 def _leader_spots(board: Sequence[int]) -> list[int]:
@@ -187,9 +239,8 @@ def leader_targets(state: GameState, color: int) -> list[int]:
     """
     an = analysis(state)
     pos = state.leader_square(state.active_seat, color)
-    nk = an.nk
     if pos < 0:
-        return [s for s in an.leader_spots if nk[s] <= 1]
+        return an.free_spots()
     key = f"lifted{pos}"
     got = state.cache.get(key)
     if got is None:
@@ -201,53 +252,132 @@ def leader_targets(state: GameState, color: int) -> list[int]:
 _PART = 1 << 20  # ids for the parts of a lifted leader's region, distinct from region ids
 
 
+def _ring(s: int) -> tuple[int, ...]:
+    """Return the eight squares around ``s`` clockwise from the one above (-1 off the board)."""
+    r, c = divmod(s, COLS)
+    out = []
+    for dr, dc in ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)):
+        rr, cc = r + dr, c + dc
+        out.append(rr * COLS + cc if 0 <= rr < ROWS and 0 <= cc < COLS else -1)
+    return tuple(out)
+
+
+RING: tuple[tuple[int, ...], ...] = tuple(_ring(s) for s in _ALL)
+
+
+def _stays_whole(rid: list[int], home: int, pos: int) -> bool:
+    """Return True when the neighbours of ``pos`` in region ``home`` stay linked around it.
+
+    They are linked when one unbroken arc of the eight squares around ``pos``
+    in the region holds them all; when this says False the region may still
+    be whole (linked further away), and a flood fill decides.
+    """
+    ring = RING[pos]
+    inside = [q >= 0 and rid[q] == home for q in ring]
+    if all(inside):
+        return True
+    start = inside.index(False)
+    arcs = 0
+    in_arc = False
+    counted = False
+    for i in range(1, 9):
+        j = (start + i) % 8
+        if not inside[j]:
+            in_arc = counted = False
+            continue
+        if not in_arc:
+            in_arc = True
+        if j % 2 == 0 and not counted:  # an edge neighbour of pos starts counting this arc
+            arcs += 1
+            counted = True
+    return arcs <= 1
+
+
+def _split(
+    board: tuple[int, ...], rid: list[int], leaders: list[tuple[int, int, int]], pos: int
+) -> tuple[dict[int, int], int]:
+    """Return the parts of ``pos``'s region once ``pos`` is lifted, as kingdom ids (§3, §4.1).
+
+    Answers ``(ids, rest)``: ``ids`` maps the squares of every part but the
+    last found to a fresh id, or -1 for a part left without a leader;
+    every other square of the region is in the last part, whose id is ``rest``.
+    Each part touches ``pos``, so only the parts from its neighbours are
+    flood-filled, and the last one never is.
+    """
+    home = rid[pos]
+    neigh = NEIGHBOURS
+    starts = [y for y in neigh[pos] if rid[y] == home]
+    ids: dict[int, int] = {pos: -1}
+    found_leaders = 0
+    part_id = _PART
+    for i, x in enumerate(starts):
+        if x in ids:
+            continue
+        if all(y in ids for y in starts[i + 1 :]):
+            # The last part: whatever the others did not reach, with the leaders they did not.
+            rest = part_id if found_leaders < len(leaders) - 1 else -1
+            return ids, rest
+        members = [x]
+        ids[x] = part_id
+        for m in members:
+            for y in neigh[m]:
+                if rid[y] == home and y not in ids:
+                    ids[y] = part_id
+                    members.append(y)
+        count = sum(1 for m in members if board[m] >= LEADER_BASE)
+        if not count:
+            for m in members:
+                ids[m] = -1
+        found_leaders += count
+        part_id += 1
+    return ids, -1
+
+
 def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]:
-    """Return leader spots legal once the leader on ``pos`` is lifted (§4.1)."""
+    """Return leader spots legal once the leader on ``pos`` is lifted (§4.1).
+
+    The leader's region loses its kingdom when no other leader is in it; it
+    may split when ``pos`` joined parts of it, and then each part is a
+    kingdom only if it keeps a leader. Other kingdoms do not change.
+    """
     regions = an.regions
     rid, kid = regions.rid, regions.kid
     home = rid[pos]
     neigh = NEIGHBOURS
-    # New kingdom ids of the home region's squares once the leader is lifted.
-    lifted: dict[int, int] = {pos: -1}
     others = any(sq != pos for _, _, sq in regions.leaders[home])
-    if not others:
-        for x in regions.squares[home]:
-            lifted[x] = -1  # no leader left: no kingdom
-    elif sum(1 for y in neigh[pos] if rid[y] == home) > 1:
-        # Lifting may split the region: its parts are kingdoms only if they keep a leader.
-        part_id = _PART
-        for x in regions.squares[home]:
-            if x in lifted:
-                continue
-            part = region_of(board, x, pos)
-            has_leader = any(board[y] >= LEADER_BASE for y in part)
-            mark = part_id if has_leader else -1
-            for y in part:
-                lifted[y] = mark
-            part_id += 1
-    # else: the region stays whole and keeps a leader: only ``pos`` itself changes.
+    parts: dict[int, int] | None = None  # the home region's squares' kingdom ids once split
+    last = -1  # the kingdom id of the squares not in ``parts``
+    if others and not _stays_whole(rid, home, pos):
+        parts, last = _split(board, rid, regions.leaders[home], pos)
     nk = an.nk
-    # Only the empty squares next to the home region can see a different kingdom count.
-    near = {y for x in regions.squares[home] for y in neigh[x] if not board[y]}
-    out = []
-    for s in an.leader_spots:
-        if s not in near:
-            if nk[s] <= 1:
-                out.append(s)
+    # Only the spots next to the home region can see their count of kingdoms change.
+    judged: dict[int, bool] = {}
+    for s in an.spots_near(home):
+        if nk[s] >= 3:
+            judged[s] = False  # lifting takes away at most one of them
             continue
         first = -1
         ok = True
         for y in neigh[s]:
-            k = lifted.get(y, kid[y]) if rid[y] == home else kid[y]
-            if k >= 0:
-                if first < 0:
-                    first = k
-                elif k != first:
-                    ok = False
-                    break
-        if ok:
-            out.append(s)
-    return out
+            k = kid[y]
+            if k == home:
+                if not others or y == pos:
+                    continue
+                if parts is not None:
+                    k = parts.get(y, last)
+                    if k < 0:
+                        continue
+            elif k < 0:
+                continue
+            if first < 0:
+                first = k
+            elif k != first:
+                ok = False
+                break
+        judged[s] = ok
+    if not judged:
+        return an.free_spots()
+    return [s for s in an.leader_spots if judged.get(s, nk[s] <= 1)]
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:

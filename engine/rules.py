@@ -27,7 +27,6 @@ from .actions import (
 )
 from .board import NUM_SQUARES, SQUARE_NAMES, START_TEMPLES
 from .checks import check
-from .kingdoms import region_of
 from .legality import analysis
 from .pieces import (
     CATASTROPHE,
@@ -98,7 +97,17 @@ def apply(state: GameState, action: Action) -> GameState:
     ``events`` describe what the action caused.
     """
     check(state, action)
-    w = Work(state)
+    return resolve(state, action, log=True)
+
+
+def resolve(state: GameState, action: Action, *, log: bool) -> GameState:
+    """Return the state after a legal ``action``, with its events only if ``log`` (RULES.md §16).
+
+    ``apply`` checks first; ``playout.apply_fast`` does not (its actions come
+    from ``legal_actions`` or ``sample_action``). An illegal action here gives
+    an undefined result.
+    """
+    w = Work(state, log=log)
     if state.pending is None:
         w.actions_left -= 1
     if isinstance(action, PlaceTile):
@@ -208,7 +217,8 @@ def _place_leader(w: Work, action: PlaceLeader) -> bool:
     w.put(s, leader_cell(seat, c))
     w.leaders[seat - 1][c] = s
     mine = leader_cell(seat, c)
-    for square in region_of(w.board, s):
+    regions = w.regions()
+    for square in regions.squares[regions.rid[s]]:
         cell = w.board[square]
         if cell >= LEADER_BASE and cell != mine and (cell - LEADER_BASE) % 4 == c:
             conflicts.start_revolt(w, s, square)

@@ -9,7 +9,7 @@ building the events (the fast path of playouts).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from .board import NEIGHBOURS, SQUARE_NAMES
 from .events import Event
@@ -24,7 +24,7 @@ from .pieces import (
     TILE_BASE,
     cell_leader,
 )
-from .state import Conflict, Decision, GameState
+from .state import Conflict, Counts, Decision, GameState
 
 
 class Work:
@@ -67,8 +67,8 @@ class Work:
         self.open_scoring = st.open_scoring
         self.board = list(st.board)
         self.treasures = set(st.treasures)
-        self.hands = [list(h) for h in st.hands]
-        self.vp = [list(v) for v in st.vp]
+        self.hands = list(map(list, st.hands))
+        self.vp = list(map(list, st.vp))
         self.treasures_held = list(st.treasures_held)
         self.catastrophes = list(st.catastrophes)
         self.bag = list(st.bag)
@@ -83,7 +83,7 @@ class Work:
         self.is_over = st.is_over
         self.end_reason = st.end_reason
         self.events: list[Event] = []
-        self.leaders = [list(p) for p in st.leader_squares()]
+        self.leaders = list(map(list, st.leader_squares()))
         self.log = log
         self.parent = st
         self.touched: list[int] = []  # squares written since the copy, for local updates
@@ -92,17 +92,25 @@ class Work:
 
     def freeze(self) -> GameState:
         """Return the immutable state holding the current values."""
+        parent = self.parent
+        # Treasures and the bag only ever shrink: an equal length means unchanged.
+        treasures = (
+            parent.treasures
+            if len(self.treasures) == len(parent.treasures)
+            else tuple(sorted(self.treasures))
+        )
+        bag = parent.bag if len(self.bag) == len(parent.bag) else tuple(self.bag)
         st = GameState(
             num_players=self.num_players,
             seed=self.seed,
             open_scoring=self.open_scoring,
             board=tuple(self.board),
-            treasures=tuple(sorted(self.treasures)),
-            hands=tuple((h[0], h[1], h[2], h[3]) for h in self.hands),
-            vp=tuple((v[0], v[1], v[2], v[3]) for v in self.vp),
+            treasures=treasures,
+            hands=cast(tuple[Counts, ...], tuple(map(tuple, self.hands))),
+            vp=cast(tuple[Counts, ...], tuple(map(tuple, self.vp))),
             treasures_held=tuple(self.treasures_held),
             catastrophes=tuple(self.catastrophes),
-            bag=tuple(self.bag),
+            bag=bag,
             discarded=self.discarded,
             monuments=tuple(self.monuments),
             active_seat=self.active,
@@ -115,11 +123,12 @@ class Work:
             end_reason=self.end_reason,
             events=tuple(self.events),
         )
-        st.cache["leaders"] = tuple(tuple(p) for p in self.leaders)
-        parent = self.parent.cache.get("analysis")
-        if parent is not None:
+        st.cache["leaders"] = tuple(map(tuple, self.leaders))
+        cache = parent.cache
+        if "analysis" in cache or "base" in cache:
+            # The parent's analysis (derived on demand, cheaply) seeds the child's.
             memo = self._memo if self._memo_board == st.board else None
-            st.cache["base"] = (parent, self.parent.board, self.changed(), memo)
+            st.cache["base"] = (analysis(parent), parent.board, self.changed(), memo)
         return st
 
     # --- small helpers shared by the rule modules -------------------------

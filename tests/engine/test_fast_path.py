@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 
-from engine import GameState, apply, legal_actions, new_game
+import pytest
+
+from engine import (
+    GameState,
+    apply,
+    apply_fast,
+    legal_actions,
+    new_game,
+    random_playout,
+    sample_action,
+)
 from engine.board import IS_RIVER, NEIGHBOURS
 from engine.kingdoms import Regions, label
 from engine.legality import analysis, leader_targets
 from engine.pieces import RED, TILE_BASE
+from engine.playout import _candidate, _sizes
 
 
 def _games(games: int, seed: int) -> Iterator[GameState]:
@@ -79,3 +92,64 @@ def test_local_updates_give_the_analysis_a_fresh_flood_fill_gives() -> None:
                 assert leader_targets(state, c) == _leader_targets_by_flood_fill(state, c)
         checked += 1
     assert checked > 1500
+
+
+def test_every_legal_action_is_exactly_one_sampling_candidate() -> None:
+    """``sample_action`` draws from candidates that hold each legal action once: uniform."""
+    rng = random.Random(6)
+    checked = 0
+    for state in _games(games=6, seed=9):
+        if state.pending is not None or state.is_over or rng.random() > 0.3:
+            continue
+        sizes = _sizes(state)
+        drawn = [_candidate(state, sizes, i) for i in range(sum(sizes))]
+        found = [a for a in drawn if a is not None]
+        assert len(found) == len(set(found))
+        assert set(found) == set(legal_actions(state))
+        checked += 1
+    assert checked > 200
+
+
+def test_sampled_actions_are_legal_and_evenly_spread() -> None:
+    """In one position every legal action comes up about equally often (RULES.md §2)."""
+    state = new_game(3, 2)
+    rng = random.Random(3)
+    for _ in range(40):
+        state = apply(state, legal_actions(state)[rng.randrange(len(legal_actions(state)))])
+    while state.pending is not None:
+        state = apply(state, legal_actions(state)[0])
+    options = set(legal_actions(state))
+    counts = Counter(sample_action(state, rng) for _ in range(100 * len(options)))
+    assert set(counts) == options
+    assert min(counts.values()) > 50 and max(counts.values()) < 150
+
+
+def test_apply_fast_reaches_the_states_apply_reaches_but_for_the_events() -> None:
+    """Whole games through the fast path: every state equals ``apply``'s with its events removed."""
+    rng = random.Random(7)
+    kinds: Counter[str] = Counter()
+    plies = 0
+    for g in range(18):
+        slow = fast = new_game(2 + g % 3, 500 + g)
+        while not fast.is_over:
+            action = sample_action(fast, rng)
+            assert action in legal_actions(slow)
+            kinds[fast.pending.kind if fast.pending else "ordinary"] += 1
+            slow = apply(slow, action)
+            fast = apply_fast(fast, action)
+            assert fast.events == ()
+            assert fast == replace(slow, events=())
+            plies += 1
+        assert random_playout(fast, rng) is fast
+    assert plies > 3000
+    assert {"ordinary", "support", "treasure", "monument", "war_order"} <= set(kinds), kinds
+
+
+def test_a_playout_runs_to_the_end_or_to_its_ply_limit() -> None:
+    state = new_game(4, 8)
+    short = random_playout(state, random.Random(1), max_plies=10)
+    assert not short.is_over and short != state
+    final = random_playout(state, random.Random(1))
+    assert final.is_over and final.end_reason in ("bag", "treasures")
+    with pytest.raises(ValueError, match="over"):
+        sample_action(final, random.Random(0))
