@@ -25,6 +25,7 @@ from .actions import (
     WAR_ACTIONS,
     WITHDRAW_ACTIONS,
     Action,
+    SwapTiles,
     swap_actions_for,
 )
 from .board import (
@@ -86,7 +87,10 @@ class Analysis:
             near = self._near = {}
             kid = self.regions.kid
             neigh = NEIGHBOURS
+            nk = self.nk
             for s in self.leader_spots:
+                if not nk[s]:
+                    continue  # next to no kingdom
                 seen = -1
                 for y in neigh[s]:
                     k = kid[y]
@@ -170,13 +174,19 @@ def derive(
     for x in changed:
         if board[x] == TEMPLE or old[x] == TEMPLE:
             affected.update(neigh[x])
-    spots = [s for s in parent.leader_spots if s not in affected]
-    spots += [
-        y
-        for y in affected
-        if not board[y] and not IS_RIVER[y] and any(board[z] == TEMPLE for z in neigh[y])
-    ]
-    spots.sort()
+    spots = parent.leader_spots
+    for y in affected:
+        if IS_RIVER[y]:
+            continue
+        was = not old[y] and any(old[z] == TEMPLE for z in neigh[y])
+        now = not board[y] and any(board[z] == TEMPLE for z in neigh[y])
+        if was != now:
+            if spots is parent.leader_spots:
+                spots = list(spots)
+            if now:
+                insort(spots, y)
+            else:
+                spots.remove(y)
     return Analysis(regions, nk, land_ok, river_ok, spots)
 
 
@@ -354,8 +364,7 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
     judged: dict[int, bool] = {}
     for s in an.spots_near(home):
         if nk[s] >= 3:
-            judged[s] = False  # lifting takes away at most one of them
-            continue
+            continue  # lifting takes away at most one of them: still illegal
         first = -1
         ok = True
         for y in neigh[s]:
@@ -374,9 +383,10 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
             elif k != first:
                 ok = False
                 break
-        judged[s] = ok
+        if ok != (nk[s] <= 1):
+            judged[s] = ok
     if not judged:
-        return an.free_spots()
+        return an.free_spots()  # lifting changes no verdict
     return [s for s in an.leader_spots if judged.get(s, nk[s] <= 1)]
 
 
@@ -429,6 +439,13 @@ def _legal(state: GameState) -> tuple[Action, ...]:
             for s in _ALL
             if board[s] < FACE_DOWN and (board[s] == EMPTY or s not in treasures)
         ]
-    out.extend(swap_actions_for(hand))
+    swaps = _SWAPS.get(hand)
+    if swaps is None:
+        swaps = _SWAPS[hand] = swap_actions_for(hand)
+    out += swaps
     out.append(PASS)
     return tuple(out)
+
+
+# The swaps of each hand met so far (at most a few hundred hands of up to six tiles).
+_SWAPS: dict[tuple[int, int, int, int], list[SwapTiles]] = {}
