@@ -29,16 +29,14 @@ from .actions import (
     swap_actions_for,
 )
 from .board import (
-    COLS,
     IS_RIVER,
     LAND_SQUARES,
     NEIGHBOURS,
     NUM_SQUARES,
     RIVER_SQUARES,
-    ROWS,
     SQUARE_BY_NAME,
 )
-from .kingdoms import Regions, label, relabel
+from .kingdoms import Regions, label, relabel, stays_whole
 from .pieces import (
     BLUE,
     COLOR_BY_NAME,
@@ -61,7 +59,8 @@ class Analysis:
     ``nk[s]`` is the number of distinct kingdoms next to empty square ``s``
     (9 for occupied squares); ``land_ok``/``river_ok`` the empty squares where
     a tile may go (§5.1); ``leader_spots`` the empty land squares next to a
-    face-up temple (§4.2).
+    face-up temple (§4.2); ``open_squares`` the squares empty or holding a
+    face-up tile, where a catastrophe may go unless a treasure is there (§10).
     """
 
     regions: Regions
@@ -69,6 +68,7 @@ class Analysis:
     land_ok: list[int]
     river_ok: list[int]
     leader_spots: list[int]
+    open_squares: list[int]
     _free: list[int] | None = None
     _near: dict[int, list[int]] | None = None
 
@@ -187,7 +187,16 @@ def derive(
                 insort(spots, y)
             else:
                 spots.remove(y)
-    return Analysis(regions, nk, land_ok, river_ok, spots)
+    opened = parent.open_squares
+    for x in changed:
+        if (board[x] < FACE_DOWN) != (old[x] < FACE_DOWN):
+            if opened is parent.open_squares:
+                opened = list(opened)
+            if board[x] < FACE_DOWN:
+                insort(opened, x)
+            else:
+                opened.remove(x)
+    return Analysis(regions, nk, land_ok, river_ok, spots, opened)
 
 
 def _flip(squares: list[int], flips: list[int], nk: list[int]) -> list[int]:
@@ -236,7 +245,8 @@ def _analyse(board: tuple[int, ...]) -> Analysis:
         nk[y] = len(ks)
     land_ok = [s for s in LAND_SQUARES if nk[s] <= 2]
     river_ok = [s for s in RIVER_SQUARES if nk[s] <= 2]
-    return Analysis(regions, nk, land_ok, river_ok, _leader_spots(board))
+    opened = [s for s, c in zip(_ALL, board, strict=True) if c < FACE_DOWN]
+    return Analysis(regions, nk, land_ok, river_ok, _leader_spots(board), opened)
 
 
 def leader_targets(state: GameState, color: int) -> list[int]:
@@ -260,47 +270,6 @@ def leader_targets(state: GameState, color: int) -> list[int]:
 
 
 _PART = 1 << 20  # ids for the parts of a lifted leader's region, distinct from region ids
-
-
-def _ring(s: int) -> tuple[int, ...]:
-    """Return the eight squares around ``s`` clockwise from the one above (-1 off the board)."""
-    r, c = divmod(s, COLS)
-    out = []
-    for dr, dc in ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)):
-        rr, cc = r + dr, c + dc
-        out.append(rr * COLS + cc if 0 <= rr < ROWS and 0 <= cc < COLS else -1)
-    return tuple(out)
-
-
-RING: tuple[tuple[int, ...], ...] = tuple(_ring(s) for s in _ALL)
-
-
-def _stays_whole(rid: list[int], home: int, pos: int) -> bool:
-    """Return True when the neighbours of ``pos`` in region ``home`` stay linked around it.
-
-    They are linked when one unbroken arc of the eight squares around ``pos``
-    in the region holds them all; when this says False the region may still
-    be whole (linked further away), and a flood fill decides.
-    """
-    ring = RING[pos]
-    inside = [q >= 0 and rid[q] == home for q in ring]
-    if all(inside):
-        return True
-    start = inside.index(False)
-    arcs = 0
-    in_arc = False
-    counted = False
-    for i in range(1, 9):
-        j = (start + i) % 8
-        if not inside[j]:
-            in_arc = counted = False
-            continue
-        if not in_arc:
-            in_arc = True
-        if j % 2 == 0 and not counted:  # an edge neighbour of pos starts counting this arc
-            arcs += 1
-            counted = True
-    return arcs <= 1
 
 
 def _split(
@@ -357,7 +326,7 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
     others = any(sq != pos for _, _, sq in regions.leaders[home])
     parts: dict[int, int] | None = None  # the home region's squares' kingdom ids once split
     last = -1  # the kingdom id of the squares not in ``parts``
-    if others and not _stays_whole(rid, home, pos):
+    if others and not stays_whole(rid, home, pos):
         parts, last = _split(board, rid, regions.leaders[home], pos)
     nk = an.nk
     # Only the spots next to the home region can see their count of kingdoms change.
@@ -432,13 +401,10 @@ def _legal(state: GameState) -> tuple[Action, ...]:
         out += [table2[s] for s in leader_targets(state, c)]
     out.extend(WITHDRAW_ACTIONS[c] for c in range(4) if leaders[c] >= 0)
     if state.catastrophes[seat - 1]:
+        # Anywhere empty or on a face-up tile, but not on a tile holding a treasure (§10).
         board = state.board
-        treasures = set(state.treasures)
-        out += [
-            CATASTROPHE_ACTIONS[s]
-            for s in _ALL
-            if board[s] < FACE_DOWN and (board[s] == EMPTY or s not in treasures)
-        ]
+        held = {t for t in state.treasures if board[t] != EMPTY}
+        out += [CATASTROPHE_ACTIONS[s] for s in an.open_squares if s not in held]
     swaps = _SWAPS.get(hand)
     if swaps is None:
         swaps = _SWAPS[hand] = swap_actions_for(hand)

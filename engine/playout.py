@@ -13,7 +13,8 @@ log shows, so:
 
 Uniformity, precisely: a candidate index is drawn uniformly from a list that
 holds every legal action exactly once plus, for a leader already on the
-board, spots that may turn out illegal, and for a catastrophe, every square;
+board, spots that may turn out illegal, and for a catastrophe, every square
+empty or with a face-up tile (those holding a treasure are illegal);
 an illegal candidate is drawn again. Rejection keeps the draw exactly
 uniform over ``legal_actions(state)`` while the costly checks (a lifted
 leader's targets) run only for the candidate drawn.
@@ -32,9 +33,8 @@ from .actions import (
     WITHDRAW_ACTIONS,
     Action,
 )
-from .board import NUM_SQUARES
 from .legality import analysis, leader_targets, legal_actions
-from .pieces import BLUE, EMPTY, FACE_DOWN
+from .pieces import BLUE, EMPTY
 from .rules import resolve
 from .state import GameState
 
@@ -89,8 +89,9 @@ def _sizes(state: GameState) -> tuple[int, int, int, int, int, int]:
     The sixth block is the pass (size 1). Tiles are exact: the open squares
     of each colour in hand (§5.1). Leaders: every leader spot for a leader on
     the board (judged when drawn), the spots open to it for one in supply
-    (§4.2). Catastrophes: every square (judged when drawn, §10). Swaps:
-    every non-empty part of the hand (§11).
+    (§4.2). Catastrophes: every square empty or with a face-up tile (one
+    holding a treasure is refused when drawn, §10). Swaps: every non-empty
+    part of the hand (§11).
     """
     seat = state.active_seat
     hand = state.hands[seat - 1]
@@ -107,7 +108,7 @@ def _sizes(state: GameState) -> tuple[int, int, int, int, int, int]:
             withdraw += 1
         else:
             leaders += free
-    cats = NUM_SQUARES if state.catastrophes[seat - 1] else 0
+    cats = len(an.open_squares) if state.catastrophes[seat - 1] else 0
     a, b, c, d = hand
     swaps = (a + 1) * (b + 1) * (c + 1) * (d + 1) - 1
     return (tiles, leaders, withdraw, cats, swaps, 1)
@@ -152,10 +153,10 @@ def _candidate(
         return WITHDRAW_ACTIONS[placed[i]]
     i -= withdraw
     if i < cats:
-        cell = state.board[i]
-        if cell < FACE_DOWN and (cell == EMPTY or i not in state.treasures):
-            return CATASTROPHE_ACTIONS[i]
-        return None
+        s = an.open_squares[i]
+        if state.board[s] != EMPTY and s in state.treasures:
+            return None  # a treasure's tile (§10)
+        return CATASTROPHE_ACTIONS[s]
     i -= cats
     if i < swaps:
         i += 1  # index 0 would swap nothing

@@ -9,7 +9,7 @@ building the events (the fast path of playouts).
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from .board import NEIGHBOURS, SQUARE_NAMES
 from .events import Event
@@ -24,7 +24,7 @@ from .pieces import (
     TILE_BASE,
     cell_leader,
 )
-from .state import Conflict, Counts, Decision, GameState
+from .state import Conflict, Decision, GameState
 
 
 class Work:
@@ -100,28 +100,30 @@ class Work:
             else tuple(sorted(self.treasures))
         )
         bag = parent.bag if len(self.bag) == len(parent.bag) else tuple(self.bag)
-        st = GameState(
-            num_players=self.num_players,
-            seed=self.seed,
-            open_scoring=self.open_scoring,
-            board=tuple(self.board),
-            treasures=treasures,
-            hands=cast(tuple[Counts, ...], tuple(map(tuple, self.hands))),
-            vp=cast(tuple[Counts, ...], tuple(map(tuple, self.vp))),
-            treasures_held=tuple(self.treasures_held),
-            catastrophes=tuple(self.catastrophes),
-            bag=bag,
-            discarded=self.discarded,
-            monuments=tuple(self.monuments),
-            active_seat=self.active,
-            actions_left=self.actions_left,
-            pending=self.pending,
-            conflict=self.conflict,
-            unification=self.unification,
-            placed=self.placed,
-            is_over=self.is_over,
-            end_reason=self.end_reason,
-            events=tuple(self.events),
+        st = GameState._make(
+            (
+                self.num_players,
+                self.seed,
+                self.open_scoring,
+                tuple(self.board),
+                treasures,
+                tuple(map(tuple, self.hands)),
+                tuple(map(tuple, self.vp)),
+                tuple(self.treasures_held),
+                tuple(self.catastrophes),
+                bag,
+                self.discarded,
+                tuple(self.monuments),
+                self.active,
+                self.actions_left,
+                self.pending,
+                self.conflict,
+                self.unification,
+                self.placed,
+                self.is_over,
+                self.end_reason,
+                tuple(self.events),
+            )
         )
         st.cache["leaders"] = tuple(map(tuple, self.leaders))
         cache = parent.cache

@@ -78,6 +78,7 @@ def test_local_updates_give_the_analysis_a_fresh_flood_fill_gives() -> None:
         assert derived.land_ok == fresh.land_ok
         assert derived.river_ok == fresh.river_ok
         assert derived.leader_spots == fresh.leader_spots
+        assert derived.open_squares == fresh.open_squares
         a, b = derived.regions, fresh.regions
         assert _partition(a, a.rid) == _partition(b, b.rid)
         assert _partition(a, a.kid) == _partition(b, b.kid)
