@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import monuments
 from .actions import (
@@ -71,6 +71,8 @@ class Analysis:
     open_squares: list[int]
     _free: list[int] | None = None
     _near: dict[int, list[int]] | None = None
+    # A lifted leader's targets by its square, with the region list they were judged on.
+    _lifted: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
 
     def free_spots(self) -> list[int]:
         """Return the leader spots next to at most one kingdom (§4.2), in square order."""
@@ -146,11 +148,14 @@ def derive(
     regions, moved = relabelled
     kid, old_kid = regions.kid, parent.regions.kid
     neigh = NEIGHBOURS
-    nk = list(parent.nk)
-    recount = {x for x in changed if not board[x]}
+    old_nk = parent.nk
+    nk = list(old_nk)
+    recount: set[int] = set()
     for x in changed:
         if board[x]:
             nk[x] = 9
+        else:
+            recount.add(x)
     for x in moved:
         if kid[x] != old_kid[x] or x in recount:
             for y in neigh[x]:
@@ -161,14 +166,13 @@ def derive(
         ks.discard(-1)
         nk[y] = len(ks)
     # A square opens or closes to tiles only where it was changed or recounted.
-    old_nk = parent.nk
-    flips = [y for y in recount.union(changed) if (nk[y] <= 2) != (old_nk[y] <= 2)]
-    land_ok, river_ok = parent.land_ok, parent.river_ok
-    if flips:
-        if any(not IS_RIVER[y] for y in flips):
-            land_ok = _flip(land_ok, [y for y in flips if not IS_RIVER[y]], nk)
-        if any(IS_RIVER[y] for y in flips):
-            river_ok = _flip(river_ok, [y for y in flips if IS_RIVER[y]], nk)
+    land_flips: list[int] = []
+    river_flips: list[int] = []
+    for y in recount.union(changed):
+        if (nk[y] <= 2) != (old_nk[y] <= 2):
+            (river_flips if IS_RIVER[y] else land_flips).append(y)
+    land_ok = _flip(parent.land_ok, land_flips, nk) if land_flips else parent.land_ok
+    river_ok = _flip(parent.river_ok, river_flips, nk) if river_flips else parent.river_ok
     # A square becomes or stops being a leader spot only if it or a neighbouring temple changed.
     affected = set(changed)
     for x in changed:
@@ -176,10 +180,10 @@ def derive(
             affected.update(neigh[x])
     spots = parent.leader_spots
     for y in affected:
-        if IS_RIVER[y]:
+        if IS_RIVER[y] or (old[y] and board[y]):
             continue
-        was = not old[y] and any(old[z] == TEMPLE for z in neigh[y])
-        now = not board[y] and any(board[z] == TEMPLE for z in neigh[y])
+        was = not old[y] and _by_temple(old, y)
+        now = not board[y] and _by_temple(board, y)
         if was != now:
             if spots is parent.leader_spots:
                 spots = list(spots)
@@ -196,7 +200,23 @@ def derive(
                 insort(opened, x)
             else:
                 opened.remove(x)
-    return Analysis(regions, nk, land_ok, river_ok, spots, opened)
+    child = Analysis(regions, nk, land_ok, river_ok, spots, opened)
+    if spots is parent.leader_spots and recount.isdisjoint(spots):
+        # No spot and no spot's neighbour changed kingdom: what was judged of the spots holds,
+        # and a lifted leader's targets too while its region is the same list (unchanged).
+        child._free = parent._free
+        child._near = parent._near
+        if parent._lifted:
+            child._lifted = dict(parent._lifted)
+    return child
+
+
+def _by_temple(board: Sequence[int], y: int) -> bool:
+    """Return True when square ``y`` has a face-up temple next to it (§4.2)."""
+    for z in NEIGHBOURS[y]:  # noqa: SIM110 (a loop, not any(): this runs for every ply)
+        if board[z] == TEMPLE:
+            return True
+    return False
 
 
 def _flip(squares: list[int], flips: list[int], nk: list[int]) -> list[int]:
@@ -261,12 +281,13 @@ def leader_targets(state: GameState, color: int) -> list[int]:
     pos = state.leader_square(state.active_seat, color)
     if pos < 0:
         return an.free_spots()
-    key = f"lifted{pos}"
-    got = state.cache.get(key)
-    if got is None:
-        got = _lifted_targets(state.board, an, pos)
-        state.cache[key] = got
-    return got  # type: ignore[no-any-return,unused-ignore]
+    home = an.regions.squares[an.regions.rid[pos]]
+    got = an._lifted.get(pos)
+    if got is not None and got[0] is home:
+        return got[1]
+    targets = _lifted_targets(state.board, an, pos)
+    an._lifted[pos] = (home, targets)
+    return targets
 
 
 _PART = 1 << 20  # ids for the parts of a lifted leader's region, distinct from region ids

@@ -34,7 +34,6 @@ from .pieces import (
     COLOR_NAMES,
     EMPTY,
     HAND_SIZE,
-    LEADER_BASE,
     LEADER_NAMES,
     MAX_PLAYERS,
     MONUMENTS,
@@ -216,11 +215,10 @@ def _place_leader(w: Work, action: PlaceLeader) -> bool:
         w.emit("leader_placed", seat=seat, leader=LEADER_NAMES[c], square=SQUARE_NAMES[s])
     w.put(s, leader_cell(seat, c))
     w.leaders[seat - 1][c] = s
-    mine = leader_cell(seat, c)
     regions = w.regions()
-    for square in regions.squares[regions.rid[s]]:
-        cell = w.board[square]
-        if cell >= LEADER_BASE and cell != mine and (cell - LEADER_BASE) % 4 == c:
+    # A legal placement joins at most one kingdom, so at most one leader of its colour (§4.4).
+    for _, color, square in regions.leaders[regions.rid[s]]:
+        if color == c and square != s:
             conflicts.start_revolt(w, s, square)
             return True
     return False
