@@ -345,11 +345,24 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
     home = rid[pos]
     neigh = NEIGHBOURS
     others = any(sq != pos for _, _, sq in regions.leaders[home])
-    parts: dict[int, int] | None = None  # the home region's squares' kingdom ids once split
-    last = -1  # the kingdom id of the squares not in ``parts``
-    if others and not stays_whole(rid, home, pos):
-        parts, last = _split(board, rid, regions.leaders[home], pos)
     nk = an.nk
+    if not others:
+        # The region is no kingdom once lifted: a spot next to it and one other kingdom opens.
+        extra = [s for s in an.spots_near(home) if nk[s] == 2]
+        return _with(an.free_spots(), extra)
+    if stays_whole(rid, home, pos):
+        # The region stays one kingdom: only a spot touching it at ``pos`` alone opens.
+        extra = []
+        for s in neigh[pos]:
+            if (
+                nk[s] == 2
+                and not IS_RIVER[s]
+                and _by_temple(board, s)
+                and not any(y != pos and kid[y] == home for y in neigh[s])
+            ):
+                extra.append(s)
+        return _with(an.free_spots(), extra)
+    parts, last = _split(board, rid, regions.leaders[home], pos)
     # Only the spots next to the home region can see their count of kingdoms change.
     judged: dict[int, bool] = {}
     for s in an.spots_near(home):
@@ -360,12 +373,11 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
         for y in neigh[s]:
             k = kid[y]
             if k == home:
-                if not others or y == pos:
+                if y == pos:
                     continue
-                if parts is not None:
-                    k = parts.get(y, last)
-                    if k < 0:
-                        continue
+                k = parts.get(y, last)
+                if k < 0:
+                    continue
             elif k < 0:
                 continue
             if first < 0:
@@ -378,6 +390,16 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
     if not judged:
         return an.free_spots()  # lifting changes no verdict
     return [s for s in an.leader_spots if judged.get(s, nk[s] <= 1)]
+
+
+def _with(spots: list[int], extra: list[int]) -> list[int]:
+    """Return the sorted ``spots`` with ``extra`` added (a new list only if there are extras)."""
+    if not extra:
+        return spots
+    out = list(spots)
+    for s in extra:
+        insort(out, s)
+    return out
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:

@@ -71,7 +71,7 @@ class Work:
         self.vp = list(map(list, st.vp))
         self.treasures_held = list(st.treasures_held)
         self.catastrophes = list(st.catastrophes)
-        self.bag = list(st.bag)
+        self.bag = st.bag  # a tuple: drawn from by slicing, so rarely copied
         self.discarded = st.discarded
         self.monuments = list(st.monuments)
         self.active = st.active_seat
@@ -93,13 +93,12 @@ class Work:
     def freeze(self) -> GameState:
         """Return the immutable state holding the current values."""
         parent = self.parent
-        # Treasures and the bag only ever shrink: an equal length means unchanged.
+        # Treasures only ever go: an equal count means unchanged.
         treasures = (
             parent.treasures
             if len(self.treasures) == len(parent.treasures)
             else tuple(sorted(self.treasures))
         )
-        bag = parent.bag if len(self.bag) == len(parent.bag) else tuple(self.bag)
         st = GameState._make(
             (
                 self.num_players,
@@ -111,7 +110,7 @@ class Work:
                 tuple(map(tuple, self.vp)),
                 tuple(self.treasures_held),
                 tuple(self.catastrophes),
-                bag,
+                self.bag,
                 self.discarded,
                 tuple(self.monuments),
                 self.active,
@@ -209,7 +208,7 @@ class Work:
         hand = self.hands[seat - 1]
         for c in self.bag[-n:]:
             hand[c] += 1
-        del self.bag[-n:]
+        self.bag = self.bag[:-n]
         self.emit("tiles_drawn", seat=seat, count=n)
         return True
 
