@@ -53,7 +53,7 @@ def build(w: Work, monument: int, top: int) -> None:
     squares = block_squares(top)
     for x in squares:
         w.put(x, FACE_DOWN)
-    w.monuments[monument] = top
+    w.monuments = (*w.monuments[:monument], top, *w.monuments[monument + 1 :])
     w.placed = -1
     w.pending = None
     w.emit(

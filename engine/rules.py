@@ -227,7 +227,7 @@ def _place_leader(w: Work, action: PlaceLeader) -> bool:
 def _place_catastrophe(w: Work, s: int) -> None:
     """Destroy the tile on ``s`` and block the square (§10)."""
     seat = w.active
-    w.catastrophes[seat - 1] -= 1
+    w.add("catastrophes", seat - 1, -1)
     cell = w.board[s]
     removed = None
     if cell != EMPTY:

@@ -68,12 +68,13 @@ class Work:
         self.board = list(st.board)
         self.treasures = set(st.treasures)
         self.hands = list(map(list, st.hands))
-        self.vp = list(map(list, st.vp))
-        self.treasures_held = list(st.treasures_held)
-        self.catastrophes = list(st.catastrophes)
+        # Written rarely: kept as the state's tuples and replaced when written.
+        self.vp = st.vp
+        self.treasures_held = st.treasures_held
+        self.catastrophes = st.catastrophes
         self.bag = st.bag  # a tuple: drawn from by slicing, so rarely copied
         self.discarded = st.discarded
-        self.monuments = list(st.monuments)
+        self.monuments = st.monuments
         self.active = st.active_seat
         self.actions_left = st.actions_left
         self.pending: Decision | None = st.pending
@@ -107,12 +108,12 @@ class Work:
                 tuple(self.board),
                 treasures,
                 tuple(map(tuple, self.hands)),
-                tuple(map(tuple, self.vp)),
-                tuple(self.treasures_held),
-                tuple(self.catastrophes),
+                self.vp,
+                self.treasures_held,
+                self.catastrophes,
                 self.bag,
                 self.discarded,
-                tuple(self.monuments),
+                self.monuments,
                 self.active,
                 self.actions_left,
                 self.pending,
@@ -159,6 +160,11 @@ class Work:
         self._memo_board = board
         return self._memo[0]
 
+    def add(self, field: str, index: int, delta: int) -> None:
+        """Add ``delta`` to item ``index`` of ``treasures_held`` or ``catastrophes`` (``field``)."""
+        t: tuple[int, ...] = getattr(self, field)
+        setattr(self, field, (*t[:index], t[index] + delta, *t[index + 1 :]))
+
     def put(self, square: int, cell: int) -> None:
         """Write ``cell`` on ``square`` (every board change goes through here)."""
         self.board[square] = cell
@@ -171,7 +177,9 @@ class Work:
 
     def score(self, seat: int, color: int, amount: int, reason: str) -> None:
         """Give ``seat`` ``amount`` VP of ``color`` and log it."""
-        self.vp[seat - 1][color] += amount
+        v = list(self.vp[seat - 1])
+        v[color] += amount
+        self.vp = (*self.vp[: seat - 1], (v[0], v[1], v[2], v[3]), *self.vp[seat:])
         self.emit("vp_scored", seat=seat, color=COLOR_NAMES[color], amount=amount, reason=reason)
 
     def remove_leader(self, square: int, reason: str) -> None:
