@@ -290,6 +290,37 @@ def leader_targets(state: GameState, color: int) -> list[int]:
     return targets
 
 
+def leader_fits(state: GameState, color: int, square: int) -> bool:
+    """Return True when the active seat's leader of ``color`` may go to leader spot ``square``.
+
+    Equals ``square in leader_targets(state, color)`` for a square of
+    ``analysis(state).leader_spots`` (§4.1, §4.2), judging that one square:
+    only when lifting a leader on the board may split its region are all
+    its targets worked out.
+    """
+    an = analysis(state)
+    nk = an.nk
+    n = nk[square]
+    pos = state.leader_square(state.active_seat, color)
+    if pos < 0 or n == 0:
+        return n <= 1
+    if n >= 3:
+        return False  # lifting takes away at most one kingdom
+    regions = an.regions
+    rid, kid = regions.rid, regions.kid
+    home = rid[pos]
+    neigh = NEIGHBOURS
+    if not any(kid[y] == home for y in neigh[square]):
+        return n <= 1  # lifting does not touch this square's kingdoms
+    if not any(sq != pos for _, _, sq in regions.leaders[home]):
+        return True  # its region is no kingdom once lifted: n - 1 <= 1 kingdoms left
+    if stays_whole(rid, home, pos):
+        if n == 1:
+            return True
+        return not any(y != pos and kid[y] == home for y in neigh[square])
+    return square in leader_targets(state, color)
+
+
 _PART = 1 << 20  # ids for the parts of a lifted leader's region, distinct from region ids
 
 

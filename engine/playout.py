@@ -33,7 +33,7 @@ from .actions import (
     WITHDRAW_ACTIONS,
     Action,
 )
-from .legality import analysis, leader_targets, legal_actions
+from .legality import analysis, leader_fits, legal_actions
 from .pieces import BLUE, EMPTY
 from .rules import resolve
 from .state import GameState
@@ -96,18 +96,12 @@ def _sizes(state: GameState) -> tuple[int, int, int, int, int, int]:
     seat = state.active_seat
     hand = state.hands[seat - 1]
     an = analysis(state)
-    land, river = len(an.land_ok), len(an.river_ok)
-    tiles = sum((river if c == BLUE else land) for c in range(4) if hand[c])
-    leaders = 0
-    withdraw = 0
-    spots = len(an.leader_spots)
-    free = len(an.free_spots())
-    for pos in state.leader_squares()[seat - 1]:
-        if pos >= 0:
-            leaders += spots
-            withdraw += 1
-        else:
-            leaders += free
+    land = len(an.land_ok)
+    tiles = (bool(hand[0]) + bool(hand[1]) + bool(hand[3])) * land
+    if hand[BLUE]:
+        tiles += len(an.river_ok)
+    withdraw = 4 - state.leader_squares()[seat - 1].count(-1)
+    leaders = withdraw * len(an.leader_spots) + (4 - withdraw) * len(an.free_spots())
     cats = len(an.open_squares) if state.catastrophes[seat - 1] else 0
     a, b, c, d = hand
     swaps = (a + 1) * (b + 1) * (c + 1) * (d + 1) - 1
@@ -141,7 +135,7 @@ def _candidate(
             squares = an.leader_spots if on_board else an.free_spots()
             if i < len(squares):
                 s = squares[i]
-                if on_board and s not in leader_targets(state, c):
+                if on_board and not leader_fits(state, c, s):
                     return None
                 return LEADER_ACTIONS[c][s]
             i -= len(squares)

@@ -20,7 +20,7 @@ from engine import (
 )
 from engine.board import IS_RIVER, NEIGHBOURS
 from engine.kingdoms import Regions, label
-from engine.legality import analysis, leader_targets
+from engine.legality import analysis, leader_fits, leader_targets
 from engine.pieces import RED, TILE_BASE
 from engine.playout import _candidate, _sizes
 
@@ -90,7 +90,10 @@ def test_local_updates_give_the_analysis_a_fresh_flood_fill_gives() -> None:
         assert _partition(b, label(state.board).kid) == _partition(a, a.kid)
         if state.pending is None and not state.is_over:
             for c in range(4):
-                assert leader_targets(state, c) == _leader_targets_by_flood_fill(state, c)
+                targets = leader_targets(state, c)
+                assert targets == _leader_targets_by_flood_fill(state, c)
+                fits = [s for s in derived.leader_spots if leader_fits(state, c, s)]
+                assert fits == targets
         checked += 1
     assert checked > 1500
 
