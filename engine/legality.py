@@ -71,6 +71,7 @@ class Analysis:
     open_squares: list[int]
     _free: list[int] | None = None
     _near: dict[int, list[int]] | None = None
+    _pairs: list[int] | None = None
     # A lifted leader's targets by its square, with the region list they were judged on.
     _lifted: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
 
@@ -82,28 +83,41 @@ class Analysis:
             got = self._free = [s for s in self.leader_spots if nk[s] <= 1]
         return got
 
+    def pair_spots(self) -> list[int]:
+        """Return the leader spots next to exactly two kingdoms, in square order."""
+        got = self._pairs
+        if got is None:
+            nk = self.nk
+            got = self._pairs = [s for s in self.leader_spots if nk[s] == 2]
+        return got
+
     def spots_near(self, kingdom: int) -> list[int]:
         """Return the leader spots next to a square of ``kingdom`` (a kingdom id), in order."""
         near = self._near
         if near is None:
-            near = self._near = {}
-            kid = self.regions.kid
-            neigh = NEIGHBOURS
-            nk = self.nk
-            for s in self.leader_spots:
-                if not nk[s]:
-                    continue  # next to no kingdom
-                seen = -1
-                for y in neigh[s]:
-                    k = kid[y]
-                    if k >= 0 and k != seen:
-                        got = near.get(k)
-                        if got is None:
-                            near[k] = [s]
-                        elif got[-1] != s:
-                            got.append(s)
-                        seen = k
+            near = self._near = self._spots_by_kingdom()
         return near.get(kingdom, [])
+
+    def _spots_by_kingdom(self) -> dict[int, list[int]]:
+        """Map each kingdom id to the leader spots next to it."""
+        near: dict[int, list[int]] = {}
+        kid = self.regions.kid
+        neigh = NEIGHBOURS
+        nk = self.nk
+        for s in self.leader_spots:
+            if not nk[s]:
+                continue  # next to no kingdom
+            seen = -1
+            for y in neigh[s]:
+                k = kid[y]
+                if k >= 0 and k != seen:
+                    got = near.get(k)
+                    if got is None:
+                        near[k] = [s]
+                    elif got[-1] != s:
+                        got.append(s)
+                    seen = k
+        return near
 
 
 def analysis(state: GameState) -> Analysis:
@@ -206,6 +220,7 @@ def derive(
         # and a lifted leader's targets too while its region is the same list (unchanged).
         child._free = parent._free
         child._near = parent._near
+        child._pairs = parent._pairs
         if parent._lifted:
             child._lifted = dict(parent._lifted)
     return child
@@ -379,7 +394,7 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
     nk = an.nk
     if not others:
         # The region is no kingdom once lifted: a spot next to it and one other kingdom opens.
-        extra = [s for s in an.spots_near(home) if nk[s] == 2]
+        extra = [s for s in an.pair_spots() if any(kid[y] == home for y in neigh[s])]
         return _with(an.free_spots(), extra)
     if stays_whole(rid, home, pos):
         # The region stays one kingdom: only a spot touching it at ``pos`` alone opens.
