@@ -8,7 +8,7 @@ neighbours touch at most two kingdoms.
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -25,6 +25,8 @@ from .actions import (
     WAR_ACTIONS,
     WITHDRAW_ACTIONS,
     Action,
+    PlaceCatastrophe,
+    PlaceTile,
     SwapTiles,
     swap_actions_for,
 )
@@ -38,10 +40,12 @@ from .board import (
 )
 from .kingdoms import Regions, label, relabel, stays_whole
 from .pieces import (
+    BLACK,
     BLUE,
     COLOR_BY_NAME,
     EMPTY,
     FACE_DOWN,
+    GREEN,
     LEADER_BASE,
     RED,
     TILE_BASE,
@@ -72,6 +76,9 @@ class Analysis:
     _free: list[int] | None = None
     _near: dict[int, list[int]] | None = None
     _pairs: list[int] | None = None
+    # Per colour, the tile actions on the open squares; the catastrophe actions on open_squares.
+    _tiles: dict[int, list[PlaceTile]] = field(default_factory=dict)
+    _cats: list[PlaceCatastrophe] | None = None
     # A lifted leader's targets by its square, with the region list they were judged on.
     _lifted: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
 
@@ -81,6 +88,22 @@ class Analysis:
         if got is None:
             nk = self.nk
             got = self._free = [s for s in self.leader_spots if nk[s] <= 1]
+        return got
+
+    def tile_actions(self, color: int) -> list[PlaceTile]:
+        """Return the tile actions of ``color`` on its open squares, in square order (§5.1)."""
+        got = self._tiles.get(color)
+        if got is None:
+            table = TILE_ACTIONS[color]
+            got = [table[s] for s in (self.river_ok if color == BLUE else self.land_ok)]
+            self._tiles[color] = got
+        return got
+
+    def catastrophe_actions(self) -> list[PlaceCatastrophe]:
+        """Return a catastrophe on each of ``open_squares`` (treasures not yet taken out)."""
+        got = self._cats
+        if got is None:
+            got = self._cats = [CATASTROPHE_ACTIONS[s] for s in self.open_squares]
         return got
 
     def pair_spots(self) -> list[int]:
@@ -185,8 +208,20 @@ def derive(
     for y in recount.union(changed):
         if (nk[y] <= 2) != (old_nk[y] <= 2):
             (river_flips if IS_RIVER[y] else land_flips).append(y)
-    land_ok = _flip(parent.land_ok, land_flips, nk) if land_flips else parent.land_ok
-    river_ok = _flip(parent.river_ok, river_flips, nk) if river_flips else parent.river_ok
+    tiles: dict[int, list[PlaceTile]] = {}
+    land_ok, river_ok = parent.land_ok, parent.river_ok
+    for flips, colors in ((land_flips, _LAND_COLORS), (river_flips, (BLUE,))):
+        kept = [(c, parent._tiles[c]) for c in colors if c in parent._tiles]
+        if not flips:
+            tiles.update(kept)
+            continue
+        squares = river_ok if colors[0] == BLUE else land_ok
+        squares, patched = _flip(squares, flips, nk, kept)
+        tiles.update(patched)
+        if colors[0] == BLUE:
+            river_ok = squares
+        else:
+            land_ok = squares
     # A square becomes or stops being a leader spot only if it or a neighbouring temple changed.
     affected = set(changed)
     for x in changed:
@@ -215,6 +250,9 @@ def derive(
             else:
                 opened.remove(x)
     child = Analysis(regions, nk, land_ok, river_ok, spots, opened)
+    child._tiles = tiles
+    if opened is parent.open_squares:
+        child._cats = parent._cats
     if spots is parent.leader_spots and recount.isdisjoint(spots):
         # No spot and no spot's neighbour changed kingdom: what was judged of the spots holds,
         # and a lifted leader's targets too while its region is the same list (unchanged).
@@ -234,15 +272,30 @@ def _by_temple(board: Sequence[int], y: int) -> bool:
     return False
 
 
-def _flip(squares: list[int], flips: list[int], nk: list[int]) -> list[int]:
-    """Return sorted ``squares`` with each of ``flips`` added (nk <= 2) or taken out."""
+def _flip(
+    squares: list[int],
+    flips: list[int],
+    nk: list[int],
+    tiles: list[tuple[int, list[PlaceTile]]],
+) -> tuple[list[int], list[tuple[int, list[PlaceTile]]]]:
+    """Return sorted ``squares`` with each of ``flips`` added (nk <= 2) or taken out.
+
+    ``tiles`` holds ``(colour, tile actions on squares)``: each list is
+    patched alike and returned, new, with its colour.
+    """
     out = list(squares)
+    lists = [(c, list(actions), TILE_ACTIONS[c]) for c, actions in tiles]
     for y in flips:
+        i = bisect_left(out, y)
         if nk[y] <= 2:
-            insort(out, y)
+            out.insert(i, y)
+            for _, actions, table in lists:
+                actions.insert(i, table[y])
         else:
-            out.remove(y)
-    return out
+            del out[i]
+            for _, actions, _table in lists:
+                del actions[i]
+    return out, [(c, actions) for c, actions, _ in lists]
 
 
 def _leader_spots(board: Sequence[int]) -> list[int]:
@@ -336,6 +389,7 @@ def leader_fits(state: GameState, color: int, square: int) -> bool:
     return square in leader_targets(state, color)
 
 
+_LAND_COLORS = (RED, BLACK, GREEN)
 _PART = 1 << 20  # ids for the parts of a lifted leader's region, distinct from region ids
 
 
@@ -482,8 +536,7 @@ def _legal(state: GameState) -> tuple[Action, ...]:
     out: list[Action] = []
     for c in range(4):
         if hand[c]:
-            table = TILE_ACTIONS[c]
-            out += [table[s] for s in (an.river_ok if c == BLUE else an.land_ok)]
+            out += an.tile_actions(c)
     leaders = state.leader_squares()[seat - 1]
     for c in range(4):
         table2 = LEADER_ACTIONS[c]
@@ -492,8 +545,14 @@ def _legal(state: GameState) -> tuple[Action, ...]:
     if state.catastrophes[seat - 1]:
         # Anywhere empty or on a face-up tile, but not on a tile holding a treasure (§10).
         board = state.board
-        held = {t for t in state.treasures if board[t] != EMPTY}
-        out += [CATASTROPHE_ACTIONS[s] for s in an.open_squares if s not in held]
+        base = len(out)
+        out += an.catastrophe_actions()
+        opened = an.open_squares
+        for t in reversed(state.treasures):  # sorted: later deletions leave earlier indices
+            if board[t] != EMPTY:
+                i = bisect_left(opened, t)
+                if i < len(opened) and opened[i] == t:
+                    del out[base + i]
     swaps = _SWAPS.get(hand)
     if swaps is None:
         swaps = _SWAPS[hand] = swap_actions_for(hand)

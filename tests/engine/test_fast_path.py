@@ -88,6 +88,7 @@ def test_local_updates_give_the_analysis_a_fresh_flood_fill_gives() -> None:
             assert [s for _, _, s in found] == sorted(s for _, _, s in found)
             assert sorted(a.squares[r]) == sorted(s for s in range(176) if a.rid[s] == r)
         assert _partition(b, label(state.board).kid) == _partition(a, a.kid)
+        assert legal_actions(state) == legal_actions(fresh_state)
         if state.pending is None and not state.is_over:
             for c in range(4):
                 targets = leader_targets(state, c)
