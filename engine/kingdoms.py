@@ -148,7 +148,7 @@ def _join(
         kid[x] = r if mine else -1
         moved.append(x)
         return
-    keep = max(near, key=lambda r: len(squares[r]))
+    keep = next(iter(near)) if len(near) == 1 else max(near, key=lambda r: len(squares[r]))
     was_kingdom = bool(leaders[keep])
     members = [*squares[keep], x]
     here = [*leaders[keep], *mine]

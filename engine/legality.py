@@ -380,7 +380,7 @@ def leader_fits(state: GameState, color: int, square: int) -> bool:
     neigh = NEIGHBOURS
     if not any(kid[y] == home for y in neigh[square]):
         return n <= 1  # lifting does not touch this square's kingdoms
-    if not any(sq != pos for _, _, sq in regions.leaders[home]):
+    if len(regions.leaders[home]) == 1:  # the lifted leader alone
         return True  # its region is no kingdom once lifted: n - 1 <= 1 kingdoms left
     if stays_whole(rid, home, pos):
         if n == 1:
@@ -444,7 +444,7 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
     rid, kid = regions.rid, regions.kid
     home = rid[pos]
     neigh = NEIGHBOURS
-    others = any(sq != pos for _, _, sq in regions.leaders[home])
+    others = len(regions.leaders[home]) > 1  # the lifted leader is one of them
     nk = an.nk
     if not others:
         # The region is no kingdom once lifted: a spot next to it and one other kingdom opens.
@@ -541,7 +541,9 @@ def _legal(state: GameState) -> tuple[Action, ...]:
     for c in range(4):
         table2 = LEADER_ACTIONS[c]
         out += [table2[s] for s in leader_targets(state, c)]
-    out.extend(WITHDRAW_ACTIONS[c] for c in range(4) if leaders[c] >= 0)
+    for c in range(4):
+        if leaders[c] >= 0:
+            out.append(WITHDRAW_ACTIONS[c])
     if state.catastrophes[seat - 1]:
         # Anywhere empty or on a face-up tile, but not on a tile holding a treasure (§10).
         board = state.board
