@@ -65,6 +65,11 @@ class Analysis:
     a tile may go (§5.1); ``leader_spots`` the empty land squares next to a
     face-up temple (§4.2); ``open_squares`` the squares empty or holding a
     face-up tile, where a catastrophe may go unless a treasure is there (§10).
+    Every list is in square order and never changed once built: a derived
+    analysis shares its parent's lists where nothing changed. The private
+    fields cache what is worked out on demand (spots by kingdom, a lifted
+    leader's targets, the action lists) and are carried to a derived analysis
+    only while still true.
     """
 
     regions: Regions
