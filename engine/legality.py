@@ -214,19 +214,20 @@ def derive(
         if (nk[y] <= 2) != (old_nk[y] <= 2):
             (river_flips if IS_RIVER[y] else land_flips).append(y)
     tiles: dict[int, list[PlaceTile]] = {}
+    old_tiles = parent._tiles
     land_ok, river_ok = parent.land_ok, parent.river_ok
-    for flips, colors in ((land_flips, _LAND_COLORS), (river_flips, (BLUE,))):
-        kept = [(c, parent._tiles[c]) for c in colors if c in parent._tiles]
-        if not flips:
-            tiles.update(kept)
-            continue
-        squares = river_ok if colors[0] == BLUE else land_ok
-        squares, patched = _flip(squares, flips, nk, kept)
+    if land_flips:
+        kept = [(c, old_tiles[c]) for c in _LAND_COLORS if c in old_tiles]
+        land_ok, patched = _flip(land_ok, land_flips, nk, kept)
         tiles.update(patched)
-        if colors[0] == BLUE:
-            river_ok = squares
-        else:
-            land_ok = squares
+    else:
+        tiles.update((c, old_tiles[c]) for c in _LAND_COLORS if c in old_tiles)
+    if river_flips:
+        kept = [(BLUE, old_tiles[BLUE])] if BLUE in old_tiles else []
+        river_ok, patched = _flip(river_ok, river_flips, nk, kept)
+        tiles.update(patched)
+    elif BLUE in old_tiles:
+        tiles[BLUE] = old_tiles[BLUE]
     # A square becomes or stops being a leader spot only if it or a neighbouring temple changed.
     affected = set(changed)
     for x in changed:

@@ -33,7 +33,7 @@ from .actions import (
     WITHDRAW_ACTIONS,
     Action,
 )
-from .legality import analysis, leader_fits, legal_actions
+from .legality import Analysis, analysis, leader_fits, legal_actions
 from .pieces import BLUE, EMPTY
 from .rules import resolve
 from .state import GameState
@@ -50,10 +50,11 @@ def sample_action(state: GameState, rng: random.Random) -> Action:
     if state.pending is not None:
         options = legal_actions(state)  # a decision has a handful of answers
         return options[rng.randrange(len(options))]
-    sizes = _sizes(state)
+    an = analysis(state)
+    sizes = _sizes(state, an)
     total = sum(sizes)
     while True:
-        got = _candidate(state, sizes, rng.randrange(total))
+        got = _candidate(state, an, sizes, rng.randrange(total))
         if got is not None:
             return got
 
@@ -83,7 +84,7 @@ def random_playout(
     return state
 
 
-def _sizes(state: GameState) -> tuple[int, int, int, int, int, int]:
+def _sizes(state: GameState, an: Analysis) -> tuple[int, int, int, int, int, int]:
     """Return the sizes of the candidate blocks: tiles, leaders, withdrawals, catastrophes, swaps.
 
     The sixth block is the pass (size 1). Tiles are exact: the open squares
@@ -95,7 +96,6 @@ def _sizes(state: GameState) -> tuple[int, int, int, int, int, int]:
     """
     seat = state.active_seat
     hand = state.hands[seat - 1]
-    an = analysis(state)
     land = len(an.land_ok)
     tiles = (bool(hand[0]) + bool(hand[1]) + bool(hand[3])) * land
     if hand[BLUE]:
@@ -109,7 +109,7 @@ def _sizes(state: GameState) -> tuple[int, int, int, int, int, int]:
 
 
 def _candidate(
-    state: GameState, sizes: tuple[int, int, int, int, int, int], i: int
+    state: GameState, an: Analysis, sizes: tuple[int, int, int, int, int, int], i: int
 ) -> Action | None:
     """Return candidate number ``i`` (0 <= i < sum(sizes)) if it is legal, else None.
 
@@ -117,7 +117,6 @@ def _candidate(
     """
     seat = state.active_seat
     hand = state.hands[seat - 1]
-    an = analysis(state)
     tiles, leaders, withdraw, cats, swaps, _ = sizes
     if i < tiles:
         for c in range(4):

@@ -106,8 +106,9 @@ def test_every_legal_action_is_exactly_one_sampling_candidate() -> None:
     for state in _games(games=6, seed=9):
         if state.pending is not None or state.is_over or rng.random() > 0.3:
             continue
-        sizes = _sizes(state)
-        drawn = [_candidate(state, sizes, i) for i in range(sum(sizes))]
+        an = analysis(state)
+        sizes = _sizes(state, an)
+        drawn = [_candidate(state, an, sizes, i) for i in range(sum(sizes))]
         found = [a for a in drawn if a is not None]
         assert len(found) == len(set(found))
         assert set(found) == set(legal_actions(state))
