@@ -56,7 +56,7 @@ class Work:
         "log",
         "parent",
         "touched",
-        "_memo_board",
+        "_memo_writes",
         "_memo",
     )
 
@@ -88,7 +88,7 @@ class Work:
         self.log = log
         self.parent = st
         self.touched: list[int] = []  # squares written since the copy, for local updates
-        self._memo_board: tuple[int, ...] | None = None
+        self._memo_writes = -1  # len(touched) when _memo was made
         self._memo: tuple[Regions, list[int]] | None = None
 
     def freeze(self) -> GameState:
@@ -129,7 +129,7 @@ class Work:
         cache = parent.cache
         if "analysis" in cache or "base" in cache:
             # The parent's analysis (derived on demand, cheaply) seeds the child's.
-            memo = self._memo if self._memo_board == st.board else None
+            memo = self._memo if self._memo_writes == len(self.touched) else None
             st.cache["base"] = (analysis(parent), parent.board, self.changed(), memo)
         return st
 
@@ -148,16 +148,16 @@ class Work:
         """
         if skip >= 0:
             return label(self.board, skip)
-        board = tuple(self.board)
-        if self._memo is not None and self._memo_board == board:
+        if self._memo is not None and self._memo_writes == len(self.touched):
             return self._memo[0]
+        board = tuple(self.board)
         changed = self.changed()
         parent = analysis(self.parent).regions
         if changed:
             self._memo = relabel(parent, self.parent.board, board, changed)
         else:
             self._memo = (parent, [])
-        self._memo_board = board
+        self._memo_writes = len(self.touched)
         return self._memo[0]
 
     def add(self, field: str, index: int, delta: int) -> None:
@@ -166,7 +166,10 @@ class Work:
         setattr(self, field, (*t[:index], t[index] + delta, *t[index + 1 :]))
 
     def put(self, square: int, cell: int) -> None:
-        """Write ``cell`` on ``square`` (every board change goes through here)."""
+        """Write ``cell`` on ``square``: every board change must go through here.
+
+        ``touched`` is what ``changed`` and the remembered regions rely on.
+        """
         self.board[square] = cell
         self.touched.append(square)
 
