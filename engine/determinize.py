@@ -62,9 +62,9 @@ def determinize(
     the new state's ``seed`` (never the real one). ``seen_events`` is every
     event that seat's log showed since the game began (``new_game``), in
     order and including ``view.events`` (the last action's): a flat iterable
-    of event dicts as ``Event.to_dict`` writes them (or ``Event`` values), or
-    an iterable of per-ply sequences of them (``[v.events for v in views_seen]``). With
-    it, hidden VP and treasure totals are the sums of the public
+    of event dicts as ``Event.to_dict`` writes them (or ``Event`` values),
+    or an iterable of per-ply sequences of them (``[v.events for v in
+    views_seen]``). With it, hidden VP and treasure totals are the sums of the public
     ``vp_scored``/``treasure_taken`` events, and the unseen tiles exclude
     every tile whose colour was shown. Without it (``None``), each hidden
     total is estimated: VP as the mean of the totals the seat can see
