@@ -6,6 +6,9 @@ Public API::
     while not state.is_over:
         state = apply(state, legal_actions(state)[0])
     view_for(state, 1).to_json(); final_ranking(state)
+    # for search: a state dealt from one seat's view, and fast random playouts
+    state = determinize(view_for(state, 1), random.Random(0), seen_events=log)
+    state = apply_fast(state, sample_action(state, rng)); random_playout(state, rng)
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from .actions import (
     WithdrawLeader,
 )
 from .boardview import PIECE_KINDS, SIDES, LeaderView, MonumentView, SquareView
+from .determinize import Determinizer, determinize
 from .errors import ERROR_CODES, DiagramError, IllegalActionError
 from .events import (
     EVENT_CODES,
@@ -37,6 +41,7 @@ from .events import (
 )
 from .legality import legal_actions
 from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_NAMES
+from .playout import apply_fast, random_playout, sample_action
 from .rules import apply, new_game
 from .scoring import Placing, final_ranking
 from .state import DECISION_KINDS, Conflict, Decision, GameState
@@ -58,6 +63,7 @@ __all__ = [
     "DeclineMonument",
     "DiagramError",
     "Decision",
+    "Determinizer",
     "Event",
     "GameState",
     "IllegalActionError",
@@ -76,12 +82,16 @@ __all__ = [
     "TakeTreasure",
     "WithdrawLeader",
     "apply",
+    "apply_fast",
     "conflict_outcome",
+    "determinize",
     "event_squares",
     "event_visible",
     "final_ranking",
     "legal_actions",
     "new_game",
+    "random_playout",
+    "sample_action",
     "view_for",
     "visible_events",
 ]
