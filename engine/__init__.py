@@ -36,7 +36,7 @@ from .events import (
     visible_events,
 )
 from .legality import legal_actions
-from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_NAMES
+from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_COLORS, MONUMENT_NAMES
 from .rules import apply, new_game
 from .scoring import Placing, final_ranking
 from .state import DECISION_KINDS, Conflict, Decision, GameState
@@ -63,6 +63,7 @@ __all__ = [
     "IllegalActionError",
     "LEADER_NAMES",
     "LeaderView",
+    "MONUMENT_COLORS",
     "MONUMENT_NAMES",
     "MonumentView",
     "Pass",
