@@ -40,7 +40,7 @@ from .events import (
     visible_events,
 )
 from .legality import legal_actions
-from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_NAMES
+from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_COLORS, MONUMENT_NAMES
 from .playout import apply_fast, random_playout, sample_action
 from .rules import apply, new_game
 from .scoring import Placing, final_ranking
@@ -69,6 +69,7 @@ __all__ = [
     "IllegalActionError",
     "LEADER_NAMES",
     "LeaderView",
+    "MONUMENT_COLORS",
     "MONUMENT_NAMES",
     "MonumentView",
     "Pass",
