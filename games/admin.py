@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
+import engine
 from games.core.errors import GameError
 from games.models import Game, Move, Seat
 from games.play import lifecycle
@@ -43,9 +44,12 @@ def move_public_action(move: Move) -> str:
     A swap's colours stay hidden until the game is over: "swap (2 tiles, colours hidden)".
     ``move.game`` should be fetched with it (``list_select_related``).
     """
-    if move.game.status == Game.Status.FINISHED or not move.action.startswith("swap "):
+    if move.game.status == Game.Status.FINISHED:
         return move.action
-    n = len(move.action.split()) - 1
+    action = engine.Action.parse(move.action)
+    if not isinstance(action, engine.SwapTiles):
+        return move.action
+    n = len(action.tile_colors)
     return ngettext(
         "swap (%(n)s tile, colours hidden)", "swap (%(n)s tiles, colours hidden)", n
     ) % {"n": n}
