@@ -10,6 +10,7 @@ Public API::
 
 from __future__ import annotations
 
+from . import botapi
 from .actions import (
     Action,
     BuildMonument,
@@ -57,6 +58,7 @@ __all__ = [
     "TakeTreasure",
     "WithdrawLeader",
     "apply",
+    "botapi",
     "final_ranking",
     "legal_actions",
     "new_game",
