@@ -6,6 +6,7 @@ Public API::
     while not state.is_over:
         state = apply(state, legal_actions(state)[0])
     view_for(state, 1).to_json(); final_ranking(state)
+    determinize(view_for(state, 1), random.Random(0), seen_events=log)  # for search
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .actions import (
     TakeTreasure,
     WithdrawLeader,
 )
+from .determinize import Determinizer, determinize
 from .errors import ERROR_CODES, DiagramError, IllegalActionError
 from .events import EVENT_CODES, Event
 from .legality import legal_actions
@@ -45,6 +47,7 @@ __all__ = [
     "DeclineMonument",
     "DiagramError",
     "Decision",
+    "Determinizer",
     "Event",
     "GameState",
     "IllegalActionError",
@@ -59,6 +62,7 @@ __all__ = [
     "WithdrawLeader",
     "apply",
     "botapi",
+    "determinize",
     "final_ranking",
     "legal_actions",
     "new_game",
