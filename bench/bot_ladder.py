@@ -28,6 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine  # noqa: E402
 from engine.bots import TIERS, choose_action  # noqa: E402
 
+MAX_PLIES = 3000  # a game this long is stopped and ranked as it stands (none should be)
+
 Task = tuple[int, tuple[str, ...], int | None, float | None]
 Result = tuple[int, tuple[str, ...], list[int], list[int], dict[str, list[float]], int]
 
@@ -40,7 +42,7 @@ def play_game(task: Task) -> Result:
     history: list[list[list[dict[str, object]]]] = [[] for _ in range(n)]
     times: dict[str, list[float]] = {t: [] for t in tiers}
     plies = 0
-    while not state.is_over:
+    while not state.is_over and plies < MAX_PLIES:
         seat = state.to_act
         assert seat is not None
         view = engine.view_for(state, seat)

@@ -46,8 +46,8 @@ def support(state: GameState) -> CommitSupport:
     assert p.defender is not None
     frac = unseen_fractions(state, p.seat)[color]
     theirs = sum(state.hands[p.defender - 1])
-    stake = 3.0 if p.conflict == "revolt" else 4.0
-    cost = 0.45 if color == RED else 0.3
+    stake = 5.0
+    cost = 0.3
     best, best_x = -1.0, 0
     for x in range(have + 1):
         value = stake * win_chance(att + x - dfn, theirs, frac) - cost * x

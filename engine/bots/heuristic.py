@@ -36,7 +36,7 @@ from .common import (
 )
 
 TREASURE_VALUE = 2.6  # a treasure is a wild VP, placed on the lowest colour (§13.2)
-PASS_SCORE = -0.3
+PASS_SCORE = -0.6  # below an idle tile: a tile drawn brings the end nearer (§13.1)
 IDLE_TILE_SCORE = -0.4
 
 
@@ -167,7 +167,7 @@ class Scorer:
             lost = -self.leader_value(self.seat, c, mine_k) - self.of * (
                 1 + counts[mine_k][c]
             ) * self.w[theirs - 1][c]
-            total += p * won + (1 - p) * lost - 0.1 * min(self.hand[c], max(margin, 0))
+            total += p * won + (1 - p) * lost - 0.3 * min(self.hand[c], max(margin, 0))
         return total
 
     # --- leaders ------------------------------------------------------------
@@ -210,8 +210,7 @@ class Scorer:
             margin = temples + self.hand[RED] - temples_next_to(board, q)
             p = win_chance(margin, self.hand_expect(who), self.frac[RED])
             won = value + w[RED] + self.of * self.leader_value(who, color, kingdom)
-            lost = -0.1 * self.hand[RED]
-            value = p * won + (1 - p) * lost
+            value = p * won - 0.3 * min(self.hand[RED], max(margin, 0))
         elif color == TRADER and treasures >= 2:
             value += (treasures - 1) * TREASURE_VALUE
         if current >= 0:
@@ -268,7 +267,7 @@ def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Actio
             s = action.square
             if nk[s] == 0:
                 key = (action.color, IS_RIVER[s])
-                if key in idle or (action.color != RED and action.color != BLUE and False):
+                if key in idle:
                     continue
                 idle.add(key)
                 value = IDLE_TILE_SCORE

@@ -18,9 +18,10 @@ from .evaluate import evaluate
 from .heuristic import score_actions
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
-MEDIUM_FIRST = 8  # medium's candidate first actions
-MEDIUM_SECOND = 5  # and second actions for each first
+MEDIUM_FIRST = 12  # medium's candidate first actions
+MEDIUM_SECOND = 6  # and second actions for each first
 MEDIUM_LAST = 10  # candidates when only one action is left
+PASS_PENALTY = 0.3  # a pass brings the end no nearer: only when nothing else helps
 
 
 def random_policy(state: GameState, seat: int, rng: random.Random) -> Action:
@@ -82,6 +83,8 @@ def plan_turn(state: GameState, seat: int) -> tuple[float, list[Action]]:
                 v2 = evaluate(after(s1, a2))[seat - 1]
                 if v2 > value or len(line) == 1:
                     value, line = v2, [a1, a2]
+        if any(isinstance(a, Pass) for a in line):
+            value -= PASS_PENALTY
         if value > best[0]:
             best = (value, line)
     return best
