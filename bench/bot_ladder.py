@@ -88,7 +88,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def tasks(tiers: list[str], games: int, seed: int, iterations: int | None, limit: float | None) -> list[Task]:
+def tasks(
+    tiers: list[str], games: int, seed: int, iterations: int | None, limit: float | None
+) -> list[Task]:
     """Return the games to play: each seed once per seat rotation of ``tiers``."""
     n = len(tiers)
     out: list[Task] = []
@@ -105,8 +107,12 @@ def tasks(tiers: list[str], games: int, seed: int, iterations: int | None, limit
 
 def main() -> None:
     """Parse the arguments, play the games and print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("tiers", nargs="+", choices=TIERS, help="2 tiers (2 players) or 3-4 (one seat each)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "tiers", nargs="+", choices=TIERS, help="2 tiers (2 players) or 3-4 (one seat each)"
+    )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1, help="first game seed")
     parser.add_argument("--jobs", type=int, default=1, help="processes")
@@ -126,8 +132,10 @@ def main() -> None:
             line = " ".join(f"{t}:{r}/{s}" for t, r, s in zip(seats, ranks, scores, strict=True))
             print(f"game {len(results)} seed {seed} plies {plies}: {line}", flush=True)
     elapsed = time.perf_counter() - started
-    print(f"\n{len(results)} games in {elapsed:.0f} s; budget iterations={args.iterations} "
-          f"time_limit={args.time_limit}")
+    print(
+        f"\n{len(results)} games in {elapsed:.0f} s; budget iterations={args.iterations} "
+        f"time_limit={args.time_limit}"
+    )
     if len(tiers) == 2:
         a, b = tiers
         wins = ties = 0
@@ -138,8 +146,10 @@ def main() -> None:
             ties += ra == rb
         score = wins + 0.5 * ties
         lo, hi = wilson(score, len(results))
-        print(f"{a} vs {b}: {a} wins {wins}/{len(results)} (ties {ties}); "
-              f"win rate {score / len(results):.1%}, 95% Wilson [{lo:.1%}, {hi:.1%}]")
+        print(
+            f"{a} vs {b}: {a} wins {wins}/{len(results)} (ties {ties}); "
+            f"win rate {score / len(results):.1%}, 95% Wilson [{lo:.1%}, {hi:.1%}]"
+        )
     for t in dict.fromkeys(tiers):
         rank = [r[2][r[1].index(t)] for r in results]
         score_t = [r[3][r[1].index(t)] for r in results]

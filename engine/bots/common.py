@@ -154,6 +154,8 @@ def leaders_of_region(summ: Summary, r: int) -> list[tuple[int, int, int]]:
 def monument_block(board: tuple[int, ...], square: int, color: int) -> bool:
     """Tell whether a tile of ``color`` on ``square`` would complete a 2x2 block (RULES.md §8.1)."""
     cell = TILE_BASE + color
+    if sum(1 for y in NEIGHBOURS[square] if board[y] == cell) < 2:
+        return False  # a 2x2 block holds two of the square's neighbours
     for top in BLOCKS_OF[square]:
         if all(x == square or board[x] == cell for x in block_squares(top)):
             return True

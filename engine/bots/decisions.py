@@ -18,7 +18,7 @@ from engine import (
     GameState,
     TakeTreasure,
 )
-from engine.botapi import MONUMENTS, RED
+from engine.botapi import MONUMENTS
 
 from .common import colour_weights, unseen_fractions, win_chance
 

@@ -21,9 +21,16 @@ from __future__ import annotations
 import math
 
 from engine import GameState, final_ranking
-from engine.botapi import KING, MONUMENTS, RED, TRADER
-
-from engine.botapi import IS_RIVER, NEIGHBOURS, TILE_BASE, kingdoms_touching
+from engine.botapi import (
+    IS_RIVER,
+    KING,
+    MONUMENTS,
+    NEIGHBOURS,
+    RED,
+    TILE_BASE,
+    TRADER,
+    kingdoms_touching,
+)
 
 from .common import Summary, binomial_cdf, score_value, summary, temples_next_to, unseen_fractions
 

@@ -59,8 +59,14 @@ class Scorer:
         self.of = opp_factor(state)
         self.frac = unseen_fractions(state, seat)
         self.nk = kingdoms_touching(state)
+        self._squares: dict[int, tuple[list[int], list[tuple[int, int, int]], float]] = {}
+        self._spots: dict[int, tuple[list[int], list[int], int, int, int, int]] = {}
         self.monuments_free = [
-            any(state.monuments[m] < 0 for m, pair in enumerate(engine.botapi.MONUMENTS) if c in pair)
+            any(
+                state.monuments[m] < 0
+                for m, pair in enumerate(engine.botapi.MONUMENTS)
+                if c in pair
+            )
             for c in range(4)
         ]
 
@@ -92,8 +98,15 @@ class Scorer:
 
     # --- tiles --------------------------------------------------------------
 
-    def tile(self, color: int, s: int) -> float:
-        """Score placing a tile of ``color`` on ``s`` (§5.2, §7)."""
+    def square(self, s: int) -> tuple[list[int], list[tuple[int, int, int]], float]:
+        """Return, for empty ``s``: the kingdoms next to it, their leaders and the treasure swing.
+
+        The swing is what the treasures a tile there joins to a kingdom with a
+        trader are worth to the bot (§9); it does not depend on the tile's colour.
+        """
+        got = self._squares.get(s)
+        if got is not None:
+            return got
         reg = self.summ.regions
         kid = reg.kid
         ks: list[int] = []
@@ -101,20 +114,12 @@ class Scorer:
             k = kid[y]
             if k >= 0 and k not in ks:
                 ks.append(k)
-        board = self.board
-        score = 0.0
+        swing = 0.0
+        leaders: list[tuple[int, int, int]] = []
         if len(ks) == 1:
             k = ks[0]
-            recv = 0
-            for seat, c, _ in reg.leaders[k]:
-                if c == color:
-                    recv = seat
-                    break
-                if c == KING:
-                    recv = seat
-            score += self.gain(recv, color)
-            # Treasures joined into a kingdom with a trader are taken at once (§9).
-            trader = next((seat for seat, c, _ in reg.leaders[k] if c == TRADER), 0)
+            leaders = reg.leaders[k]
+            trader = next((seat for seat, c, _ in leaders if c == TRADER), 0)
             if trader:
                 before = self.summ.treasures[k]
                 after = before + sum(
@@ -122,9 +127,26 @@ class Scorer:
                     for r in {reg.rid[y] for y in NEIGHBOURS[s] if reg.rid[y] >= 0} - {k}
                 )
                 taken = max(0, after - 1) - max(0, before - 1)
-                score += self.to_bot(trader, taken * TREASURE_VALUE)
-            mine = {c for seat, c, _ in reg.leaders[k] if seat == self.seat}
-            if color in mine:
+                swing = self.to_bot(trader, taken * TREASURE_VALUE)
+        got = (ks, leaders, swing)
+        self._squares[s] = got
+        return got
+
+    def tile(self, color: int, s: int) -> float:
+        """Score placing a tile of ``color`` on ``s`` (§5.2, §7)."""
+        ks, leaders, swing = self.square(s)
+        board = self.board
+        score = 0.0
+        if len(ks) == 1:
+            recv = 0
+            for seat, c, _ in leaders:
+                if c == color:
+                    recv = seat
+                    break
+                if c == KING:
+                    recv = seat
+            score += self.gain(recv, color) + swing
+            if recv == self.seat and any(c == color for _, c, _ in leaders):
                 score += 0.06  # one more supporter in a war (§7.3)
         elif len(ks) == 2:
             score += self.war(color, s, ks[0], ks[1])
@@ -164,42 +186,57 @@ class Scorer:
             won = (1 + counts[theirs_k][c]) * self.w[self.seat - 1][c] + self.of * (
                 self.leader_value(theirs, c, theirs_k)
             )
-            lost = -self.leader_value(self.seat, c, mine_k) - self.of * (
-                1 + counts[mine_k][c]
-            ) * self.w[theirs - 1][c]
+            lost = (
+                -self.leader_value(self.seat, c, mine_k)
+                - self.of * (1 + counts[mine_k][c]) * self.w[theirs - 1][c]
+            )
             total += p * won + (1 - p) * lost - 0.3 * min(self.hand[c], max(margin, 0))
         return total
 
     # --- leaders ------------------------------------------------------------
+
+    def spot(self, s: int) -> tuple[list[int], list[int], int, int, int, int]:
+        """Return, for a leader square ``s``: regions joined, their tile counts, treasures,
+        the kingdom among them (-1 if none), temples beside ``s`` and squares joined."""
+        got = self._spots.get(s)
+        if got is not None:
+            return got
+        summ = self.summ
+        reg = summ.regions
+        rids: list[int] = []
+        for y in NEIGHBOURS[s]:
+            r = reg.rid[y]
+            if r >= 0 and r not in rids:
+                rids.append(r)
+        counts = [0, 0, 0, 0]
+        treasures = 0
+        kingdom = -1
+        size = 0
+        for r in rids:
+            for c in range(4):
+                counts[c] += summ.counts[r][c]
+            treasures += summ.treasures[r]
+            size += len(reg.squares[r])
+            if reg.leaders[r]:
+                kingdom = r
+        got = (rids, counts, treasures, kingdom, temples_next_to(self.board, s), size)
+        self._spots[s] = got
+        return got
 
     def leader(self, color: int, s: int) -> float:
         """Score placing or moving the bot's leader of ``color`` to ``s`` (§4, §6)."""
         summ = self.summ
         reg = summ.regions
         board = self.board
-        rids: list[int] = []
-        for y in NEIGHBOURS[s]:
-            r = reg.rid[y]
-            if r >= 0 and r not in rids:
-                rids.append(r)
+        rids, counts, treasures, kingdom, temples, size = self.spot(s)
         current = summ.leaders[self.seat - 1][color]
         cur_r = reg.rid[current] if current >= 0 else -1
         if cur_r >= 0 and cur_r in rids:
             return -0.6  # a move within its own kingdom gains nothing
-        counts = [0, 0, 0, 0]
-        treasures = 0
-        kingdom = -1
-        for r in rids:
-            for c in range(4):
-                counts[c] += summ.counts[r][c]
-            treasures += summ.treasures[r]
-            if reg.leaders[r]:
-                kingdom = r
         w = self.w[self.seat - 1]
-        temples = temples_next_to(board, s)
         value = (0.4 + 0.12 * min(counts[color], 8)) * w[color] + 0.12 * min(temples, 3)
         if color == KING:
-            value += 0.02 * min(sum(len(reg.squares[r]) for r in rids), 20)
+            value += 0.02 * min(size, 20)
         rival = None
         if kingdom >= 0:
             for seat, c, q in reg.leaders[kingdom]:
@@ -246,7 +283,10 @@ class Scorer:
                         if temples_next_to(board, y) == 1:
                             value += self.to_bot(other, -self.leader_value(other, oc, reg.rid[y]))
                 found[t] = found.get(t, 0.0) + value
-        return [(v, engine.Action.parse(f"catastrophe {engine.botapi.SQUARE_NAMES[t]}")) for t, v in found.items()]
+        return [
+            (v, engine.Action.parse(f"catastrophe {engine.botapi.SQUARE_NAMES[t]}"))
+            for t, v in found.items()
+        ]
 
 
 def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Action]]:
@@ -271,8 +311,10 @@ def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Actio
                     continue
                 idle.add(key)
                 value = IDLE_TILE_SCORE
-                if action.color == RED and sc.monuments_free[RED] and monument_block(
-                    sc.board, s, RED
+                if (
+                    action.color == RED
+                    and sc.monuments_free[RED]
+                    and monument_block(sc.board, s, RED)
                 ):
                     value += 1.0
             else:
@@ -286,10 +328,55 @@ def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Actio
     out.extend(sc.catastrophes())
     # One swap: give back the tiles that have no use this turn (§11), if any.
     hand = sc.hand
-    counts = [0 if best_by_colour[c] > 0 or c == RED and hand[c] <= 2 else hand[c] for c in range(4)]
+    counts = [
+        0 if best_by_colour[c] > 0 or c == RED and hand[c] <= 2 else hand[c] for c in range(4)
+    ]
     if sum(counts):
-        out.append((PASS_SCORE - 0.05 + 0.05 * sum(counts), SwapTiles((counts[0], counts[1], counts[2], counts[3]))))
+        out.append(
+            (
+                PASS_SCORE - 0.05 + 0.05 * sum(counts),
+                SwapTiles((counts[0], counts[1], counts[2], counts[3])),
+            )
+        )
     return out
 
 
 __all__ = ["PlaceCatastrophe", "score_actions"]
+
+
+def score_threats(state: GameState, seat: int) -> list[tuple[float, engine.Action]]:
+    """Return ``[(score, action)]`` for ``seat``'s conflict and treasure moves only, fast.
+
+    The hard tier's model of an opponent's reply: wars started by a tile
+    between two kingdoms (§7.1), revolts by a leader placed next to a temple
+    of a kingdom holding a rival (§4.4, §6), traders and tiles that take
+    treasures (§9), and catastrophes that strand leaders (§10), without
+    building the whole ``legal_actions``. The actions are legal by
+    construction except a moved leader's (§4.1), which the caller checks.
+    Same units as ``score_actions``.
+    """
+    sc = Scorer(state, seat)
+    board = sc.board
+    nk = sc.nk
+    hand = sc.hand
+    reg = sc.summ.regions
+    out: list[tuple[float, engine.Action]] = []
+    tiles = [c for c in range(4) if hand[c]]
+    on_board = sc.summ.leaders[seat - 1]
+    for s in range(len(board)):
+        if board[s] or not nk[s]:
+            continue
+        river = IS_RIVER[s]
+        if nk[s] == 2 or nk[s] == 1 and sc.square(s)[2]:
+            for c in tiles:
+                if (c == BLUE) == river:
+                    out.append((sc.tile(c, s), PlaceTile(c, s)))
+        if nk[s] == 1 and not river and any(board[y] == TEMPLE for y in NEIGHBOURS[s]):
+            k = sc.square(s)[0][0]
+            for who, c, _ in reg.leaders[k]:
+                if who != seat and on_board[c] < 0:
+                    out.append((sc.leader(c, s), PlaceLeader(c, s)))
+            if on_board[TRADER] < 0 and sc.spot(s)[2] >= 2:
+                out.append((sc.leader(TRADER, s), PlaceLeader(TRADER, s)))
+    out.extend(sc.catastrophes())
+    return out

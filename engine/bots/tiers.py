@@ -9,17 +9,19 @@ is the entry point that builds the state; the hard tier is in ``hard.py``.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import engine
 from engine import Action, CommitSupport, GameState, Pass
 
-from .decisions import quick_decision, settle, support
+from .common import binomial_cdf, unseen_fractions
+from .decisions import COLOUR_INDEX, quick_decision, settle, support
 from .evaluate import evaluate
 from .heuristic import score_actions
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
-MEDIUM_FIRST = 12  # medium's candidate first actions
-MEDIUM_SECOND = 6  # and second actions for each first
+MEDIUM_FIRST = 8  # medium's candidate first actions
+MEDIUM_SECOND = 5  # and second actions for each first
 MEDIUM_LAST = 10  # candidates when only one action is left
 PASS_PENALTY = 0.3  # a pass brings the end no nearer: only when nothing else helps
 
@@ -53,6 +55,49 @@ def after(state: GameState, action: Action) -> GameState:
     return settle(engine.apply(state, action))
 
 
+def outcome(state: GameState, seat: int, limit: int = 40) -> tuple[float, GameState]:
+    """Return ``seat``'s expected evaluation once pending decisions are answered, and a state.
+
+    Decisions are answered by ``decisions.quick_decision``, except an
+    opponent's defence in a conflict ``seat`` started: its hand in a
+    determinized state is only a sample, so both outcomes are evaluated — the
+    defender ties (tiles of the support colour put into its hand if need be)
+    or commits nothing — and weighed by the chance that it holds enough
+    (a binomial over the tiles ``seat`` cannot see; RULES.md §6.4, §7.3).
+    The state returned is the settled one of the likelier branch.
+    """
+    while state.pending is not None and limit > 0:
+        p = state.pending
+        if p.kind == "support" and p.seat == p.defender and p.seat != seat:
+            assert p.support_color is not None
+            color = COLOUR_INDEX[p.support_color]
+            need = (p.attacker_strength or 0) - (p.defender_strength or 0)
+            hand = state.hands[p.seat - 1]
+            size = sum(hand)
+            if 0 < need <= size:
+                chance = 1.0 - binomial_cdf(need - 1, size, unseen_fractions(state, seat)[color])
+                v_no, s_no = outcome(engine.apply(state, CommitSupport(0)), seat, limit - 1)
+                tied = _with_tiles(state, p.seat, color, need)
+                v_tie, s_tie = outcome(engine.apply(tied, CommitSupport(need)), seat, limit - 1)
+                value = chance * v_tie + (1.0 - chance) * v_no
+                return value, (s_tie if chance >= 0.5 else s_no)
+        state = engine.apply(state, quick_decision(state))
+        limit -= 1
+    return evaluate(state)[seat - 1], state
+
+
+def _with_tiles(state: GameState, seat: int, color: int, need: int) -> GameState:
+    """Return ``state`` with ``seat``'s hand holding at least ``need`` of ``color`` (same size)."""
+    hand = list(state.hands[seat - 1])
+    while hand[color] < need:
+        donor = max((c for c in range(4) if c != color), key=lambda c: hand[c])
+        hand[donor] -= 1
+        hand[color] += 1
+    hands = list(state.hands)
+    hands[seat - 1] = (hand[0], hand[1], hand[2], hand[3])
+    return replace(state, hands=tuple(hands), cache={})
+
+
 def medium_decision(state: GameState, seat: int) -> Action:
     """Answer a decision: support by rule, other choices by the evaluation of each outcome."""
     p = state.pending
@@ -62,32 +107,44 @@ def medium_decision(state: GameState, seat: int) -> Action:
     options = engine.legal_actions(state)
     if len(options) == 1:
         return options[0]
-    return max(options, key=lambda a: evaluate(after(state, a))[seat - 1])
+    return decision_values(state, seat)[0][1]
 
 
-def plan_turn(state: GameState, seat: int) -> tuple[float, list[Action]]:
-    """Return the best ``(evaluation, actions)`` over candidate first × second actions (§2).
+def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
+    """Return ``(evaluation, actions)`` of each candidate first action's best line, best first.
 
-    Candidates come from ``heuristic.score_actions``; decisions that the
-    actions raise are answered by ``decisions.quick_decision``.
+    Candidates come from ``heuristic.score_actions`` (the first actions, and
+    for each the second ones when two actions are left, RULES.md §2); each
+    line is valued by ``outcome``. A line with a pass loses ``PASS_PENALTY``.
     """
     two = state.actions_left >= 2
     firsts = top(score_actions(state, seat), MEDIUM_FIRST if two else MEDIUM_LAST)
-    best: tuple[float, list[Action]] = (float("-inf"), [firsts[0]])
+    lines: list[tuple[float, list[Action]]] = []
     for a1 in firsts:
-        s1 = after(state, a1)
-        value = evaluate(s1)[seat - 1]
+        value, s1 = outcome(engine.apply(state, a1), seat)
         line = [a1]
         if two and not s1.is_over and s1.active_seat == seat and s1.pending is None:
             for a2 in top(score_actions(s1, seat), MEDIUM_SECOND):
-                v2 = evaluate(after(s1, a2))[seat - 1]
+                v2 = outcome(engine.apply(s1, a2), seat)[0]
                 if v2 > value or len(line) == 1:
                     value, line = v2, [a1, a2]
         if any(isinstance(a, Pass) for a in line):
             value -= PASS_PENALTY
-        if value > best[0]:
-            best = (value, line)
-    return best
+        lines.append((value, line))
+    lines.sort(key=lambda vl: -vl[0])  # stable: equal lines keep the heuristic's order
+    return lines
+
+
+def plan_turn(state: GameState, seat: int) -> tuple[float, list[Action]]:
+    """Return the best ``(evaluation, actions)`` over candidate first × second actions (§2)."""
+    return plan_lines(state, seat)[0]
+
+
+def decision_values(state: GameState, seat: int) -> list[tuple[float, Action]]:
+    """Return each answer to the pending decision with its expected evaluation, best first."""
+    scored = [(outcome(engine.apply(state, a), seat)[0], a) for a in engine.legal_actions(state)]
+    scored.sort(key=lambda va: -va[0])
+    return scored
 
 
 def medium_policy(state: GameState, seat: int, rng: random.Random) -> Action:

@@ -59,7 +59,11 @@ def random_positions(
             if seen.state.is_over:
                 break
             near_end = len(seen.state.bag) < 30 or len(seen.state.treasures) <= 4
-            if (near_end if late else plies >= stop) or seen.state.pending is not None and rng.random() < 0.1:
+            if (
+                (near_end if late else plies >= stop)
+                or seen.state.pending is not None
+                and rng.random() < 0.1
+            ):
                 made += 1
                 yield Seen(seen.state, {s: list(log) for s, log in seen.logs.items()})
                 break
@@ -70,9 +74,7 @@ def bot_move(seen: Seen, tier: str, seed: int) -> Any:
     seat = seen.state.to_act
     assert seat is not None
     view = view_for(seen.state, seat)
-    return choose_action(
-        view, seen.logs[seat], tier=tier, seed=seed, iterations=HARD_TEST_BUDGET
-    )
+    return choose_action(view, seen.logs[seat], tier=tier, seed=seed, iterations=HARD_TEST_BUDGET)
 
 
 def play_out(seen: Seen, tiers: dict[int, str], limit: int = 2000) -> tuple[GameState, int]:

@@ -9,13 +9,12 @@ import pytest
 
 from engine import Action, legal_actions
 from engine.diagram import parse
-
-from ..engine_helpers import grid
 from tests.services import ROOT
 
-DIAGRAM = (
-    "players: 2\nhand 1: r r k b g g\nhand 2: r b k k g g\n\n"
-    + grid({"g3": "1K", "g4": "k", "h3": "g"})
+from ..engine_helpers import grid
+
+DIAGRAM = "players: 2\nhand 1: r r k b g g\nhand 2: r b k k g g\n\n" + grid(
+    {"g3": "1K", "g4": "k", "h3": "g"}
 )
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine import CommitSupport, DECISION_KINDS, apply, legal_actions, new_game, view_for
+from engine import DECISION_KINDS, CommitSupport, apply, legal_actions, new_game, view_for
 from engine.bots import TIERS, choose_action
 from engine.bots.decisions import support
 

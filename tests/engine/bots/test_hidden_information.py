@@ -39,7 +39,11 @@ def _scramble(state: GameState, seat: int, rng: random.Random) -> GameState:
         for i in others:
             vp[i] = tuple(v + rng.randrange(5) for v in vp[i])  # type: ignore[assignment]
     return replace(
-        state, hands=tuple(hands), bag=tuple(pool), vp=tuple(vp), treasures_held=tuple(held),
+        state,
+        hands=tuple(hands),
+        bag=tuple(pool),
+        vp=tuple(vp),
+        treasures_held=tuple(held),
         cache={},
     )
 
