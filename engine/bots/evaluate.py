@@ -11,7 +11,7 @@ one VP in a middling colour:
   §5.2), the king's reach, and its safety — temples beside it against a
   revolt (§6.2), supporters of its colour against a war (§7.3);
 - monument income: a leader of a monument's colour in its kingdom (§8.3);
-- a trader beside a treasure, catastrophes in hand, red tiles to defend with.
+- a trader beside a treasure, catastrophes left (§10).
 
 A finished game is scored by its final ranking (§13.2).
 """
@@ -81,9 +81,8 @@ def own_worth(state: GameState, seat: int, summ: Summary) -> float:
         for color in MONUMENTS[m]:
             if any(s == seat and c == color for s, c, _ in here):
                 value += 1.0 + weights[color]
+    # Nothing for the hand: after a refill it is a sample of the bag, noise to a planner.
     value += 0.4 * state.catastrophes[i]
-    hand = state.hands[i]
-    value += 0.15 * min(hand[RED], 3) + 0.03 * sum(hand)
     return value
 
 

@@ -59,6 +59,7 @@ class Scorer:
         self.of = opp_factor(state)
         self.frac = unseen_fractions(state, seat)
         self.nk = kingdoms_touching(state)
+        self._wars: dict[tuple[int, int], float] = {}
         self._squares: dict[int, tuple[list[int], list[tuple[int, int, int]], float]] = {}
         self._spots: dict[int, tuple[list[int], list[int], int, int, int, int]] = {}
         self.monuments_free = [
@@ -163,7 +164,18 @@ class Scorer:
         return score
 
     def war(self, color: int, s: int, k1: int, k2: int) -> float:
-        """Estimate the wars that uniting kingdoms ``k1`` and ``k2`` on ``s`` starts (§7)."""
+        """Estimate the wars that uniting kingdoms ``k1`` and ``k2`` on ``s`` starts (§7).
+
+        The estimate depends on the two kingdoms only (cached per pair): the
+        tile's own colour and square do not change who fights with what.
+        """
+        got = self._wars.get((k1, k2))
+        if got is None:
+            got = self._war(k1, k2)
+            self._wars[(k1, k2)] = got
+        return got
+
+    def _war(self, k1: int, k2: int) -> float:
         reg = self.summ.regions
         counts = self.summ.counts
         by_color: dict[int, list[tuple[int, int]]] = {}

@@ -12,7 +12,7 @@ import random
 from dataclasses import replace
 
 import engine
-from engine import Action, CommitSupport, GameState, Pass
+from engine import Action, CommitSupport, GameState, Pass, SwapTiles
 
 from .common import binomial_cdf, unseen_fractions
 from .decisions import COLOUR_INDEX, quick_decision, settle, support
@@ -42,9 +42,23 @@ def easy_policy(state: GameState, seat: int, rng: random.Random) -> Action:
 
 
 def top(scored: list[tuple[float, Action]], k: int) -> list[Action]:
-    """Return the ``k`` best-scoring actions (ties in notation order), always with a pass."""
+    """Return the ``k`` best-scoring distinct actions, always with a pass.
+
+    Actions of one kind and colour with the same score almost always do the
+    same thing (tiles joining one kingdom, a leader into one kingdom): only the
+    first in notation order is kept, so that the ``k`` are ``k`` ideas.
+    """
     ranked = sorted(scored, key=lambda sa: (-sa[0], str(sa[1])))
-    out = [a for _, a in ranked[:k]]
+    out: list[Action] = []
+    seen: set[tuple[object, ...]] = set()
+    for score, a in ranked:
+        key = (type(a).__name__, getattr(a, "color", None), round(score, 4))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(a)
+        if len(out) >= k:
+            break
     if not any(isinstance(a, Pass) for a in out):
         out.append(Pass())
     return out
@@ -118,7 +132,12 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
     line is valued by ``outcome``. A line with a pass loses ``PASS_PENALTY``.
     """
     two = state.actions_left >= 2
-    firsts = top(score_actions(state, seat), MEDIUM_FIRST if two else MEDIUM_LAST)
+    scored = score_actions(state, seat)
+    if two:
+        # A swap's draw is one sample of the bag: planning a second action on it would
+        # credit the line with luck. Swaps are weighed as a turn's last action only.
+        scored = [sa for sa in scored if not isinstance(sa[1], SwapTiles)]
+    firsts = top(scored, MEDIUM_FIRST if two else MEDIUM_LAST)
     lines: list[tuple[float, list[Action]]] = []
     for a1 in firsts:
         value, s1 = outcome(engine.apply(state, a1), seat)
