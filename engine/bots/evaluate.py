@@ -35,7 +35,7 @@ from engine.botapi import (
 from .common import Summary, binomial_cdf, score_value, summary, temples_next_to, unseen_fractions
 
 WIN_BONUS = 60.0
-DANGER_WEIGHT = 1.0
+DANGER_WEIGHT = 0.5
 
 
 def opponent_share(num_players: int) -> float:
