@@ -6,10 +6,12 @@ Public API::
     while not state.is_over:
         state = apply(state, legal_actions(state)[0])
     view_for(state, 1).to_json(); final_ranking(state)
+    determinize(view_for(state, 1), random.Random(0), seen_events=log)  # for search
 """
 
 from __future__ import annotations
 
+from . import botapi
 from .actions import (
     Action,
     BuildMonument,
@@ -25,6 +27,7 @@ from .actions import (
     WithdrawLeader,
 )
 from .boardview import PIECE_KINDS, SIDES, LeaderView, MonumentView, SquareView
+from .determinize import Determinizer, determinize
 from .errors import ERROR_CODES, DiagramError, IllegalActionError
 from .events import (
     EVENT_CODES,
@@ -58,6 +61,7 @@ __all__ = [
     "DeclineMonument",
     "DiagramError",
     "Decision",
+    "Determinizer",
     "Event",
     "GameState",
     "IllegalActionError",
@@ -76,7 +80,9 @@ __all__ = [
     "TakeTreasure",
     "WithdrawLeader",
     "apply",
+    "botapi",
     "conflict_outcome",
+    "determinize",
     "event_squares",
     "event_visible",
     "final_ranking",

@@ -1,0 +1,38 @@
+"""Every tier plays games to the end with only legal actions, 2–4 players (issue 14)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import final_ranking
+
+from .bot_helpers import play_out, random_positions
+
+# Games per tier; medium and hard start near the end so that the suite stays fast.
+GAMES = {"random": 100, "easy": 100, "medium": 100, "hard": 100}
+
+
+@pytest.mark.parametrize("tier", ["random", "easy", "medium", "hard"])
+def test_tier_plays_random_positions_to_the_end(tier: str) -> None:
+    late = tier in ("medium", "hard")
+    played = 0
+    players = set()
+    for seen in random_positions(GAMES[tier], seed=len(tier), late=late):
+        n = seen.state.num_players
+        players.add(n)
+        final, _ = play_out(seen, {s: tier for s in range(1, n + 1)})
+        assert final.is_over
+        assert len(final_ranking(final)) == n
+        played += 1
+    assert played == GAMES[tier]
+    assert players == {2, 3, 4}
+
+
+def test_mixed_table_plays_a_whole_game() -> None:
+    from engine import new_game
+
+    from .bot_helpers import Seen
+
+    seen = Seen(new_game(4, 5), {s: [] for s in range(1, 5)})
+    final, plies = play_out(seen, {1: "hard", 2: "medium", 3: "easy", 4: "random"})
+    assert final.is_over and plies > 20
