@@ -140,9 +140,11 @@ class Move(models.Model):
         PLAYER = "player", _("the player")
         TIMEOUT = "timeout", _("timeout")
         DROPPED = "dropped", _("dropped seat")
+        BOT = "bot", _("bot")
 
-    # Who chose the action: the player, the default policy at a timeout, or the default
-    # policy playing a dropped seat (issue 6; the log says so).
+    # Who chose the action: the player, the default policy at a timeout, the default
+    # policy playing a dropped seat (issue 6; the log says so), or a bot's account playing
+    # its own seat (issue 15, ``games.play.bots``).
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -158,7 +160,7 @@ class Move(models.Model):
     @property
     def by_timeout(self) -> bool:
         """Return whether the default policy chose this action (timeout or dropped seat)."""
-        return self.source != self.Source.PLAYER
+        return self.source in (self.Source.TIMEOUT, self.Source.DROPPED)
 
 
 # --------------------------------------------------------------------------- accounts,
@@ -185,6 +187,29 @@ class Profile(models.Model):
     confirm_actions = models.BooleanField(
         default=True, help_text="Ask for a confirmation in words before an action is sent."
     )
+
+    class BotTier(models.TextChoices):
+        """The strength of a bot account (``engine.bots.TIERS`` without ``random``)."""
+
+        EASY = "easy", _("easy")
+        MEDIUM = "medium", _("medium")
+        HARD = "hard", _("hard")
+
+    # Bot accounts (issue 15): one per tier, made by migration 0006, with an unusable
+    # password and no email address; ``bot_tier`` is empty for people.
+    is_bot = models.BooleanField(default=False)
+    bot_tier = models.CharField(max_length=10, blank=True, choices=BotTier.choices)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(is_bot=False, bot_tier="") | models.Q(is_bot=True),
+                name="profile_tier_only_for_bots",
+            ),
+            models.UniqueConstraint(
+                fields=["bot_tier"], condition=models.Q(is_bot=True), name="profile_one_bot_a_tier"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.display_name or f"user {self.user_id}"

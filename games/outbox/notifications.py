@@ -22,7 +22,7 @@ from django.utils import timezone
 import engine
 from games.core import queue
 from games.models import Delivery, Game, Notification, NotificationKind, Seat
-from games.selectors.people import preference_get, profile_time_zone
+from games.selectors.people import preference_get, profile_time_zone, user_is_bot
 
 DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in the recipient's time zone
 
@@ -61,15 +61,18 @@ def notification_create(
 ) -> Notification | None:
     """Write the outbox row owed to ``user_id`` (per their preference for ``kind``).
 
-    Returns None when the user turned that kind off or the row already exists (the unique
-    constraint on user, game, ply, kind makes this idempotent; account-level rows with no
-    ``game``, such as ``vacation_ended``, rely on their caller's lock instead). ``fresh``
-    says no such row can exist yet — the ply is the one the caller's transaction applies,
-    under the game's row lock — so the row is written without the savepoint that keeps a
-    duplicate from spoiling the transaction (two queries fewer a move).
+    Returns None for a bot account, when the user turned that kind off or the row
+    already exists (the unique constraint on user, game, ply, kind makes this idempotent;
+    account-level rows with no ``game``, such as ``vacation_ended``, rely on their
+    caller's lock instead). ``fresh`` says no such row can exist yet — the ply is the one
+    the caller's transaction applies, under the game's row lock — so the row is written
+    without the savepoint that keeps a duplicate from spoiling the transaction (two
+    queries fewer a move).
     An immediate row is queued for ``games.tasks.send_notification`` when the surrounding
     transaction commits.
     """
+    if user_is_bot(user_id):
+        return None  # a bot has no address and reads no email (issue 15)
     delivery, minutes = preference_get(user_id, kind)
     if delivery == Delivery.OFF:
         return None

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from games.accounts import profiles
 from games.models import Delivery, NotificationKind
 from games.selectors import people
+from games.text.seats import BOT_MARK
 
 SETTABLE_KINDS = [
     NotificationKind.YOUR_TURN,
@@ -34,6 +35,8 @@ def validate_display_name(value: str) -> None:
     """
     if any(unicodedata.category(ch).startswith("C") for ch in value):
         raise ValidationError(_("A display name cannot contain line breaks or control characters."))
+    if BOT_MARK in value:
+        raise ValidationError(_("The robot mark is kept for the site's bots."))
 
 
 def unique_display_name(name: str, *, except_user_id: int | None = None) -> str:
