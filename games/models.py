@@ -115,10 +115,18 @@ class Seat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     dropped_at = models.DateTimeField(null=True, blank=True)
     drop_reason = models.CharField(max_length=10, blank=True, choices=DropReason.choices)
+    # A bot account plays this seat (issue 15): copied from the profile when seated, so the
+    # bots' sweep and ratings read the seat alone. One bot account may hold several seats
+    # of a game (three easy bots), a person only one.
+    is_bot = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=models.Q(is_bot=False),
+                name="seat_one_per_user",
+            ),
             models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
         ]
         ordering = ["game", "position"]

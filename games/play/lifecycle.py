@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from datetime import timedelta
 
 from django.db import transaction
@@ -10,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
+from games.accounts.bots import BOT_TIERS, bot_account
 from games.core import signals
 from games.core.errors import GameNotActive, JoinRefused, NotAPlayer
 from games.core.states import state_to_db
@@ -30,16 +32,26 @@ def game_create(
     open_scoring: bool = False,
     days_per_move: int | None = 3,
     vacation_allowed: bool = True,
+    bots: Sequence[str] = (),
 ) -> Game:
     """Create an open game of ``num_players`` (2–4) seats and seat its creator.
 
     ``days_per_move`` is the time per decision in days (None: no limit, unrated games
     only); ``vacation_allowed`` False means players' vacations do not pause its deadlines.
-    Raises ``JoinRefused`` for a player count outside 2–4 or a rated game without a limit.
+    ``bots`` names a tier (``easy``, ``medium``, ``hard``) for each other seat a bot takes
+    (issue 15): a game with a bot is unrated, whatever ``is_rated`` says, and a game whose
+    seats are then all taken starts at once. Raises ``JoinRefused`` for a player count
+    outside 2–4, a rated game without a limit, an unknown tier or more bots than other seats.
     """
     creator_id = user_id_of(creator)
     if not 2 <= num_players <= 4:
         raise JoinRefused(_("A game has 2 to 4 players."))
+    if any(tier not in BOT_TIERS for tier in bots):
+        raise JoinRefused(_("A bot is easy, medium or hard."))
+    if len(bots) > num_players - 1:
+        raise JoinRefused(_("Bots can take only the seats other than yours."))
+    if bots:
+        is_rated = False  # ratings measure people against people
     if is_rated and not days_per_move:
         raise JoinRefused(_("A rated game needs a time limit per move."))
     with transaction.atomic():
@@ -53,6 +65,10 @@ def game_create(
             vacation_allowed=vacation_allowed,
         )
         Seat.objects.create(game=game, user_id=creator_id)
+        for tier in bots:
+            Seat.objects.create(game=game, user=bot_account(tier), is_bot=True)
+        if 1 + len(bots) == num_players:
+            game_start(game=game)
     return game
 
 

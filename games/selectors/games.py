@@ -148,6 +148,7 @@ class MyGame:
     seats: tuple[Player, ...]
     others: tuple[Player, ...]
     waiting_for_me: bool
+    is_rated: bool = True
 
 
 def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
@@ -182,6 +183,7 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
                 waiting_for_me=game.status == Game.Status.ACTIVE
                 and mine is not None
                 and mine.position == game.to_act_seat,
+                is_rated=game.is_rated,
             )
         )
     rows.sort(key=lambda g: 0 if g.waiting_for_me else order.get(g.status, 3))

@@ -102,8 +102,15 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
             },
             status=400,
         )
-    game = lifecycle.game_create(creator=request.user, **form.cleaned_data)
-    messages.success(request, _("Game created. It starts when every seat is taken."))
+    try:
+        game = lifecycle.game_create(creator=request.user, **form.cleaned_data)
+    except GameError as exc:
+        messages.error(request, str(exc))
+        return redirect("games:lobby")
+    if game.status == Game.Status.ACTIVE:
+        messages.success(request, _("Every seat is taken: the game has started."))
+    else:
+        messages.success(request, _("Game created. It starts when every seat is taken."))
     return redirect("games:game", game_id=game.pk)
 
 
