@@ -18,6 +18,7 @@ from games.core.states import state_to_db
 from games.models import Game, NotificationKind, Seat
 from games.outbox import notifications
 from games.play.access import UserLike, locked_game, user_id_of
+from games.play.botturns import bot_turn_queue
 from games.play.deadlines import clock_start
 
 OPEN_GAME_LIFETIME = timedelta(days=14)
@@ -145,6 +146,7 @@ def game_start(*, game: Game) -> Game:
     clock_start(game)
     game.save()
     signals.game_started.send(sender=Game, game=game)
+    bot_turn_queue(game=game)  # a bot may play first
     return game
 
 
