@@ -20,6 +20,8 @@ whole middleware stack (DEBUG off, eager tasks):
   game's row, so the requests are measured at the same positions as without it.
 
 Every figure is also printed as a multiple of that position's floor (``× floor``, p50).
+``queries`` is the most any request ran, with the most that tasks run eagerly in it ran
+(the emails of the embedded mode, which a worker sends with a broker) and the median.
 
 This is the server's own cost, without gunicorn, the network or a competing load;
 ``bench/web_load.py`` measures the same requests under load.
@@ -82,15 +84,31 @@ def measure(
     ``run`` returns the size of the answer in bytes. ``floor`` is the floor's p50 in ms:
     the p50 is also printed as a multiple of it. Returns the p50 in ms.
     """
+    from celery.signals import task_postrun, task_prerun
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    # Queries run by tasks executed eagerly in the request (the emails, in the embedded mode;
+    # a worker runs them with a broker), counted apart: ``queries N (T in tasks)``.
+    in_tasks: list[int] = []
+    started_at: list[int] = []
+
+    def task_started(**_kwargs: Any) -> None:
+        started_at.append(len(connection.queries))
+
+    def task_ended(**_kwargs: Any) -> None:
+        if started_at:
+            in_tasks[-1] += len(connection.queries) - started_at.pop()
+
+    task_prerun.connect(task_started, weak=False)
+    task_postrun.connect(task_ended, weak=False)
     times, queries, sizes = [], [], []
     profiler = cProfile.Profile() if profile == label else None
     for _ in range(repeat):
         given = prepare() if prepare else None
         if prepare and given is None:
             break  # nothing left to measure (the game ended)
+        in_tasks.append(0)
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
             if profiler:
@@ -101,6 +119,8 @@ def measure(
             times.append((time.perf_counter() - started) * 1000)
         queries.append(len(captured))
         sizes.append(size)
+    task_prerun.disconnect(task_started)
+    task_postrun.disconnect(task_ended)
     times.sort()
     p50 = statistics.median(times)
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
@@ -108,7 +128,8 @@ def measure(
     print(
         f"  {label:<20} n {len(times):>3}  p50 {p50:6.2f} ms  "
         f"p95 {p95:6.2f} ms  "
-        f"mean {statistics.fmean(times):6.2f} ms  queries {max(queries):>3}  "
+        f"mean {statistics.fmean(times):6.2f} ms  queries {max(queries):>3} "
+        f"({max(in_tasks)} in tasks, median {statistics.median(queries):g})  "
         f"bytes {int(statistics.fmean(sizes)):>7}{ratio}"
     )
     if profiler:

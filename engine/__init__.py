@@ -39,7 +39,7 @@ from .events import (
     visible_events,
 )
 from .legality import legal_actions
-from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_NAMES
+from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_COLORS, MONUMENT_NAMES
 from .rules import apply, new_game
 from .scoring import Placing, final_ranking
 from .state import DECISION_KINDS, Conflict, Decision, GameState
@@ -67,6 +67,7 @@ __all__ = [
     "IllegalActionError",
     "LEADER_NAMES",
     "LeaderView",
+    "MONUMENT_COLORS",
     "MONUMENT_NAMES",
     "MonumentView",
     "Pass",

@@ -41,6 +41,10 @@ MONUMENTS: tuple[tuple[int, int], ...] = (
     (BLUE, GREEN),
 )
 MONUMENT_NAMES: tuple[str, ...] = tuple(f"{COLOR_NAMES[a]}-{COLOR_NAMES[b]}" for a, b in MONUMENTS)
+# Each monument's name → its two colour names, in notation order (``"red-blue"`` → red, blue).
+MONUMENT_COLORS: dict[str, tuple[str, str]] = {
+    f"{COLOR_NAMES[a]}-{COLOR_NAMES[b]}": (COLOR_NAMES[a], COLOR_NAMES[b]) for a, b in MONUMENTS
+}
 MONUMENT_BY_PAIR: dict[frozenset[int], int] = {
     frozenset(pair): i for i, pair in enumerate(MONUMENTS)
 }

@@ -14,6 +14,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
+import engine
+
 COLORS = ("red", "black", "blue", "green")
 LEADERS = ("king", "priest", "farmer", "trader")
 # Letters drawn on tiles so colour is never the only cue (temple, settlement, farm, market).
@@ -59,8 +61,8 @@ def monument_name(name: str) -> str:
     A monument is named by its two colours (RULES.md §1.2); unknown names are returned
     as they are.
     """
-    colors = name.split("-")
-    if len(colors) != 2 or any(c not in COLOR_NAME for c in colors):
+    colors = engine.MONUMENT_COLORS.get(name)
+    if colors is None:
         return name
     return f"{COLOR_NAME[colors[0]]}/{COLOR_NAME[colors[1]]}"
 

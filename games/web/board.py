@@ -24,8 +24,6 @@ import engine
 from games.text.seats import SeatInfo
 from games.text.words import LEADER_LETTER, LEADER_NAME, TILE_LETTER, TILE_NAME, monument_name
 
-COLUMNS = tuple("abcdefghijklmnop")
-
 
 @dataclass(frozen=True, slots=True)
 class Owner:

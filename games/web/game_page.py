@@ -8,9 +8,12 @@ the engine state, the seed or the bag (RULES.md §14).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.template.loader import get_template
+from django.utils.safestring import SafeString
 
 import engine
 from games.core.states import game_state
@@ -22,6 +25,19 @@ from games.text.gamelog import log_entries
 from games.text.seats import display_name, seat_label
 from games.web.header import GameHeader
 from games.web.view_context import view_context
+
+
+@lru_cache(maxsize=16384)
+def _log_item(ply: int, new: bool, text: str) -> SafeString:
+    """Return the log's ``<li>`` of one ply (``games/_log_item.html``), rendered once.
+
+    Moves never change (append-only), so between two renders of a page its log items
+    are the same; ``text`` is already in the viewer's language.
+    """
+    # The autoescaping template's output is already safe; the stubs type it as ``str``.
+    return SafeString(
+        get_template("games/_log_item.html").render({"ply": ply, "new": new, "text": text})
+    )
 
 
 def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
@@ -139,6 +155,7 @@ def game_context(
     log = entries[-LOG_PLIES:]
     for entry in log:
         entry["new"] = last_mine > 0 and entry["ply"] > last_mine
+        entry["html"] = _log_item(entry["ply"], entry["new"], entry["text"])
     ctx.update(
         log=list(reversed(log)),
         log_truncated=game.version > LOG_PLIES,

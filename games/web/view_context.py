@@ -10,7 +10,7 @@ from games.text.waiting import waiting_text
 from games.text.words import monument_name
 from games.web import players
 from games.web.action_groups import action_groups, board_picks, board_targets
-from games.web.board import COLUMNS, board_rows
+from games.web.board import board_rows
 
 
 def view_context(
@@ -36,7 +36,6 @@ def view_context(
             # Leaders are picked on the board only for an ordinary action, as in the list.
             picks=board_picks(view, groups) if view.pending is None else {},
         ),
-        "columns": COLUMNS,
         "hand": players.hand_tiles(view.hand),
         "hand_code": players.hand_code(view.hand),
         "my_scores": my_scores,

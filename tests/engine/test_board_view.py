@@ -194,3 +194,10 @@ def test_actions_name_their_pieces() -> None:
     assert swap.tile_colors == ("red", "red", "green")  # type: ignore[attr-defined]
     monument = Action.parse("monument blue-black g4")
     assert monument.monument_name == "black-blue"  # type: ignore[attr-defined]
+
+
+def test_each_monument_is_named_by_its_two_colours() -> None:
+    """RULES.md §1.2: six monuments, one per pair of colours, in notation order."""
+    assert engine.MONUMENT_COLORS["red-blue"] == ("red", "blue")
+    assert set(engine.MONUMENT_COLORS) == set(engine.MONUMENT_NAMES)
+    assert all(a != b for a, b in engine.MONUMENT_COLORS.values())

@@ -39,10 +39,15 @@ def test_contracts_hold_on_a_copy_of_the_tree(tmp_path: Path) -> None:
     assert "Contracts: 5 kept, 0 broken." in result.stdout
 
 
-def test_engine_importing_django_breaks_the_contract(tmp_path: Path) -> None:
+def lint_with(tmp_path: Path, module: str, source: str) -> subprocess.CompletedProcess[str]:
+    """Run lint-imports on a copy of the tree with ``module`` (a dotted name) holding ``source``."""
     tree = copy_tree(tmp_path)
-    (tree / "engine" / "offending.py").write_text("from django.db import models  # noqa\n")
-    result = run_lint_imports(tree)
+    (tree / (module.replace(".", "/") + ".py")).write_text(source)
+    return run_lint_imports(tree)
+
+
+def test_engine_importing_django_breaks_the_contract(tmp_path: Path) -> None:
+    result = lint_with(tmp_path, "engine.offending", "from django.db import models  # noqa\n")
     assert result.returncode != 0
     assert "BROKEN" in result.stdout
     assert "engine.offending -> django" in result.stdout
@@ -50,9 +55,7 @@ def test_engine_importing_django_breaks_the_contract(tmp_path: Path) -> None:
 
 def test_a_lower_room_importing_a_higher_one_breaks_the_layers_contract(tmp_path: Path) -> None:
     """The rooms of games/ import one way: text (below) may not import web (above)."""
-    tree = copy_tree(tmp_path)
-    (tree / "games" / "text" / "offending.py").write_text("from games.web import board  # noqa\n")
-    result = run_lint_imports(tree)
+    result = lint_with(tmp_path, "games.text.offending", "from games.web import board  # noqa\n")
     assert result.returncode != 0
     assert "Rooms of games: each imports only the rooms below it" in result.stdout
     assert "BROKEN" in result.stdout
@@ -61,9 +64,7 @@ def test_a_lower_room_importing_a_higher_one_breaks_the_layers_contract(tmp_path
 
 def test_a_room_importing_the_tasks_breaks_the_layers_contract(tmp_path: Path) -> None:
     """Side effects are queued by task name: no room imports ``games.tasks``."""
-    tree = copy_tree(tmp_path)
-    (tree / "games" / "outbox" / "offending.py").write_text("from games import tasks  # noqa\n")
-    result = run_lint_imports(tree)
+    result = lint_with(tmp_path, "games.outbox.offending", "from games import tasks  # noqa\n")
     assert result.returncode != 0
     assert "games.outbox.offending -> games.tasks" in result.stdout
 
