@@ -6,12 +6,13 @@ Public API::
     while not state.is_over:
         state = apply(state, legal_actions(state)[0])
     view_for(state, 1).to_json(); final_ranking(state)
-    determinize(view_for(state, 1), random.Random(0), seen_events=log)  # for search
+    # for search: a state dealt from one seat's view, and fast random playouts
+    state = determinize(view_for(state, 1), random.Random(0), seen_events=log)
+    state = apply_fast(state, sample_action(state, rng)); random_playout(state, rng)
 """
 
 from __future__ import annotations
 
-from . import botapi
 from .actions import (
     Action,
     BuildMonument,
@@ -30,10 +31,15 @@ from .determinize import Determinizer, determinize
 from .errors import ERROR_CODES, DiagramError, IllegalActionError
 from .events import EVENT_CODES, Event
 from .legality import legal_actions
+from .playout import apply_fast, random_playout, sample_action
 from .rules import apply, new_game
 from .scoring import Placing, final_ranking
 from .state import DECISION_KINDS, Conflict, Decision, GameState
 from .views import PlayerView, view_for
+
+# isort: off
+from . import botapi  # after the rule modules, which it re-exports (import order)
+# isort: on
 
 __all__ = [
     "DECISION_KINDS",
@@ -61,10 +67,13 @@ __all__ = [
     "TakeTreasure",
     "WithdrawLeader",
     "apply",
+    "apply_fast",
     "botapi",
     "determinize",
     "final_ranking",
     "legal_actions",
     "new_game",
+    "random_playout",
+    "sample_action",
     "view_for",
 ]
