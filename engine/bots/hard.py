@@ -10,10 +10,11 @@ plays it while it is legal in this deal (decisions answered by
 lets the next seat reply: a node of the tree for that seat chooses, by UCB1
 on *its* component of the reward vector and among the replies available in
 this deal (ISMCTS), one of its best threats (``heuristic.score_threats``:
-wars, revolts, treasure grabs, catastrophes) or a quiet move, which is not
-played. A second threat may follow greedily; the rollout is then cut short
-and scored by medium's ``evaluate``, squashed into (0, 1) per seat: the
-reward vector, 3–4 players included, backed up the path.
+wars, revolts, treasure grabs, catastrophes), or, when it has none worth
+``THREAT_FLOOR``, a quiet move, which is not played. A second threat may
+follow greedily; the rollout is then cut short and scored by medium's
+``evaluate``, squashed into (0, 1) per seat: the reward vector, 3–4 players
+included, backed up the path.
 
 The budget is ``iterations``; ``time_limit`` (seconds of wall clock) stops
 the search early on a slow machine, the one way a given view, history and
@@ -148,8 +149,8 @@ def _iterate(
     The line's actions are played while legal in this deal; decisions they
     raise are answered by ``quick_decision``; the rest of the turn, if any,
     by the best ``score_actions`` move. The next seat then chooses in the
-    tree, by UCB1 on its own reward, among its best threats and ``QUIET``
-    (a quiet move, not played); a second threat of its follows greedily.
+    tree, by UCB1 on its own reward, among its best threats (``QUIET``, a quiet move that is
+    not played, when it has none); a second threat of its follows greedily.
     """
     node = root.children[key]
     path = [root, node]
@@ -217,11 +218,12 @@ def _second_threat(state: GameState, actor: int, rng: random.Random) -> GameStat
 
 
 def _threats(state: GameState, actor: int, limit: int) -> dict[str, Action | None]:
-    """Return the next seat's best threats worth ``THREAT_FLOOR`` or more, and ``QUIET``."""
+    """Return the next seat's best threats worth ``THREAT_FLOOR`` or more, else ``QUIET``."""
     scored = [sa for sa in score_threats(state, actor) if sa[0] >= THREAT_FLOOR]
     scored.sort(key=lambda sa: -sa[0])
     out: dict[str, Action | None] = {str(a): a for _, a in scored[: max(limit, 1)]}
-    out[QUIET] = None
+    if not out:
+        out[QUIET] = None
     return out
 
 
