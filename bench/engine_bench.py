@@ -4,7 +4,11 @@ Run from the repository root: ``python bench/engine_bench.py [--games G] [--seed
 Prints, for 2, 3 and 4 players, uniformly random games per second with the
 full ``legal_actions`` every ply, plies per second, and the median and p99
 time of ``legal_actions`` and of ``apply`` (issue 3's goal: >= 25 two-player
-games/s, legal_actions median < 1 ms).
+games/s, legal_actions median < 1 ms; issue 14's: >= 80 two-player games/s).
+Then random playouts through the fast path (``sample_action`` +
+``apply_fast``, as a search's rollouts run): games/s and plies/s (issue 14's
+goal: >= 30k plies/s). Each figure is by the wall clock, with the process's
+CPU time beside it (``cpu``): on a shared machine the second is the steadier.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import apply, legal_actions, new_game  # noqa: E402
+from engine import apply, apply_fast, legal_actions, new_game, sample_action  # noqa: E402
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -33,6 +37,7 @@ def run(players: int, games: int, seed: int) -> None:
     plies = 0
     clock = time.perf_counter
     started = clock()
+    cpu_started = time.process_time()
     for g in range(games):
         state = new_game(players, seed + g)
         rng = random.Random(seed + g)
@@ -46,13 +51,36 @@ def run(players: int, games: int, seed: int) -> None:
             t_apply.append(t2 - t1)
             plies += 1
     elapsed = clock() - started
+    cpu = time.process_time() - cpu_started
     print(
         f"{players} players: {games / elapsed:6.1f} games/s  {plies / elapsed:8.0f} plies/s  "
+        f"(cpu {games / cpu:6.1f} games/s)  "
         f"({plies / games:.0f} plies/game)  "
         f"legal_actions median {statistics.median(t_legal) * 1e6:6.0f} us p99 "
         f"{_pct(t_legal, 0.99) * 1e6:6.0f} us  "
         f"apply median {statistics.median(t_apply) * 1e6:6.0f} us "
         f"p99 {_pct(t_apply, 0.99) * 1e6:6.0f} us"
+    )
+
+
+def run_playouts(players: int, games: int, seed: int) -> None:
+    """Play ``games`` random games through the fast path and print games/s and plies/s."""
+    plies = 0
+    started = time.perf_counter()
+    cpu_started = time.process_time()
+    for g in range(games):
+        state = new_game(players, seed + g)
+        rng = random.Random(seed + g)
+        while not state.is_over:
+            state = apply_fast(state, sample_action(state, rng))
+            plies += 1
+    elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
+    print(
+        f"{players} players, playouts (sample_action + apply_fast): "
+        f"{games / elapsed:6.1f} games/s  {plies / elapsed:8.0f} plies/s  "
+        f"(cpu {games / cpu:6.1f} games/s {plies / cpu:8.0f} plies/s)  "
+        f"({plies / games:.0f} plies/game)"
     )
 
 
@@ -64,6 +92,8 @@ def main() -> None:
     args = parser.parse_args()
     for players in (2, 3, 4):
         run(players, args.games, args.seed)
+    for players in (2, 3, 4):
+        run_playouts(players, args.games, args.seed)
 
 
 if __name__ == "__main__":

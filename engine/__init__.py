@@ -6,12 +6,13 @@ Public API::
     while not state.is_over:
         state = apply(state, legal_actions(state)[0])
     view_for(state, 1).to_json(); final_ranking(state)
-    determinize(view_for(state, 1), random.Random(0), seen_events=log)  # for search
+    # for search: a state dealt from one seat's view, and fast random playouts
+    state = determinize(view_for(state, 1), random.Random(0), seen_events=log)
+    state = apply_fast(state, sample_action(state, rng)); random_playout(state, rng)
 """
 
 from __future__ import annotations
 
-from . import botapi
 from .actions import (
     Action,
     BuildMonument,
@@ -40,10 +41,15 @@ from .events import (
 )
 from .legality import legal_actions
 from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_COLORS, MONUMENT_NAMES
+from .playout import apply_fast, random_playout, sample_action
 from .rules import apply, new_game
 from .scoring import Placing, final_ranking
 from .state import DECISION_KINDS, Conflict, Decision, GameState
 from .views import PlayerView, view_for
+
+# isort: off
+from . import botapi  # after the rule modules, which it re-exports (import order)
+# isort: on
 
 __all__ = [
     "COLOR_NAMES",
@@ -81,6 +87,7 @@ __all__ = [
     "TakeTreasure",
     "WithdrawLeader",
     "apply",
+    "apply_fast",
     "botapi",
     "conflict_outcome",
     "determinize",
@@ -89,6 +96,8 @@ __all__ = [
     "final_ranking",
     "legal_actions",
     "new_game",
+    "random_playout",
+    "sample_action",
     "view_for",
     "visible_events",
 ]

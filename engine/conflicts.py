@@ -194,7 +194,7 @@ def _resolve(w: Work, conf: Conflict, defender_commit: int) -> None:
             if x not in w.treasures and not any(board[y] >= LEADER_BASE for y in NEIGHBOURS[x])
         ]
     for x in beaten:
-        board[x] = 0
+        w.put(x, 0)
     w.discarded += len(beaten)
     before = {c for c, _ in wars_at(board, w.unification, regions)} - {conf.color}
     if beaten:

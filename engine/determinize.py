@@ -46,7 +46,8 @@ from .state import Conflict, Decision, GameState, parse_board_rows
 from .views import PlayerView
 
 Counts = tuple[int, int, int, int]
-SeenEvents = Iterable[Mapping[str, Any] | Sequence[Mapping[str, Any]]]
+SeenEvent = Mapping[str, Any] | Event
+SeenEvents = Iterable[SeenEvent | Sequence[SeenEvent]]
 
 _MONUMENT_BY_NAME = {n: i for i, n in enumerate(MONUMENT_NAMES)}
 
@@ -61,9 +62,9 @@ def determinize(
     the new state's ``seed`` (never the real one). ``seen_events`` is every
     event that seat's log showed since the game began (``new_game``), in
     order and including ``view.events`` (the last action's): a flat iterable
-    of event dicts as ``Event.to_dict`` writes them, or an iterable of
-    per-ply sequences of them (``[v.events for v in views_seen]``). With
-    it, hidden VP and treasure totals are the sums of the public
+    of event dicts as ``Event.to_dict`` writes them (or ``Event`` values),
+    or an iterable of per-ply sequences of them (``[v.events for v in
+    views_seen]``). With it, hidden VP and treasure totals are the sums of the public
     ``vp_scored``/``treasure_taken`` events, and the unseen tiles exclude
     every tile whose colour was shown. Without it (``None``), each hidden
     total is estimated: VP as the mean of the totals the seat can see
@@ -240,15 +241,17 @@ class _History:
         self.treasures: dict[int, int] = {}
         self.last_tile = -1
         for item in seen:
-            if isinstance(item, Mapping):
+            if isinstance(item, Mapping | Event):
                 self._add(item)
             else:
                 for e in item:
                     self._add(e)
 
-    def _add(self, e: Mapping[str, Any]) -> None:
-        code = e["code"]
-        p = e["params"]
+    def _add(self, e: SeenEvent) -> None:
+        if isinstance(e, Event):
+            code, p = e.code, e.params
+        else:
+            code, p = e["code"], e["params"]
         if code == "tile_placed":
             self.left_bag[COLOR_BY_NAME[p["color"]]] += 1
             self.last_tile = SQUARE_BY_NAME[p["square"]]

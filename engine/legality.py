@@ -1,13 +1,16 @@
 """Which actions are legal: ``legal_actions`` (RULES.md §2, §4–§11, §15).
 
-It and ``checks.check`` read one cached ``Analysis`` per state (a single flood fill), so a
-candidate action costs a few list look-ups: a tile is legal on a square when
-its at most four neighbours touch at most two kingdoms.
+It and ``checks.check`` read one cached ``Analysis`` per state, derived from the
+parent state's by a local update (``derive``), so a candidate action costs a
+few list look-ups: a tile is legal on a square when its at most four
+neighbours touch at most two kingdoms.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_left, insort
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from . import monuments
 from .actions import (
@@ -22,6 +25,9 @@ from .actions import (
     WAR_ACTIONS,
     WITHDRAW_ACTIONS,
     Action,
+    PlaceCatastrophe,
+    PlaceTile,
+    SwapTiles,
     swap_actions_for,
 )
 from .board import (
@@ -32,12 +38,14 @@ from .board import (
     RIVER_SQUARES,
     SQUARE_BY_NAME,
 )
-from .kingdoms import Regions, label, region_of
+from .kingdoms import Regions, label, relabel, stays_whole
 from .pieces import (
+    BLACK,
     BLUE,
     COLOR_BY_NAME,
     EMPTY,
     FACE_DOWN,
+    GREEN,
     LEADER_BASE,
     RED,
     TILE_BASE,
@@ -55,7 +63,13 @@ class Analysis:
     ``nk[s]`` is the number of distinct kingdoms next to empty square ``s``
     (9 for occupied squares); ``land_ok``/``river_ok`` the empty squares where
     a tile may go (§5.1); ``leader_spots`` the empty land squares next to a
-    face-up temple (§4.2).
+    face-up temple (§4.2); ``open_squares`` the squares empty or holding a
+    face-up tile, where a catastrophe may go unless a treasure is there (§10).
+    Every list is in square order and never changed once built: a derived
+    analysis shares its parent's lists where nothing changed. The private
+    fields cache what is worked out on demand (spots by kingdom, a lifted
+    leader's targets, the action lists) and are carried to a derived analysis
+    only while still true.
     """
 
     regions: Regions
@@ -63,20 +77,249 @@ class Analysis:
     land_ok: list[int]
     river_ok: list[int]
     leader_spots: list[int]
+    open_squares: list[int]
+    _free: list[int] | None = None
+    _near: dict[int, list[int]] | None = None
+    _pairs: list[int] | None = None
+    # Per colour, the tile actions on the open squares; the catastrophe actions on open_squares.
+    _tiles: dict[int, list[PlaceTile]] = field(default_factory=dict)
+    _cats: list[PlaceCatastrophe] | None = None
+    # A lifted leader's targets by its square, with the region list they were judged on.
+    _lifted: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
+
+    def free_spots(self) -> list[int]:
+        """Return the leader spots next to at most one kingdom (§4.2), in square order."""
+        got = self._free
+        if got is None:
+            nk = self.nk
+            got = self._free = [s for s in self.leader_spots if nk[s] <= 1]
+        return got
+
+    def tile_actions(self, color: int) -> list[PlaceTile]:
+        """Return the tile actions of ``color`` on its open squares, in square order (§5.1)."""
+        got = self._tiles.get(color)
+        if got is None:
+            table = TILE_ACTIONS[color]
+            got = [table[s] for s in (self.river_ok if color == BLUE else self.land_ok)]
+            self._tiles[color] = got
+        return got
+
+    def catastrophe_actions(self) -> list[PlaceCatastrophe]:
+        """Return a catastrophe on each of ``open_squares`` (treasures not yet taken out)."""
+        got = self._cats
+        if got is None:
+            got = self._cats = [CATASTROPHE_ACTIONS[s] for s in self.open_squares]
+        return got
+
+    def pair_spots(self) -> list[int]:
+        """Return the leader spots next to exactly two kingdoms, in square order."""
+        got = self._pairs
+        if got is None:
+            nk = self.nk
+            got = self._pairs = [s for s in self.leader_spots if nk[s] == 2]
+        return got
+
+    def spots_near(self, kingdom: int) -> list[int]:
+        """Return the leader spots next to a square of ``kingdom`` (a kingdom id), in order."""
+        near = self._near
+        if near is None:
+            near = self._near = self._spots_by_kingdom()
+        return near.get(kingdom, [])
+
+    def _spots_by_kingdom(self) -> dict[int, list[int]]:
+        """Map each kingdom id to the leader spots next to it."""
+        near: dict[int, list[int]] = {}
+        kid = self.regions.kid
+        neigh = NEIGHBOURS
+        nk = self.nk
+        for s in self.leader_spots:
+            if not nk[s]:
+                continue  # next to no kingdom
+            seen = -1
+            for y in neigh[s]:
+                k = kid[y]
+                if k >= 0 and k != seen:
+                    got = near.get(k)
+                    if got is None:
+                        near[k] = [s]
+                    elif got[-1] != s:
+                        got.append(s)
+                    seen = k
+        return near
 
 
 def analysis(state: GameState) -> Analysis:
-    """Return the cached ``Analysis`` of ``state``'s board."""
-    got = state.cache.get("analysis")
+    """Return the cached ``Analysis`` of ``state``'s board.
+
+    A state made by ``apply`` carries its parent's analysis (``cache["base"]``,
+    set by ``Work.freeze``): its own is derived from it by ``derive``, touching
+    only the squares the action changed; any other state is analysed afresh.
+    """
+    cache = state.cache
+    got = cache.get("analysis")
     if got is None:
-        got = _analyse(state.board)
-        state.cache["analysis"] = got
+        base = cache.pop("base", None)
+        if base is None:
+            got = _analyse(state.board)
+        else:
+            parent, old, changed, relabelled = base
+            got = derive(parent, old, state.board, changed, relabelled)
+        cache["analysis"] = got
     return got  # type: ignore[no-any-return,unused-ignore]
+
+
+def derive(
+    parent: Analysis,
+    old: tuple[int, ...],
+    board: tuple[int, ...],
+    changed: list[int],
+    relabelled: tuple[Regions, list[int]] | None = None,
+) -> Analysis:
+    """Return the ``Analysis`` of ``board`` from ``parent``, the analysis of ``old`` (§3–§5).
+
+    ``changed`` lists every square where the boards differ; ``relabelled`` is
+    ``kingdoms.relabel``'s answer for them when it has already run. Only empty
+    squares next to a square whose kingdom changed get a new count of
+    neighbouring kingdoms; leader spots change only around changed squares
+    and temples.
+    """
+    if not changed:
+        return parent
+    if relabelled is None:
+        relabelled = relabel(parent.regions, old, board, changed)
+    regions, moved = relabelled
+    kid, old_kid = regions.kid, parent.regions.kid
+    neigh = NEIGHBOURS
+    old_nk = parent.nk
+    nk = list(old_nk)
+    recount: set[int] = set()
+    for x in changed:
+        if board[x]:
+            nk[x] = 9
+        else:
+            recount.add(x)
+    for x in moved:
+        if kid[x] != old_kid[x] or x in recount:
+            for y in neigh[x]:
+                if not board[y]:
+                    recount.add(y)
+    for y in recount:
+        ks = {kid[z] for z in neigh[y]}
+        ks.discard(-1)
+        nk[y] = len(ks)
+    # A square opens or closes to tiles only where it was changed or recounted.
+    land_flips: list[int] = []
+    river_flips: list[int] = []
+    for y in recount.union(changed):
+        if (nk[y] <= 2) != (old_nk[y] <= 2):
+            (river_flips if IS_RIVER[y] else land_flips).append(y)
+    tiles: dict[int, list[PlaceTile]] = {}
+    old_tiles = parent._tiles
+    land_ok, river_ok = parent.land_ok, parent.river_ok
+    if land_flips:
+        kept = [(c, old_tiles[c]) for c in _LAND_COLORS if c in old_tiles]
+        land_ok, patched = _flip(land_ok, land_flips, nk, kept)
+        tiles.update(patched)
+    else:
+        tiles.update((c, old_tiles[c]) for c in _LAND_COLORS if c in old_tiles)
+    if river_flips:
+        kept = [(BLUE, old_tiles[BLUE])] if BLUE in old_tiles else []
+        river_ok, patched = _flip(river_ok, river_flips, nk, kept)
+        tiles.update(patched)
+    elif BLUE in old_tiles:
+        tiles[BLUE] = old_tiles[BLUE]
+    # A square becomes or stops being a leader spot only if it or a neighbouring temple changed.
+    affected = set(changed)
+    for x in changed:
+        if board[x] == TEMPLE or old[x] == TEMPLE:
+            affected.update(neigh[x])
+    spots = parent.leader_spots
+    for y in affected:
+        if IS_RIVER[y] or (old[y] and board[y]):
+            continue
+        was = not old[y] and _by_temple(old, y)
+        now = not board[y] and _by_temple(board, y)
+        if was != now:
+            if spots is parent.leader_spots:
+                spots = list(spots)
+            if now:
+                insort(spots, y)
+            else:
+                spots.remove(y)
+    opened = parent.open_squares
+    for x in changed:
+        if (board[x] < FACE_DOWN) != (old[x] < FACE_DOWN):
+            if opened is parent.open_squares:
+                opened = list(opened)
+            if board[x] < FACE_DOWN:
+                insort(opened, x)
+            else:
+                opened.remove(x)
+    child = Analysis(regions, nk, land_ok, river_ok, spots, opened)
+    child._tiles = tiles
+    if opened is parent.open_squares:
+        child._cats = parent._cats
+    if spots is parent.leader_spots and recount.isdisjoint(spots):
+        # No spot and no spot's neighbour changed kingdom: what was judged of the spots holds,
+        # and a lifted leader's targets too while its region is the same list (unchanged).
+        child._free = parent._free
+        child._near = parent._near
+        child._pairs = parent._pairs
+        if parent._lifted:
+            child._lifted = dict(parent._lifted)
+    return child
+
+
+def _by_temple(board: Sequence[int], y: int) -> bool:
+    """Return True when square ``y`` has a face-up temple next to it (§4.2)."""
+    for z in NEIGHBOURS[y]:  # noqa: SIM110 (a loop, not any(): this runs for every ply)
+        if board[z] == TEMPLE:
+            return True
+    return False
+
+
+def _flip(
+    squares: list[int],
+    flips: list[int],
+    nk: list[int],
+    tiles: list[tuple[int, list[PlaceTile]]],
+) -> tuple[list[int], list[tuple[int, list[PlaceTile]]]]:
+    """Return sorted ``squares`` with each of ``flips`` added (nk <= 2) or taken out.
+
+    ``tiles`` holds ``(colour, tile actions on squares)``: each list is
+    patched alike and returned, new, with its colour.
+    """
+    out = list(squares)
+    lists = [(c, list(actions), TILE_ACTIONS[c]) for c, actions in tiles]
+    for y in flips:
+        i = bisect_left(out, y)
+        if nk[y] <= 2:
+            out.insert(i, y)
+            for _, actions, table in lists:
+                actions.insert(i, table[y])
+        else:
+            del out[i]
+            for _, actions, _table in lists:
+                del actions[i]
+    return out, [(c, actions) for c, actions, _ in lists]
+
+
+def _leader_spots(board: Sequence[int]) -> list[int]:
+    """Return the empty land squares next to a face-up temple (§4.2), in square order."""
+    neigh = NEIGHBOURS
+    return sorted(
+        {
+            y
+            for t, c in zip(_ALL, board, strict=True)
+            if c == TEMPLE
+            for y in neigh[t]
+            if not board[y] and not IS_RIVER[y]
+        }
+    )
 
 
 def _analyse(board: tuple[int, ...]) -> Analysis:
     regions = label(board)
-    kid = regions.kid
     neigh = NEIGHBOURS
     # Only empty squares next to a kingdom can touch one: walk the kingdoms' edges.
     touching: dict[int, set[int]] = {}
@@ -96,70 +339,172 @@ def _analyse(board: tuple[int, ...]) -> Analysis:
         nk[y] = len(ks)
     land_ok = [s for s in LAND_SQUARES if nk[s] <= 2]
     river_ok = [s for s in RIVER_SQUARES if nk[s] <= 2]
-    spots = sorted(
-        {
-            y
-            for t in _ALL
-            if board[t] == TEMPLE
-            for y in neigh[t]
-            if not board[y] and not IS_RIVER[y]
-        }
-    )
-    del kid
-    return Analysis(regions, nk, land_ok, river_ok, spots)
+    opened = [s for s, c in zip(_ALL, board, strict=True) if c < FACE_DOWN]
+    return Analysis(regions, nk, land_ok, river_ok, _leader_spots(board), opened)
 
 
 def leader_targets(state: GameState, color: int) -> list[int]:
     """Return the squares where the active seat's leader of ``color`` may go (§4.1, §4.2).
 
     A leader on the board is judged with itself lifted: only its own region
-    changes, so only that region is flood-filled again.
+    changes, so only the spots next to that region are judged again, and the
+    region is flood-filled only when lifting the leader may split it between
+    other leaders.
     """
     an = analysis(state)
     pos = state.leader_square(state.active_seat, color)
-    nk = an.nk
     if pos < 0:
-        return [s for s in an.leader_spots if nk[s] <= 1]
-    key = f"lifted{pos}"
-    got = state.cache.get(key)
-    if got is None:
-        got = _lifted_targets(state.board, an, pos)
-        state.cache[key] = got
-    return got  # type: ignore[no-any-return,unused-ignore]
+        return an.free_spots()
+    home = an.regions.squares[an.regions.rid[pos]]
+    got = an._lifted.get(pos)
+    if got is not None and got[0] is home:
+        return got[1]
+    targets = _lifted_targets(state.board, an, pos)
+    an._lifted[pos] = (home, targets)
+    return targets
+
+
+def leader_fits(state: GameState, color: int, square: int) -> bool:
+    """Return True when the active seat's leader of ``color`` may go to leader spot ``square``.
+
+    Equals ``square in leader_targets(state, color)`` for a square of
+    ``analysis(state).leader_spots`` (§4.1, §4.2), judging that one square:
+    only when lifting a leader on the board may split its region are all
+    its targets worked out.
+    """
+    an = analysis(state)
+    nk = an.nk
+    n = nk[square]
+    pos = state.leader_square(state.active_seat, color)
+    if pos < 0 or n == 0:
+        return n <= 1
+    if n >= 3:
+        return False  # lifting takes away at most one kingdom
+    regions = an.regions
+    rid, kid = regions.rid, regions.kid
+    home = rid[pos]
+    neigh = NEIGHBOURS
+    if not any(kid[y] == home for y in neigh[square]):
+        return n <= 1  # lifting does not touch this square's kingdoms
+    if len(regions.leaders[home]) == 1:  # the lifted leader alone
+        return True  # its region is no kingdom once lifted: n - 1 <= 1 kingdoms left
+    if stays_whole(rid, home, pos):
+        if n == 1:
+            return True
+        return not any(y != pos and kid[y] == home for y in neigh[square])
+    return square in leader_targets(state, color)
+
+
+_LAND_COLORS = (RED, BLACK, GREEN)
+_PART = 1 << 20  # ids for the parts of a lifted leader's region, distinct from region ids
+
+
+def _split(
+    board: tuple[int, ...], rid: list[int], leaders: list[tuple[int, int, int]], pos: int
+) -> tuple[dict[int, int], int]:
+    """Return the parts of ``pos``'s region once ``pos`` is lifted, as kingdom ids (§3, §4.1).
+
+    Answers ``(ids, rest)``: ``ids`` maps the squares of every part but the
+    last found to a fresh id, or -1 for a part left without a leader;
+    every other square of the region is in the last part, whose id is ``rest``.
+    Each part touches ``pos``, so only the parts from its neighbours are
+    flood-filled, and the last one never is.
+    """
+    home = rid[pos]
+    neigh = NEIGHBOURS
+    starts = [y for y in neigh[pos] if rid[y] == home]
+    ids: dict[int, int] = {pos: -1}
+    found_leaders = 0
+    part_id = _PART
+    for i, x in enumerate(starts):
+        if x in ids:
+            continue
+        if all(y in ids for y in starts[i + 1 :]):
+            # The last part: whatever the others did not reach, with the leaders they did not.
+            rest = part_id if found_leaders < len(leaders) - 1 else -1
+            return ids, rest
+        members = [x]
+        ids[x] = part_id
+        for m in members:
+            for y in neigh[m]:
+                if rid[y] == home and y not in ids:
+                    ids[y] = part_id
+                    members.append(y)
+        count = sum(1 for m in members if board[m] >= LEADER_BASE)
+        if not count:
+            for m in members:
+                ids[m] = -1
+        found_leaders += count
+        part_id += 1
+    return ids, -1
 
 
 def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]:
-    """Return leader spots legal once the leader on ``pos`` is lifted (§4.1)."""
+    """Return leader spots legal once the leader on ``pos`` is lifted (§4.1).
+
+    The leader's region loses its kingdom when no other leader is in it; it
+    may split when ``pos`` joined parts of it, and then each part is a
+    kingdom only if it keeps a leader. Other kingdoms do not change.
+    """
     regions = an.regions
-    home = regions.rid[pos]
-    kid = list(regions.kid)
-    # Relabel the leader's region without it: its parts are kingdoms only if they keep a leader.
-    kid[pos] = -1
-    part_id = NUM_SQUARES  # fresh ids, distinct from every region id
-    for x in regions.squares[home]:
-        if x == pos or kid[x] >= NUM_SQUARES or kid[x] == -2:
-            continue
-        part = region_of(board, x, pos)
-        has_leader = any(board[y] >= LEADER_BASE for y in part)
-        mark = part_id if has_leader else -2
-        for y in part:
-            kid[y] = mark
-        part_id += 1
-    out = []
+    rid, kid = regions.rid, regions.kid
+    home = rid[pos]
     neigh = NEIGHBOURS
-    for s in an.leader_spots:
+    others = len(regions.leaders[home]) > 1  # the lifted leader is one of them
+    nk = an.nk
+    if not others:
+        # The region is no kingdom once lifted: a spot next to it and one other kingdom opens.
+        extra = [s for s in an.pair_spots() if any(kid[y] == home for y in neigh[s])]
+        return _with(an.free_spots(), extra)
+    if stays_whole(rid, home, pos):
+        # The region stays one kingdom: only a spot touching it at ``pos`` alone opens.
+        extra = []
+        for s in neigh[pos]:
+            if (
+                nk[s] == 2
+                and not IS_RIVER[s]
+                and _by_temple(board, s)
+                and not any(y != pos and kid[y] == home for y in neigh[s])
+            ):
+                extra.append(s)
+        return _with(an.free_spots(), extra)
+    parts, last = _split(board, rid, regions.leaders[home], pos)
+    # Only the spots next to the home region can see their count of kingdoms change.
+    judged: dict[int, bool] = {}
+    for s in an.spots_near(home):
+        if nk[s] >= 3:
+            continue  # lifting takes away at most one of them: still illegal
         first = -1
         ok = True
         for y in neigh[s]:
             k = kid[y]
-            if k >= 0:
-                if first < 0:
-                    first = k
-                elif k != first:
-                    ok = False
-                    break
-        if ok:
-            out.append(s)
+            if k == home:
+                if y == pos:
+                    continue
+                k = parts.get(y, last)
+                if k < 0:
+                    continue
+            elif k < 0:
+                continue
+            if first < 0:
+                first = k
+            elif k != first:
+                ok = False
+                break
+        if ok != (nk[s] <= 1):
+            judged[s] = ok
+    if not judged:
+        return an.free_spots()  # lifting changes no verdict
+    return [s for s in an.leader_spots if judged.get(s, nk[s] <= 1)]
+
+
+def _with(spots: list[int], extra: list[int]) -> list[int]:
+    """Return the sorted ``spots`` with ``extra`` added (a new list only if there are extras)."""
+    if not extra:
+        return spots
+    out = list(spots)
+    for s in extra:
+        insort(out, s)
     return out
 
 
@@ -197,21 +542,32 @@ def _legal(state: GameState) -> tuple[Action, ...]:
     out: list[Action] = []
     for c in range(4):
         if hand[c]:
-            table = TILE_ACTIONS[c]
-            out += [table[s] for s in (an.river_ok if c == BLUE else an.land_ok)]
+            out += an.tile_actions(c)
     leaders = state.leader_squares()[seat - 1]
     for c in range(4):
         table2 = LEADER_ACTIONS[c]
         out += [table2[s] for s in leader_targets(state, c)]
-    out.extend(WITHDRAW_ACTIONS[c] for c in range(4) if leaders[c] >= 0)
+    for c in range(4):
+        if leaders[c] >= 0:
+            out.append(WITHDRAW_ACTIONS[c])
     if state.catastrophes[seat - 1]:
+        # Anywhere empty or on a face-up tile, but not on a tile holding a treasure (§10).
         board = state.board
-        treasures = set(state.treasures)
-        out += [
-            CATASTROPHE_ACTIONS[s]
-            for s in _ALL
-            if board[s] < FACE_DOWN and (board[s] == EMPTY or s not in treasures)
-        ]
-    out.extend(swap_actions_for(hand))
+        base = len(out)
+        out += an.catastrophe_actions()
+        opened = an.open_squares
+        for t in reversed(state.treasures):  # sorted: later deletions leave earlier indices
+            if board[t] != EMPTY:
+                i = bisect_left(opened, t)
+                if i < len(opened) and opened[i] == t:
+                    del out[base + i]
+    swaps = _SWAPS.get(hand)
+    if swaps is None:
+        swaps = _SWAPS[hand] = swap_actions_for(hand)
+    out += swaps
     out.append(PASS)
     return tuple(out)
+
+
+# The swaps of each hand met so far (at most a few hundred hands of up to six tiles).
+_SWAPS: dict[tuple[int, int, int, int], list[SwapTiles]] = {}

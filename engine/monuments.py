@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .board import BLOCKS_OF, SQUARE_NAMES, block_squares
+from .board import BLOCKS_OF, COLS, SQUARE_NAMES, block_squares
 from .pieces import COLOR_NAMES, FACE_DOWN, MONUMENT_NAMES, MONUMENTS, TILE_BASE
 from .state import Decision
 from .work import Work
@@ -22,7 +22,11 @@ def options(
     if not TILE_BASE <= cell < FACE_DOWN:
         return []
     color = cell - TILE_BASE
-    tops = [t for t in BLOCKS_OF[placed] if all(board[x] == cell for x in block_squares(t))]
+    tops = [
+        t
+        for t in BLOCKS_OF[placed]
+        if board[t] == cell == board[t + 1] == board[t + COLS] == board[t + COLS + 1]
+    ]
     if not tops:
         return []
     return [
@@ -48,8 +52,8 @@ def build(w: Work, monument: int, top: int) -> None:
     """Flip the block at ``top`` face down under ``monument``; strand leaders lose out (§8.2)."""
     squares = block_squares(top)
     for x in squares:
-        w.board[x] = FACE_DOWN
-    w.monuments[monument] = top
+        w.put(x, FACE_DOWN)
+    w.monuments = (*w.monuments[:monument], top, *w.monuments[monument + 1 :])
     w.placed = -1
     w.pending = None
     w.emit(

@@ -27,7 +27,6 @@ from .actions import (
 )
 from .board import NUM_SQUARES, SQUARE_NAMES, START_TEMPLES
 from .checks import check
-from .kingdoms import region_of
 from .legality import analysis
 from .pieces import (
     CATASTROPHE,
@@ -35,7 +34,6 @@ from .pieces import (
     COLOR_NAMES,
     EMPTY,
     HAND_SIZE,
-    LEADER_BASE,
     LEADER_NAMES,
     MAX_PLAYERS,
     MONUMENTS,
@@ -98,7 +96,17 @@ def apply(state: GameState, action: Action) -> GameState:
     ``events`` describe what the action caused.
     """
     check(state, action)
-    w = Work(state)
+    return resolve(state, action, log=True)
+
+
+def resolve(state: GameState, action: Action, *, log: bool) -> GameState:
+    """Return the state after a legal ``action``, with its events only if ``log`` (RULES.md §16).
+
+    ``apply`` checks first; ``playout.apply_fast`` does not (its actions come
+    from ``legal_actions`` or ``sample_action``). An illegal action here gives
+    an undefined result.
+    """
+    w = Work(state, log=log)
     if state.pending is None:
         w.actions_left -= 1
     if isinstance(action, PlaceTile):
@@ -117,7 +125,7 @@ def apply(state: GameState, action: Action) -> GameState:
             reason="action",
         )
         sq = w.leaders[w.active - 1][action.color]
-        w.board[sq] = EMPTY
+        w.put(sq, EMPTY)
         w.leaders[w.active - 1][action.color] = -1
         stage = "treasure"
     elif isinstance(action, PlaceCatastrophe):
@@ -179,7 +187,7 @@ def _place_tile(w: Work, state: GameState, action: PlaceTile) -> None:
     regions = analysis(state).regions
     kingdoms = regions.kingdoms_next_to(s)
     w.hands[w.active - 1][c] -= 1
-    w.board[s] = TILE_BASE + c
+    w.put(s, TILE_BASE + c)
     w.placed = s
     w.emit("tile_placed", seat=w.active, color=COLOR_NAMES[c], square=SQUARE_NAMES[s])
     if len(kingdoms) == 2:
@@ -195,7 +203,7 @@ def _place_leader(w: Work, action: PlaceLeader) -> bool:
     seat, c, s = w.active, action.color, action.square
     old = w.leaders[seat - 1][c]
     if old >= 0:
-        w.board[old] = EMPTY
+        w.put(old, EMPTY)
         w.emit(
             "leader_moved",
             seat=seat,
@@ -205,12 +213,12 @@ def _place_leader(w: Work, action: PlaceLeader) -> bool:
         )
     else:
         w.emit("leader_placed", seat=seat, leader=LEADER_NAMES[c], square=SQUARE_NAMES[s])
-    w.board[s] = leader_cell(seat, c)
+    w.put(s, leader_cell(seat, c))
     w.leaders[seat - 1][c] = s
-    mine = leader_cell(seat, c)
-    for square in region_of(w.board, s):
-        cell = w.board[square]
-        if cell >= LEADER_BASE and cell != mine and (cell - LEADER_BASE) % 4 == c:
+    regions = w.regions()
+    # A legal placement joins at most one kingdom, so at most one leader of its colour (§4.4).
+    for _, color, square in regions.leaders[regions.rid[s]]:
+        if color == c and square != s:
             conflicts.start_revolt(w, s, square)
             return True
     return False
@@ -219,13 +227,13 @@ def _place_leader(w: Work, action: PlaceLeader) -> bool:
 def _place_catastrophe(w: Work, s: int) -> None:
     """Destroy the tile on ``s`` and block the square (§10)."""
     seat = w.active
-    w.catastrophes[seat - 1] -= 1
+    w.add("catastrophes", seat - 1, -1)
     cell = w.board[s]
     removed = None
     if cell != EMPTY:
         removed = COLOR_NAMES[cell - TILE_BASE]
         w.discarded += 1
-    w.board[s] = CATASTROPHE
+    w.put(s, CATASTROPHE)
     w.emit("catastrophe_placed", seat=seat, square=SQUARE_NAMES[s], removed=removed)
     if removed == "red":
         w.withdraw_stranded((s,))

@@ -9,7 +9,7 @@ and JSON.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .board import COLS, NUM_SQUARES, ROWS, SQUARE_BY_NAME, SQUARE_NAMES
@@ -180,7 +180,8 @@ class GameState:
     is_over: bool = False
     end_reason: str | None = None
     events: tuple[Event, ...] = ()
-    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # init=False: ``dataclasses.replace`` gives the new state an empty cache of its own.
+    cache: dict[str, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @property
     def to_act(self) -> int | None:
@@ -207,6 +208,19 @@ class GameState:
             got = tuple(tuple(p) for p in pos)
             self.cache["leaders"] = got
         return got  # type: ignore[no-any-return,unused-ignore]
+
+    @staticmethod
+    def _make(values: tuple[Any, ...]) -> GameState:
+        """Return a state from every field but ``cache``, in declaration order, unchecked.
+
+        ``apply`` makes one state per ply: setting the slots directly costs a
+        third of the frozen dataclass's ``__init__`` (``Work.freeze``).
+        """
+        st: GameState = object.__new__(GameState)
+        for put, value in zip(_SETTERS, values, strict=True):
+            put(st, value)
+        _SET_CACHE(st, {})
+        return st
 
     def to_dict(self) -> dict[str, Any]:
         """Return the complete state as a JSON-able dict (includes secrets)."""
@@ -273,6 +287,11 @@ class GameState:
     def from_json(text: str) -> GameState:
         """Rebuild a state from ``to_json`` text; raise ``ValueError`` if malformed."""
         return GameState.from_dict(json.loads(text))
+
+
+_FIELDS = tuple(f.name for f in fields(GameState) if f.name != "cache")
+_SETTERS = tuple(getattr(GameState, name).__set__ for name in _FIELDS)
+_SET_CACHE = getattr(GameState, "cache").__set__  # noqa: B009 (mypy reads a slot as a class variable)
 
 
 def _counts(seq: Any) -> Counts:

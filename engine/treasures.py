@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from .board import SPECIAL_TREASURES, SQUARE_NAMES
-from .kingdoms import region_of
 from .pieces import TRADER
 from .state import Decision
 from .work import Work
@@ -23,14 +22,18 @@ def resolve(w: Work, take: int = -1, taker: int = 0) -> bool:
         _take(w, take, taker)
     if len(w.treasures) < 2:
         return False
-    traders = sorted(
-        (pos[TRADER], seat) for seat, pos in enumerate(w.leaders, start=1) if pos[TRADER] >= 0
-    )
+    traders = [(pos[TRADER], seat) for seat, pos in enumerate(w.leaders, start=1)]
+    traders = [t for t in traders if t[0] >= 0]
+    if not traders:
+        return False
+    traders.sort()
+    rid = w.regions().rid  # taking treasures leaves the board as it is
     for square, owner in traders:
         while True:
-            region = set(region_of(w.board, square))
-            here = sorted(t for t in w.treasures if t in region)
+            r = rid[square]
+            here = [t for t in w.treasures if rid[t] == r]
             need = len(here) - 1
+            here.sort()
             if need <= 0:
                 break
             special = [t for t in here if t in SPECIAL_TREASURES]
@@ -51,7 +54,7 @@ def resolve(w: Work, take: int = -1, taker: int = 0) -> bool:
 
 def _take(w: Work, square: int, owner: int) -> None:
     w.treasures.discard(square)
-    w.treasures_held[owner - 1] += 1
+    w.add("treasures_held", owner - 1, 1)
     w.emit(
         "treasure_taken",
         seat=owner,

@@ -2,7 +2,9 @@
 
 ``Work(state)`` copies the tuples into lists, the rule modules change it, and
 ``freeze()`` returns the new immutable state: copy-on-write, so ``apply``
-never mutates its input.
+never mutates its input. The new state inherits its parent's board analysis
+so that its own is a local update (legality.derive), and ``log=False`` skips
+building the events (the fast path of playouts).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from typing import Any
 
 from .board import NEIGHBOURS, SQUARE_NAMES
 from .events import Event
-from .kingdoms import Regions, label
+from .kingdoms import Regions, label, relabel
+from .legality import analysis
 from .pieces import (
     COLOR_NAMES,
     EMPTY,
@@ -50,22 +53,28 @@ class Work:
         "end_reason",
         "events",
         "leaders",
+        "log",
+        "parent",
+        "touched",
+        "_memo_writes",
+        "_memo",
     )
 
-    def __init__(self, st: GameState) -> None:
-        """Copy ``st`` into mutable fields (events start empty)."""
+    def __init__(self, st: GameState, *, log: bool = True) -> None:
+        """Copy ``st`` into mutable fields (events start empty; none are kept unless ``log``)."""
         self.num_players = st.num_players
         self.seed = st.seed
         self.open_scoring = st.open_scoring
         self.board = list(st.board)
         self.treasures = set(st.treasures)
-        self.hands = [list(h) for h in st.hands]
-        self.vp = [list(v) for v in st.vp]
-        self.treasures_held = list(st.treasures_held)
-        self.catastrophes = list(st.catastrophes)
-        self.bag = list(st.bag)
+        self.hands = list(map(list, st.hands))
+        # Written rarely: kept as the state's tuples and replaced when written.
+        self.vp = st.vp
+        self.treasures_held = st.treasures_held
+        self.catastrophes = st.catastrophes
+        self.bag = st.bag  # a tuple: drawn from by slicing, so rarely copied
         self.discarded = st.discarded
-        self.monuments = list(st.monuments)
+        self.monuments = st.monuments
         self.active = st.active_seat
         self.actions_left = st.actions_left
         self.pending: Decision | None = st.pending
@@ -75,55 +84,111 @@ class Work:
         self.is_over = st.is_over
         self.end_reason = st.end_reason
         self.events: list[Event] = []
-        self.leaders = [list(p) for p in st.leader_squares()]
+        self.leaders = list(map(list, st.leader_squares()))
+        self.log = log
+        self.parent = st
+        self.touched: list[int] = []  # squares written since the copy, for local updates
+        self._memo_writes = -1  # len(touched) when _memo was made
+        self._memo: tuple[Regions, list[int]] | None = None
 
     def freeze(self) -> GameState:
         """Return the immutable state holding the current values."""
-        st = GameState(
-            num_players=self.num_players,
-            seed=self.seed,
-            open_scoring=self.open_scoring,
-            board=tuple(self.board),
-            treasures=tuple(sorted(self.treasures)),
-            hands=tuple((h[0], h[1], h[2], h[3]) for h in self.hands),
-            vp=tuple((v[0], v[1], v[2], v[3]) for v in self.vp),
-            treasures_held=tuple(self.treasures_held),
-            catastrophes=tuple(self.catastrophes),
-            bag=tuple(self.bag),
-            discarded=self.discarded,
-            monuments=tuple(self.monuments),
-            active_seat=self.active,
-            actions_left=self.actions_left,
-            pending=self.pending,
-            conflict=self.conflict,
-            unification=self.unification,
-            placed=self.placed,
-            is_over=self.is_over,
-            end_reason=self.end_reason,
-            events=tuple(self.events),
+        parent = self.parent
+        # Treasures only ever go: an equal count means unchanged.
+        treasures = (
+            parent.treasures
+            if len(self.treasures) == len(parent.treasures)
+            else tuple(sorted(self.treasures))
         )
-        st.cache["leaders"] = tuple(tuple(p) for p in self.leaders)
+        st = GameState._make(
+            (
+                self.num_players,
+                self.seed,
+                self.open_scoring,
+                tuple(self.board),
+                treasures,
+                tuple(map(tuple, self.hands)),
+                self.vp,
+                self.treasures_held,
+                self.catastrophes,
+                self.bag,
+                self.discarded,
+                self.monuments,
+                self.active,
+                self.actions_left,
+                self.pending,
+                self.conflict,
+                self.unification,
+                self.placed,
+                self.is_over,
+                self.end_reason,
+                tuple(self.events),
+            )
+        )
+        st.cache["leaders"] = tuple(map(tuple, self.leaders))
+        cache = parent.cache
+        if "analysis" in cache or "base" in cache:
+            # The parent's analysis (derived on demand, cheaply) seeds the child's.
+            memo = self._memo if self._memo_writes == len(self.touched) else None
+            st.cache["base"] = (analysis(parent), parent.board, self.changed(), memo)
         return st
 
     # --- small helpers shared by the rule modules -------------------------
 
     def emit(self, code: str, private_to: int | None = None, **params: Any) -> None:
-        """Append an event."""
-        self.events.append(Event(code, params, private_to))
+        """Append an event (unless events are not kept)."""
+        if self.log:
+            self.events.append(Event(code, params, private_to))
 
     def regions(self, skip: int = -1) -> Regions:
-        """Return the regions of the current board (§3)."""
-        return label(self.board, skip)
+        """Return the regions of the current board, ``skip`` counted as empty (§3).
+
+        Without ``skip`` they are derived from the parent state's regions
+        (kingdoms.relabel) and remembered until the board changes again.
+        """
+        if skip >= 0:
+            return label(self.board, skip)
+        if self._memo is not None and self._memo_writes == len(self.touched):
+            return self._memo[0]
+        board = tuple(self.board)
+        changed = self.changed()
+        parent = analysis(self.parent).regions
+        if changed:
+            self._memo = relabel(parent, self.parent.board, board, changed)
+        else:
+            self._memo = (parent, [])
+        self._memo_writes = len(self.touched)
+        return self._memo[0]
+
+    def add(self, field: str, index: int, delta: int) -> None:
+        """Add ``delta`` to item ``index`` of ``treasures_held`` or ``catastrophes`` (``field``)."""
+        t: tuple[int, ...] = getattr(self, field)
+        setattr(self, field, (*t[:index], t[index] + delta, *t[index + 1 :]))
+
+    def put(self, square: int, cell: int) -> None:
+        """Write ``cell`` on ``square``: every board change must go through here.
+
+        ``touched`` is what ``changed`` and the remembered regions rely on.
+        """
+        self.board[square] = cell
+        self.touched.append(square)
+
+    def changed(self) -> list[int]:
+        """Return the squares where the board now differs from the parent state's, in order."""
+        old, board = self.parent.board, self.board
+        return sorted({x for x in self.touched if board[x] != old[x]})
 
     def score(self, seat: int, color: int, amount: int, reason: str) -> None:
         """Give ``seat`` ``amount`` VP of ``color`` and log it."""
-        self.vp[seat - 1][color] += amount
+        v = list(self.vp[seat - 1])
+        v[color] += amount
+        self.vp = (*self.vp[: seat - 1], (v[0], v[1], v[2], v[3]), *self.vp[seat:])
         self.emit("vp_scored", seat=seat, color=COLOR_NAMES[color], amount=amount, reason=reason)
 
     def remove_leader(self, square: int, reason: str) -> None:
         """Return the leader on ``square`` to its owner's supply and log why."""
         seat, color = cell_leader(self.board[square])
-        self.board[square] = EMPTY
+        self.put(square, EMPTY)
         self.leaders[seat - 1][color] = -1
         self.emit(
             "leader_withdrawn",
@@ -154,7 +219,7 @@ class Work:
         hand = self.hands[seat - 1]
         for c in self.bag[-n:]:
             hand[c] += 1
-        del self.bag[-n:]
+        self.bag = self.bag[:-n]
         self.emit("tiles_drawn", seat=seat, count=n)
         return True
 

@@ -86,7 +86,7 @@ def own_worth(state: GameState, seat: int, summ: Summary) -> float:
     return value
 
 
-def dangers(state: GameState, summ: Summary) -> list[float]:
+def dangers(state: GameState, summ: Summary, exempt: int | None) -> list[float]:
     """Return per seat the expected loss from the revolts and wars others can start next (§6, §7).
 
     A leader is exposed to a revolt when an empty land square next to a
@@ -96,7 +96,8 @@ def dangers(state: GameState, summ: Summary) -> list[float]:
     and another kingdom with an opponent's leader of its colour (§7.1): each
     side counts its supporters, the defender adds its tiles of that colour.
     The attacker's hand is a binomial over the tiles its owner holds; the
-    loss is the leader's potential and, in a war, its supporters.
+    loss is the leader's potential and, in a war, its supporters. Seat
+    ``exempt`` (the next to move, who can answer first) risks nothing.
     """
     n = state.num_players
     out = [0.0] * n
@@ -124,7 +125,7 @@ def dangers(state: GameState, summ: Summary) -> list[float]:
             pairs.add((a, b))
     fracs = [unseen_fractions(state, s) for s in range(1, n + 1)]
     hand_sizes = [sum(h) for h in state.hands]
-    to_act = state.to_act
+    to_act = exempt
     for k, t_spot in revolt_spot.items():
         for seat, c, q in reg.leaders[k]:
             if seat == to_act:
@@ -153,10 +154,11 @@ def dangers(state: GameState, summ: Summary) -> list[float]:
     return out
 
 
-def evaluate(state: GameState) -> list[float]:
+def evaluate(state: GameState, *, exempt: int | None = -1) -> list[float]:
     """Return each seat's evaluation (index seat - 1); higher is better for that seat.
 
-    Own worth minus ``opponent_share`` of the best opponent's; a finished
+    Own worth minus ``opponent_share`` of the best opponent's, less the
+    dangers of every seat but ``exempt`` (default: the seat to act); a finished
     game gives ``WIN_BONUS`` per place ahead plus the final-score margin.
     """
     n = state.num_players
@@ -173,7 +175,7 @@ def evaluate(state: GameState) -> list[float]:
         return out
     summ = summary(state)
     own = [own_worth(state, s, summ) for s in range(1, n + 1)]
-    for i, loss in enumerate(dangers(state, summ)):
+    for i, loss in enumerate(dangers(state, summ, state.to_act if exempt == -1 else exempt)):
         own[i] -= DANGER_WEIGHT * loss
     share = opponent_share(n)
     out = []

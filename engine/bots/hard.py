@@ -1,20 +1,25 @@
 """The hard tier: information-set Monte Carlo tree search over determinized states.
 
-Each iteration deals a fresh full state from the seat's view
-(``engine.Determinizer.sample``), walks the tree from the root choosing at
-each node, for whichever seat acts there, by UCB1 on that seat's component
-of the reward vector among the children available in this deal (ISMCTS), and
-adds one node. The candidates at a node are the best actions by
-``heuristic.score_actions`` in this deal; progressive widening lets a node
-consider ``2 + sqrt(visits)`` of them. Decisions below the root are answered
-by ``decisions.quick_decision``. The game is then played on by the easy
-policy until the end of the next seat's turn (rollouts cut short) and scored
-by medium's ``evaluate``, squashed into (0, 1) per seat: the reward vector
-(3–4 players included) backed up the path.
+The root's children are medium's candidate lines — whole turns of one or two
+actions (``tiers.plan_lines``), or a decision's answers — with medium's value
+of each as a prior worth ``PRIOR_VISITS`` visits. Each iteration deals a
+fresh full state from the seat's view (``engine.Determinizer.sample``), picks
+a line by UCB1 among the ``2 + sqrt(visits)`` best (progressive widening),
+plays it while it is legal in this deal (decisions answered by
+``decisions.quick_decision``, the rest of the turn by the heuristic), and then
+lets the next seat reply: a node of the tree for that seat chooses, by UCB1
+on *its* component of the reward vector and among the replies available in
+this deal (ISMCTS), one of its best threats (``heuristic.score_threats``:
+wars, revolts, treasure grabs, catastrophes), or, when it has none worth
+``THREAT_FLOOR``, a quiet move, which is not played. A second threat may
+follow greedily; the rollout is then cut short and scored by medium's
+``evaluate``, squashed into (0, 1) per seat: the reward vector, 3–4 players
+included, backed up the path.
 
 The budget is ``iterations``; ``time_limit`` (seconds of wall clock) stops
 the search early on a slow machine, the one way a given view, history and
-seed can give another answer. The root plays its most visited child.
+seed can give another answer. The root plays the first action of its most
+visited line.
 """
 
 from __future__ import annotations
@@ -34,7 +39,8 @@ from .tiers import EASY_NOISE, decision_values, plan_lines
 
 DEFAULT_ITERATIONS = 200  # the site's default budget
 DEFAULT_TIME_LIMIT = 2.5  # seconds: the wall-clock guard
-EXPLORATION = 0.6
+EXPLORATION = 0.1  # rewards of lines a VP apart differ by about 0.1
+REWARD_SCALE = 3.0  # evaluation units squashed into a reward (evaluate.squash)
 PRIOR_VISITS = 3  # how many visits medium's valuation of a root move is worth
 ROLLOUT_LIMIT = 12  # plies at most after the tree, before the evaluation
 THREAT_FLOOR = 0.5  # an opponent's threat worth less than this is not played
@@ -64,7 +70,6 @@ class Candidates:
     def __init__(self) -> None:
         """Start with an empty cache."""
         self.cache: dict[tuple[object, ...], list[tuple[float, Action]]] = {}
-        self.root: list[Action] = []
 
     def scored(self, state: GameState, seat: int) -> list[tuple[float, Action]]:
         """Return ``[(score, action)]`` for ``seat``'s ordinary actions, best first."""
@@ -83,12 +88,6 @@ class Candidates:
             got.sort(key=lambda sa: -sa[0])  # stable: ties stay in legal order
             self.cache[key] = got
         return got
-
-    def top(self, state: GameState, seat: int, limit: int) -> list[Action]:
-        """Return up to ``limit`` actions for ``seat`` best first (all options of a decision)."""
-        if state.pending is not None:
-            return list(engine.legal_actions(state))
-        return [a for _, a in self.scored(state, seat)[:limit]]
 
 
 def hard_policy(
@@ -111,85 +110,123 @@ def hard_policy(
         return support(first)  # the defender sees everything that matters: tie or give up
     root = Node(seat=seat)
     cands = Candidates()
-    # Medium's valuation of each root move is the prior: PRIOR_VISITS visits' worth (module doc).
+    # Medium's lines (whole turns, or a decision's answers) and their values are the root's
+    # children and prior: PRIOR_VISITS visits' worth each (module doc).
     if p is None:
-        prior = [(v, line[0]) for v, line in plan_lines(first, seat)]
+        prior = plan_lines(first, seat)
     else:
-        prior = decision_values(first, seat)
-    cands.root = [a for _, a in prior]
-    for value, action in prior:
-        reward = squash([value])[0]
-        root.children[str(action)] = Node(seat, PRIOR_VISITS, PRIOR_VISITS * reward, PRIOR_VISITS)
+        prior = [(v, [a]) for v, a in decision_values(first, seat)]
+    lines: dict[str, list[Action]] = {}
+    for value, line in prior:
+        key = " ; ".join(str(a) for a in line)
+        if key in lines:
+            continue
+        lines[key] = line
+        reward = squash([value], REWARD_SCALE)[0]
+        root.children[key] = Node(seat, PRIOR_VISITS, PRIOR_VISITS * reward, PRIOR_VISITS)
+    keys = list(lines)
     for i in range(max(1, iterations)):
         if i and time.perf_counter() - started > time_limit:
             break
         state = first if i == 0 else det.sample(rng)
-        _iterate(root, state, cands, rng)
+        width = 2 + int(math.sqrt(root.visits))
+        key = _select(root, keys[:width], seat)
+        _iterate(root, key, lines[key], state, cands, rng)
     best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward, kv[0]))
-    return Action.parse(best[0])
+    return lines[best[0]][0]
 
 
-def _iterate(root: Node, state: GameState, cands: Candidates, rng: random.Random) -> None:
-    """Run one ISMCTS iteration from ``state`` (a fresh deal) and back up its rewards.
+def _iterate(
+    root: Node,
+    key: str,
+    line: list[Action],
+    state: GameState,
+    cands: Candidates,
+    rng: random.Random,
+) -> None:
+    """Play ``line`` in ``state`` (a fresh deal), then the next seat's reply; back up rewards.
 
-    In the turn in play the actor's candidates are ``Candidates.top``; in the
-    next seat's turn they are its best ``score_threats`` moves and ``QUIET``
-    (a quiet move, not played: the line is scored as it stands).
+    The line's actions are played while legal in this deal; decisions they
+    raise are answered by ``quick_decision``; the rest of the turn, if any,
+    by the best ``score_actions`` move. The next seat then chooses in the
+    tree, by UCB1 on its own reward, among its best threats (``QUIET``, a quiet move that is
+    not played, when it has none); a second threat of its follows greedily.
     """
-    path: list[Node] = [root]
-    node = root
-    turns = [state.active_seat]
-    expanded = quiet = False
-    while not state.is_over:
-        actor = state.to_act
-        assert actor is not None
-        if node is not root and state.pending is not None:
-            state = engine.apply(state, quick_decision(state))
-        else:
-            width = 2 + int(math.sqrt(node.visits))
-            options: dict[str, Action | None]
-            if node is root:
-                options = {str(a): a for a in cands.root[:width]}
-            elif len(turns) == 1:
-                options = {str(a): a for a in cands.top(state, actor, width)}
-            else:
-                options = _threats(state, actor, width - 1)
-            key = _select(node, list(options), actor)
-            child = node.children.get(key)
-            if child is None:
-                child = Node(seat=actor)
-                node.children[key] = child
-                expanded = True
-            node = child
-            path.append(node)
-            chosen = options.get(key)
-            if chosen is None:
-                quiet = True
-                break
-            try:
-                state = engine.apply(state, chosen)
-            except engine.IllegalActionError:
-                quiet = True  # a threatening leader move that would unite kingdoms (§4.1)
-                break
-        if state.active_seat != turns[-1]:
-            turns.append(state.active_seat)
-        if expanded or len(turns) > 2:
+    node = root.children[key]
+    path = [root, node]
+    turn = state.active_seat
+    for k, action in enumerate(line):
+        if k:
+            state = settle(state)
+        if state.is_over or state.active_seat != turn:
             break
-    if not quiet:
-        state = _rollout(state, turns, cands, rng)
-    rewards = squash(evaluate(state))
+        try:
+            state = engine.apply(state, action)
+        except engine.IllegalActionError:
+            break  # not possible in this deal: the turn goes on by the heuristic
+    state = _finish_turn(state, turn, cands)
+    if not state.is_over and state.pending is None:
+        actor = state.active_seat
+        options = _threats(state, actor, 1 + int(math.sqrt(node.visits)))
+        reply = _select(node, list(options), actor)
+        child = node.children.get(reply)
+        if child is None:
+            child = Node(seat=actor)
+            node.children[reply] = child
+        path.append(child)
+        chosen = options[reply]
+        if chosen is not None:
+            try:
+                state = settle(engine.apply(state, chosen))
+            except engine.IllegalActionError:
+                pass  # a threatening leader move that would unite kingdoms (§4.1)
+            else:
+                state = _second_threat(state, actor, rng)
+    # Dangers are those of a position where the seat after the replying one moves, whichever
+    # way the reply went, so that lines are compared alike.
+    replier = turn % state.num_players + 1
+    rewards = squash(evaluate(state, exempt=replier % state.num_players + 1), REWARD_SCALE)
     for n in path:
         n.visits += 1
-        if n.seat:
-            n.reward += rewards[n.seat - 1]
+        n.reward += rewards[n.seat - 1]
+
+
+def _finish_turn(state: GameState, turn: int, cands: Candidates) -> GameState:
+    """Answer pending decisions and play ``turn``'s remaining actions by the heuristic."""
+    plies = 0
+    while not state.is_over and state.active_seat == turn and plies < ROLLOUT_LIMIT:
+        if state.pending is not None:
+            action = quick_decision(state)
+        else:
+            action = cands.scored(state, turn)[0][1]
+        state = engine.apply(state, action)
+        plies += 1
+    return settle(state)
+
+
+def _second_threat(state: GameState, actor: int, rng: random.Random) -> GameState:
+    """Let ``actor`` play its best threat again if its turn goes on (``THREAT_FLOOR``)."""
+    if state.is_over or state.active_seat != actor or state.pending is not None:
+        return state
+    threats = score_threats(state, actor)
+    if not threats:
+        return state
+    value, action = max(threats, key=lambda sa: sa[0] + EASY_NOISE * rng.random())
+    if value < THREAT_FLOOR:
+        return state
+    try:
+        return settle(engine.apply(state, action))
+    except engine.IllegalActionError:
+        return state
 
 
 def _threats(state: GameState, actor: int, limit: int) -> dict[str, Action | None]:
-    """Return the next seat's best threats worth ``THREAT_FLOOR`` or more, and ``QUIET``."""
+    """Return the next seat's best threats worth ``THREAT_FLOOR`` or more, else ``QUIET``."""
     scored = [sa for sa in score_threats(state, actor) if sa[0] >= THREAT_FLOOR]
     scored.sort(key=lambda sa: -sa[0])
     out: dict[str, Action | None] = {str(a): a for _, a in scored[: max(limit, 1)]}
-    out[QUIET] = None
+    if not out:
+        out[QUIET] = None
     return out
 
 
@@ -214,43 +251,3 @@ def _select(node: Node, keys: list[str], actor: int) -> str:
         if score > best_score:
             best, best_score = k, score
     return best
-
-
-def _rollout(
-    state: GameState, turns: list[int], cands: Candidates, rng: random.Random
-) -> GameState:
-    """Finish the turn in play, then let the next seat play its threats (module doc).
-
-    The rest of the current turn is played by the easy policy; the next seat
-    then plays up to two of its best ``score_threats`` moves worth more than
-    ``THREAT_FLOOR`` (its quiet moves are alike for every line searched, so
-    they are not played). Stops after ``ROLLOUT_LIMIT`` plies.
-    """
-    plies = 0
-    while not state.is_over and len(turns) <= 1 and plies < ROLLOUT_LIMIT:
-        if state.pending is not None:
-            action = quick_decision(state)
-        else:
-            scored = cands.scored(state, state.active_seat)
-            action = max(scored, key=lambda sa: sa[0] + EASY_NOISE * rng.random())[1]
-        state = engine.apply(state, action)
-        plies += 1
-        if state.active_seat != turns[-1]:
-            turns.append(state.active_seat)
-    actor = state.active_seat
-    for _ in range(2):
-        if state.is_over or len(turns) > 2 or state.pending is not None:
-            break
-        threats = score_threats(state, actor)
-        if not threats:
-            break
-        value, action = max(threats, key=lambda sa: sa[0] + EASY_NOISE * rng.random())
-        if value < THREAT_FLOOR:
-            break
-        try:
-            state = settle(engine.apply(state, action))
-        except engine.IllegalActionError:
-            break  # a moved leader may not unite kingdoms (§4.1): no threat there
-        if state.active_seat != actor:
-            break
-    return state

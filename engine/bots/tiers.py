@@ -109,7 +109,7 @@ def _with_tiles(state: GameState, seat: int, color: int, need: int) -> GameState
         hand[color] += 1
     hands = list(state.hands)
     hands[seat - 1] = (hand[0], hand[1], hand[2], hand[3])
-    return replace(state, hands=tuple(hands), cache={})
+    return replace(state, hands=tuple(hands))
 
 
 def medium_decision(state: GameState, seat: int) -> Action:

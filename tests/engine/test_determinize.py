@@ -276,15 +276,20 @@ def test_a_history_that_disagrees_with_the_view_is_refused() -> None:
 
 
 def test_per_ply_history_equals_the_flat_one() -> None:
-    """``seen_events`` may be the per-ply tuples of the seat's views, as ``view.events`` gives."""
+    """``seen_events`` may be per-ply tuples (as ``view.events`` gives), flat, or Event values."""
     state = new_game(2, 17)
     rng = random.Random(1)
     plies: list[tuple[dict[str, Any], ...]] = []
+    values: list[Event] = []
     for _ in range(60):
         options = legal_actions(state)
         state = apply(state, options[rng.randrange(len(options))])
         plies.append(view_for(state, 2).events)
+        values += [e for e in state.events if _visible(e, 2)]
     view: PlayerView = view_for(state, 2)
     flat = [e for ply in plies for e in ply]
     d = Determinizer(view, seen_events=plies)
-    assert d.sample(random.Random(4)) == determinize(view, random.Random(4), seen_events=flat)
+    dealt = d.sample(random.Random(4))
+    assert dealt == determinize(view, random.Random(4), seen_events=flat)
+    assert dealt == determinize(view, random.Random(4), seen_events=values)
+    assert dealt.vp == state.vp

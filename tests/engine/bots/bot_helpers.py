@@ -11,6 +11,7 @@ from engine import Event, GameState, apply, legal_actions, new_game, view_for
 from engine.bots import choose_action
 
 HARD_TEST_BUDGET = 4  # iterations: enough to run every path of the search, fast
+NO_GUARD = 600.0  # seconds: the wall-clock guard never cuts a test search short
 
 
 @dataclass
@@ -58,7 +59,7 @@ def random_positions(
             plies += 1
             if seen.state.is_over:
                 break
-            near_end = len(seen.state.bag) < 30 or len(seen.state.treasures) <= 4
+            near_end = len(seen.state.bag) < 16 or len(seen.state.treasures) <= 3
             if (
                 (near_end if late else plies >= stop)
                 or seen.state.pending is not None
@@ -74,7 +75,14 @@ def bot_move(seen: Seen, tier: str, seed: int) -> Any:
     seat = seen.state.to_act
     assert seat is not None
     view = view_for(seen.state, seat)
-    return choose_action(view, seen.logs[seat], tier=tier, seed=seed, iterations=HARD_TEST_BUDGET)
+    return choose_action(
+        view,
+        seen.logs[seat],
+        tier=tier,
+        seed=seed,
+        iterations=HARD_TEST_BUDGET,
+        time_limit=NO_GUARD,
+    )
 
 
 def play_out(seen: Seen, tiers: dict[int, str], limit: int = 2000) -> tuple[GameState, int]:

@@ -11,7 +11,7 @@ from engine.bots import TIERS, choose_action
 from engine.bots.decisions import support
 
 from ..engine_helpers import play, position
-from .bot_helpers import HARD_TEST_BUDGET, Seen, record
+from .bot_helpers import HARD_TEST_BUDGET, NO_GUARD, Seen, record
 
 
 def _decisions() -> dict[str, list[Seen]]:
@@ -43,7 +43,12 @@ def test_every_tier_answers_every_decision(tier: str, kind: str) -> None:
         assert p is not None and p.kind == kind
         view = view_for(seen.state, p.seat)
         action = choose_action(
-            view, seen.logs[p.seat], tier=tier, seed=1, iterations=HARD_TEST_BUDGET
+            view,
+            seen.logs[p.seat],
+            tier=tier,
+            seed=1,
+            iterations=HARD_TEST_BUDGET,
+            time_limit=NO_GUARD,
         )
         assert action in legal_actions(seen.state)
 

@@ -44,7 +44,6 @@ def _scramble(state: GameState, seat: int, rng: random.Random) -> GameState:
         bag=tuple(pool),
         vp=tuple(vp),
         treasures_held=tuple(held),
-        cache={},
     )
 
 
