@@ -73,6 +73,21 @@ def game_create(
     return game
 
 
+QUICK_BOT_TIER = "medium"  # "Play a bot now" (issue 15)
+
+
+def game_against_bot_create(*, creator: UserLike, tier: str = QUICK_BOT_TIER) -> Game:
+    """Create and start "Play a bot now": ``creator`` against the bot of ``tier``, 2 players.
+
+    Unrated, public (anyone may watch), no time limit; the order of play is drawn at the
+    start (``game_start``), so the bot moves first half the time. Raises ``NotAPlayer``
+    (anonymous) or ``JoinRefused`` (unknown tier).
+    """
+    return game_create(
+        creator=creator, num_players=2, is_rated=False, days_per_move=None, bots=(tier,)
+    )
+
+
 def game_join(*, game_id: int, user: UserLike, invite_token: str | None = None) -> Game:
     """Seat ``user`` in the open game ``game_id``; start the game when the last seat fills.
 
