@@ -20,7 +20,7 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 import engine
@@ -29,7 +29,12 @@ from games.core import queue
 from games.core.errors import GameNotActive, GameNotFound, NotYourTurn, StaleVersion
 from games.core.states import state_from_db
 from games.models import Game, Move, Seat
-from games.play.botturns import waiting_bot_seat
+from games.play.botturns import (
+    TAKEOVER_MIN_PLAYERS,
+    TAKEOVER_TIER,
+    bot_tier_of,
+    waiting_bot_seat,
+)
 from games.play.submit import game_submit_action
 from games.selectors import games as selectors
 from games.selectors.moves import moves_all
@@ -58,7 +63,8 @@ def bot_move_play(*, game_id: int, version: int) -> Move | None:
     None when there is nothing to do: no such game, not in progress, at another version,
     waiting on a person, or beaten to it (the submit refused the move as stale). The bot
     sees only its seat's view and visible history; its tier is its account's
-    (``Profile.bot_tier``), its seed the version (never the game's seed).
+    (``Profile.bot_tier``, or medium for a seat it took over), its seed the version (never
+    the game's seed).
     """
     game = selectors.with_seats(Game.objects.filter(pk=game_id)).first()
     if game is None or game.version != version:
@@ -66,12 +72,13 @@ def bot_move_play(*, game_id: int, version: int) -> Move | None:
     seat = waiting_bot_seat(game)
     if seat is None or seat.position is None:
         return None
+    tier = bot_tier_of(game, seat) or TAKEOVER_TIER
     state = state_from_db(game.state or {})
     view = engine.view_for(state, seat.position)
     action = engine.bots.choose_action(
         view,
         seen_events(game_id, seat=seat.position),
-        tier=seat.user.profile.bot_tier,
+        tier=tier,
         seed=version,
         time_limit=settings.BOT_HARD_TIME_LIMIT,
     )
@@ -90,17 +97,20 @@ def bot_move_play(*, game_id: int, version: int) -> Move | None:
 
 
 def games_waiting_on_bots(*, older_than: timedelta) -> list[tuple[int, int]]:
-    """Return ``(game id, version)`` of games in progress waiting on a bot's seat.
+    """Return ``(game id, version)`` of games in progress waiting on a bot-played seat.
+
+    A bot account's seat, or a dropped seat of a 3–4 player game (``botturns``).
 
     Only those unchanged for ``older_than`` (``Game.updated_at``), longest waiting first,
     at most ``SWEEP_BATCH``.
     """
-    bot_to_act = Seat.objects.filter(
-        game_id=OuterRef("pk"), position=OuterRef("to_act_seat"), is_bot=True
+    to_act = Seat.objects.filter(game_id=OuterRef("pk"), position=OuterRef("to_act_seat"))
+    taken_over = Q(Exists(to_act.filter(dropped_at__isnull=False))) & Q(
+        num_players__gte=TAKEOVER_MIN_PLAYERS
     )
     games = Game.objects.filter(
         status=Game.Status.ACTIVE, updated_at__lte=timezone.now() - older_than
-    ).filter(Exists(bot_to_act))
+    ).filter(Q(Exists(to_act.filter(is_bot=True))) | taken_over)
     return list(games.order_by("updated_at").values_list("pk", "version")[:SWEEP_BATCH])
 
 

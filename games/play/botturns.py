@@ -14,16 +14,44 @@ from games.core import queue
 from games.models import Game, Seat
 
 BOT_PAUSE_SECONDS = 1.0  # between two actions of a bot, so the human sees each in the log
+TAKEOVER_TIER = "medium"  # plays a dropped or resigned seat of a 3–4 player game
+TAKEOVER_MIN_PLAYERS = 3  # in a 2-player game the default policy plays it (issue 6)
+
+
+def bot_tier_of(game: Game, seat: Seat) -> str | None:
+    """Return the tier of the bot that plays ``seat`` of ``game``, or None for a person.
+
+    A bot account's seat plays at its account's tier (reads ``seat.user.profile``); a
+    seat dropped or resigned in a game of 3–4 players is taken over by the
+    ``TAKEOVER_TIER`` bot for the rest of the game (issue 15); in a 2-player game the
+    default policy keeps playing it (``submit.dropped_autoplay``).
+    """
+    if seat.is_bot:
+        return str(seat.user.profile.bot_tier)
+    if is_taken_over(game, seat):
+        return TAKEOVER_TIER
+    return None
+
+
+def is_taken_over(game: Game, seat: Seat) -> bool:
+    """Return whether the medium bot plays ``seat``: a person's, dropped, 3–4 players."""
+    return seat.dropped_at is not None and game.num_players >= TAKEOVER_MIN_PLAYERS
+
+
+def bot_played(game: Game, seat: Seat) -> bool:
+    """Return whether a bot plays ``seat``: a bot account's seat, or one taken over."""
+    return seat.is_bot or is_taken_over(game, seat)
 
 
 def waiting_bot_seat(game: Game) -> Seat | None:
-    """Return the bot's seat ``game`` waits on now, or None (a person, or not in progress).
+    """Return the bot-played seat ``game`` waits on now, or None (a person, not in progress).
 
     Reads ``game.seats.all()`` (prefetched by the submit service: no query then).
     """
     if game.status != Game.Status.ACTIVE or game.to_act_seat is None:
         return None
-    return next((s for s in game.seats.all() if s.position == game.to_act_seat and s.is_bot), None)
+    seats = game.seats.all()
+    return next((s for s in seats if s.position == game.to_act_seat and bot_played(game, s)), None)
 
 
 def bot_turn_queue(*, game: Game) -> bool:

@@ -20,7 +20,7 @@ from games.core.states import events_to_db, state_from_db, state_to_db
 from games.models import Game, Move
 from games.play import policy
 from games.play.access import UserLike, locked_game, user_id_of
-from games.play.botturns import bot_turn_queue
+from games.play.botturns import bot_played, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, clock_start
 from games.play.errors import IllegalAction
 from games.text.messages import malformed_action_text
@@ -83,7 +83,11 @@ def game_submit_action(
         if seat is not None:
             mine = (s for s in mine if s.position == seat)
         held = next(mine, None)
-        if held is None or held.is_bot != (source == Move.Source.BOT):
+        if held is None:
+            raise NotAPlayer()
+        if bot_played(game, held) != (source == Move.Source.BOT):
+            if held.dropped_at is not None:
+                raise NotAPlayer(_("You left this game: the bot plays your seat now."))
             raise NotAPlayer()
         if expected_version != game.version:
             raise StaleVersion()
@@ -156,10 +160,14 @@ def action_apply(
 def dropped_autoplay(*, game: Game, state: engine.GameState) -> list[Move]:
     """Play the default policy at once for every dropped seat ``game`` waits on (issue 6).
 
-    Stops when the game waits on a seat still played by a person, or is over. The caller
-    holds the game's row lock; returns the moves played (``source`` dropped).
+    Stops when the game waits on a seat still played by a person, or is over. In a game
+    of 3–4 players the medium bot plays dropped seats instead (``botturns``), in the
+    background like any bot. The caller holds the game's row lock; returns the moves played
+    (``source`` dropped).
     """
-    dropped = {s.position for s in game.seats.all() if s.dropped_at is not None}
+    dropped = {
+        s.position for s in game.seats.all() if s.dropped_at is not None and not bot_played(game, s)
+    }
     moves: list[Move] = []
     while (
         dropped

@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import F, Prefetch, QuerySet
 
 from games.models import Game, Seat
-from games.text.seats import SeatInfo, display_name
+from games.text.seats import SeatInfo, display_name, taken_over_name
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -33,12 +33,16 @@ def with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
 def seat_infos(game: Game) -> dict[int, SeatInfo]:
     """Return position → ``SeatInfo`` for the seated players of a started game.
 
-    Reads the seats ``game`` was fetched with (``with_seats``): no query then.
+    Reads the seats ``game`` was fetched with (``with_seats``): no query then. A person's
+    seat dropped in a 3–4 player game, which the medium bot plays (issue 15), shows their
+    name with "(bot)".
     """
     return {
         seat.position: SeatInfo(
             position=seat.position,
-            username=display_name(seat.user),
+            username=taken_over_name(display_name(seat.user))
+            if seat.dropped_at is not None and not seat.is_bot and game.num_players >= 3
+            else display_name(seat.user),
             dynasty=seat.dynasty,
             final_rank=seat.final_rank,
             final_score=seat.final_score,

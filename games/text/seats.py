@@ -68,6 +68,11 @@ def bot_name(tier: str) -> str:
     }
 
 
+def taken_over_name(name: str) -> str:
+    """Return a person's name once the bot plays their dropped seat: "alice (bot)"."""
+    return _("%(name)s (bot)") % {"name": name}
+
+
 def display_name(user: Any) -> str:
     """Return the name shown for ``user``: the profile's display name, else the username.
 

@@ -174,3 +174,40 @@ def test_bot_tasks_go_to_their_own_queue() -> None:
     for name in ("games.tasks.play_bot_move", "games.tasks.sweep_bots"):
         assert router.route({}, name)["queue"].name == "bots"
     assert router.route({}, "games.tasks.send_notification")["queue"].name != "bots"
+
+
+def test_a_seat_resigned_in_a_three_player_game_is_played_by_the_medium_bot() -> None:
+    from games.core.errors import NotAPlayer
+    from games.play import timeouts
+    from games.selectors.games import seat_infos
+    from tests.games.factories import started_game
+
+    game, seats = started_game(3, is_rated=False, days_per_move=None)
+    leaver = game.to_act_seat or 0
+    timeouts.game_resign(game_id=game.pk, user=seats[leaver])
+    game.refresh_from_db()
+    assert game.to_act_seat == leaver and not game.moves.exists()  # nothing in the request
+    with pytest.raises(NotAPlayer, match="the bot plays your seat"):
+        submit.game_submit_action(
+            game_id=game.pk, user=seats[leaver], action="pass", expected_version=game.version
+        )
+    name = seat_infos(Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk))
+    assert name[leaver].username.endswith(" (bot)")
+    rng = random.Random(3)
+    for _ply in range(PLY_LIMIT):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        if game.to_act_seat == leaver:
+            assert bots.bots_sweep() == 1
+            continue
+        legal = engine.legal_actions(game_state(game))
+        submit.game_submit_action(
+            game_id=game.pk,
+            user=seats[game.to_act_seat],
+            action=str(rng.choice(legal)),
+            expected_version=game.version,
+        )
+    assert game.status == Game.Status.FINISHED
+    played = set(Move.objects.filter(game=game, seat=leaver).values_list("source", flat=True))
+    assert played == {Move.Source.BOT}
