@@ -8,10 +8,13 @@ from typing import Any
 import pytest
 import time_machine
 
+import engine
+from games.core.states import game_state
 from games.mail import deliver
 from games.models import Delivery, Notification, NotificationKind
 from games.play import bots, submit
 from tests.games.bots_helpers import bot_game
+from tests.games.playing import passing
 
 pytestmark = pytest.mark.django_db
 
@@ -27,8 +30,9 @@ def _bot_turns(game: Any, human: Any, position: int, turns: int, capture: Any) -
                 assert bots.bots_sweep() == 1
             game.refresh_from_db()
         with capture(execute=True):
+            action = passing(engine.legal_actions(game_state(game)))
             submit.game_submit_action(
-                game_id=game.pk, user=human, action="pass", expected_version=game.version
+                game_id=game.pk, user=human, action=str(action), expected_version=game.version
             )
     game.refresh_from_db()
     return game
