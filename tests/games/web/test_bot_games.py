@@ -48,8 +48,8 @@ def test_the_answer_to_a_move_never_holds_the_bots_reply() -> None:
     client = client_for(human)
     game = _created_against(client, "easy")
     mine = game.seats.get(user=human).position
-    if game.to_act_seat != mine:
-        assert bots.bots_sweep() == 1  # the bot plays first
+    while game.to_act_seat != mine:  # the bot plays first: its turn, a sweep an action
+        assert bots.bots_sweep() == 1
         game.refresh_from_db()
     while game.to_act_seat == mine:
         page = client.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
