@@ -125,12 +125,17 @@ def main() -> None:
     todo = tasks(tiers, args.games, args.seed, args.iterations, args.time_limit)
     started = time.perf_counter()
     results: list[Result] = []
-    with multiprocessing.Pool(args.jobs) as pool:
-        for res in pool.imap(play_game, todo):
-            seed, seats, ranks, scores, _, plies = res
-            results.append(res)
-            line = " ".join(f"{t}:{r}/{s}" for t, r, s in zip(seats, ranks, scores, strict=True))
-            print(f"game {len(results)} seed {seed} plies {plies}: {line}", flush=True)
+    # One job plays in this process: no pool, no pool threads competing with the games.
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    games = pool.imap(play_game, todo) if pool is not None else map(play_game, todo)
+    for res in games:
+        seed, seats, ranks, scores, _, plies = res
+        results.append(res)
+        line = " ".join(f"{t}:{r}/{s}" for t, r, s in zip(seats, ranks, scores, strict=True))
+        print(f"game {len(results)} seed {seed} plies {plies}: {line}", flush=True)
+    if pool is not None:
+        pool.close()
+        pool.join()
     elapsed = time.perf_counter() - started
     print(
         f"\n{len(results)} games in {elapsed:.0f} s; budget iterations={args.iterations} "

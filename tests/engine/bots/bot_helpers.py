@@ -10,7 +10,7 @@ from typing import Any
 from engine import Event, GameState, apply, legal_actions, new_game, view_for
 from engine.bots import choose_action
 
-HARD_TEST_BUDGET = 4  # iterations: enough to run every path of the search, fast
+HARD_TEST_BUDGET = 3  # iterations: enough to run every path of the search, fast
 NO_GUARD = 600.0  # seconds: the wall-clock guard never cuts a test search short
 
 
@@ -36,12 +36,13 @@ def record(seen: Seen, state: GameState) -> Seen:
 
 
 def random_positions(
-    count: int, seed: int, *, late: bool = False, players: tuple[int, ...] = (2, 3, 4)
+    count: int, seed: int, *, late: int = 0, players: tuple[int, ...] = (2, 3, 4)
 ) -> Iterator[Seen]:
     """Yield ``count`` positions of random games (2–4 players) with a seat to act.
 
-    ``late`` keeps only positions near the end (few treasures or a short bag),
-    so that bots can play them out quickly.
+    ``late`` > 0 keeps only positions near the end — a bag of fewer than
+    ``late`` tiles or at most 3 treasures on the board — so that bots play
+    them out quickly (RULES.md §13.1).
     """
     rng = random.Random(seed)
     made = 0
@@ -59,7 +60,7 @@ def random_positions(
             plies += 1
             if seen.state.is_over:
                 break
-            near_end = len(seen.state.bag) < 16 or len(seen.state.treasures) <= 3
+            near_end = len(seen.state.bag) < late or len(seen.state.treasures) <= 3
             if (
                 (near_end if late else plies >= stop)
                 or seen.state.pending is not None
