@@ -53,3 +53,10 @@ def test_the_leaderboard_lists_people_only() -> None:
     page = client_for(person).get("/leaderboard").content.decode()
     assert person.username in page
     assert "Bot (hard)" not in page
+
+
+def test_a_bots_profile_shows_its_name_and_record_without_a_rating() -> None:
+    bot = bot_account("medium")
+    page = client_for(UserFactory()).get(f"/players/{bot.pk}/").content.decode()
+    assert "<h1>🤖 Bot (medium)</h1>" in page
+    assert "only unrated games" in page and "Rating:" not in page
