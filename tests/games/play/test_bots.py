@@ -211,3 +211,13 @@ def test_a_seat_resigned_in_a_three_player_game_is_played_by_the_medium_bot() ->
     assert game.status == Game.Status.FINISHED
     played = set(Move.objects.filter(game=game, seat=leaver).values_list("source", flat=True))
     assert played == {Move.Source.BOT}
+
+
+@pytest.mark.parametrize("tier", ["medium", "hard"])
+def test_every_tier_answers_on_the_site_within_its_budget(settings: Any, tier: str) -> None:
+    settings.BOT_HARD_TIME_LIMIT = 0.2  # seconds: keeps the hard bot's test cheap
+    game, human, position = bot_game((tier,))
+    game = _to_the_bot(game, human, position)
+    ply = tasks.play_bot_move(game.pk, game.version)
+    assert ply == game.version + 1
+    assert Move.objects.get(game=game, ply=ply).source == Move.Source.BOT
