@@ -80,8 +80,8 @@ def game_against_bot_create(*, creator: UserLike, tier: str = QUICK_BOT_TIER) ->
     """Create and start "Play a bot now": ``creator`` against the bot of ``tier``, 2 players.
 
     Unrated, public (anyone may watch), no time limit; the order of play is drawn at the
-    start (``game_start``), so the bot moves first half the time. Raises ``NotAPlayer``
-    (anonymous) or ``JoinRefused`` (unknown tier).
+    start (``game_start``, RULES.md §1.3), so the bot moves first half the time. Raises
+    ``NotAPlayer`` (anonymous) or ``JoinRefused`` (unknown tier).
     """
     return game_create(
         creator=creator, num_players=2, is_rated=False, days_per_move=None, bots=(tier,)

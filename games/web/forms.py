@@ -35,7 +35,7 @@ class GameCreateForm(forms.Form):
     ``seat_2`` … ``seat_4`` leave a seat open or give it to a bot of a tier (issue 15);
     ``cleaned_data["bots"]`` is then the tiers of the seats within the player count, and a
     game with a bot is unrated (``is_rated`` False). The seat numbers here only count the
-    seats: the order of play is drawn when the game starts (RULES.md §2).
+    seats: the order of play is drawn when the game starts (RULES.md §1.3).
     """
 
     num_players = forms.TypedChoiceField(

@@ -89,7 +89,7 @@ def test_play_a_bot_now_then_a_move_with_the_mouse_and_the_bots_reply(
         page.reload()
         page.wait_for_selector("#hand .tiles button.pick")
         page.evaluate("window.__marker = 42")
-        for _action in range(3):  # a turn is two actions (RULES.md §3), or one and a decision
+        for _action in range(3):  # a turn is two actions (RULES.md §2), or one and a decision
             _play_tile_with_mouse(page)
             game.refresh_from_db()
             if game.to_act_seat != mine:
