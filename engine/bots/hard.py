@@ -81,6 +81,7 @@ class Candidates:
             state.vp,
             state.treasures_held,
             state.catastrophes,
+            state.treasures,
         )
         got = self.cache.get(key)
         if got is None:
