@@ -81,6 +81,7 @@ class Candidates:
             state.vp,
             state.treasures_held,
             state.catastrophes,
+            state.treasures,
         )
         got = self.cache.get(key)
         if got is None:
@@ -182,10 +183,10 @@ def _iterate(
                 pass  # a threatening leader move that would unite kingdoms (§4.1)
             else:
                 state = _second_threat(state, actor, rng)
-    # Dangers are those of a position where the seat after the replying one moves, whichever
+    # Dangers are those left to every seat but the replying one (who may still act), whichever
     # way the reply went, so that lines are compared alike.
     replier = turn % state.num_players + 1
-    rewards = squash(evaluate(state, exempt=replier % state.num_players + 1), REWARD_SCALE)
+    rewards = squash(evaluate(state, exempt=replier), REWARD_SCALE)
     for n in path:
         n.visits += 1
         n.reward += rewards[n.seat - 1]

@@ -268,7 +268,7 @@ class Scorer:
 
     # --- catastrophes -------------------------------------------------------
 
-    def catastrophes(self) -> list[tuple[float, engine.Action]]:
+    def catastrophes(self) -> list[tuple[float, PlaceCatastrophe]]:
         """Return catastrophes on temples whose loss strands an opponent's leader (§10, §4.3)."""
         if not self.state.catastrophes[self.seat - 1]:
             return []
@@ -295,10 +295,7 @@ class Scorer:
                         if temples_next_to(board, y) == 1:
                             value += self.to_bot(other, -self.leader_value(other, oc, reg.rid[y]))
                 found[t] = found.get(t, 0.0) + value
-        return [
-            (v, engine.Action.parse(f"catastrophe {engine.botapi.SQUARE_NAMES[t]}"))
-            for t, v in found.items()
-        ]
+        return [(v, PlaceCatastrophe(t)) for t, v in found.items()]
 
 
 def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Action]]:
@@ -337,7 +334,8 @@ def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Actio
             out.append((sc.leader(action.color, action.square), action))
         elif isinstance(action, engine.Pass):
             out.append((PASS_SCORE, action))
-    out.extend(sc.catastrophes())
+    legal_cats = {a.square for a in engine.legal_actions(state) if isinstance(a, PlaceCatastrophe)}
+    out.extend(sa for sa in sc.catastrophes() if sa[1].square in legal_cats)
     # One swap: give back the tiles that have no use this turn (§11), if any.
     hand = sc.hand
     counts = [
@@ -353,7 +351,7 @@ def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Actio
     return out
 
 
-__all__ = ["PlaceCatastrophe", "score_actions"]
+__all__ = ["Scorer", "score_actions", "score_threats"]
 
 
 def score_threats(state: GameState, seat: int) -> list[tuple[float, engine.Action]]:

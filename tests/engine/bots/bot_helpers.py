@@ -41,8 +41,8 @@ def random_positions(
     """Yield ``count`` positions of random games (2–4 players) with a seat to act.
 
     ``late`` > 0 keeps only positions near the end — a bag of fewer than
-    ``late`` tiles or at most 3 treasures on the board — so that bots play
-    them out quickly (RULES.md §13.1).
+    ``late`` tiles, soon too short for a refill — so that bots play them out
+    quickly (RULES.md §13.1).
     """
     rng = random.Random(seed)
     made = 0
@@ -60,12 +60,11 @@ def random_positions(
             plies += 1
             if seen.state.is_over:
                 break
-            near_end = len(seen.state.bag) < late or len(seen.state.treasures) <= 3
-            if (
-                (near_end if late else plies >= stop)
-                or seen.state.pending is not None
-                and rng.random() < 0.1
-            ):
+            if late:
+                chosen = len(seen.state.bag) < late
+            else:  # some positions with a decision pending, the others at a random ply
+                chosen = plies >= stop or seen.state.pending is not None and rng.random() < 0.1
+            if chosen:
                 made += 1
                 yield Seen(seen.state, {s: list(log) for s, log in seen.logs.items()})
                 break

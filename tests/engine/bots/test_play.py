@@ -9,8 +9,8 @@ from engine import final_ranking
 from .bot_helpers import play_out, random_positions
 
 # 100 games per tier; the slower tiers start nearer the end (a bag of fewer tiles than
-# this, or at most 3 treasures left) so that the suite stays fast.
-LATE = {"random": 0, "easy": 40, "medium": 12, "hard": 12}
+# this) so that the suite stays fast.
+LATE = {"random": 0, "easy": 30, "medium": 7, "hard": 7}
 GAMES = 100
 
 
