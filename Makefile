@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha1sum
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help install messages run test lint check pytest pytest-sqlite pytest-postgres worker beat bench lock demo clean
+.PHONY: help install messages run test lint check pytest pytest-sqlite pytest-postgres worker bot-worker beat bench lock demo clean
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -39,7 +39,8 @@ locale/%.mo: locale/%.po | $(STAMP)
 run: install messages  ## Set up the embedded mode (SQLite, eager tasks, mail to var/mail) and serve on :8000 (PORT=…)
 	$(PY) manage.py migrate --no-input -v0
 	SITE_URL=http://$(HOST):$(PORT) $(PY) manage.py seed_demo
-	@# beat's sweeps (deadlines, reminders, batched emails, digests) run beside the server
+	@# beat's sweeps (deadlines, reminders, batched emails, digests) run beside the server, and
+	@# play the bots every second: never in a player's request (README, embedded mode)
 	export SITE_URL=http://$(HOST):$(PORT); $(PY) manage.py run_sweeps & sweeps=$$!; \
 	trap 'kill $$sweeps 2>/dev/null' EXIT INT TERM; $(PY) manage.py runserver $(HOST):$(PORT)
 
@@ -64,8 +65,11 @@ pytest-postgres: install messages  ## The site tests (all but the pure engine on
 
 test: lint pytest-sqlite pytest-postgres  ## Every check: lint, then pytest on SQLite and on PostgreSQL
 
-worker: install  ## A Celery worker (needs CELERY_BROKER_URL)
-	$(VENV)/bin/celery -A tigris_site worker -l info
+worker: install  ## A Celery worker for emails and the default queue (needs CELERY_BROKER_URL)
+	$(VENV)/bin/celery -A tigris_site worker -l info -Q celery
+
+bot-worker: install  ## A Celery worker for the bots' queue only (needs CELERY_BROKER_URL)
+	$(VENV)/bin/celery -A tigris_site worker -l info -Q bots -n bots@%h
 
 beat: install  ## Celery beat: the deadline and outbox sweeps (needs CELERY_BROKER_URL)
 	$(VENV)/bin/celery -A tigris_site beat -l info --schedule var/celerybeat-schedule

@@ -47,6 +47,10 @@ from .scoring import Placing, final_ranking
 from .state import DECISION_KINDS, Conflict, Decision, GameState
 from .views import PlayerView, view_for
 
+# isort: off
+from . import botapi  # after the rule modules, which it re-exports (import order)
+# isort: on
+
 __all__ = [
     "COLOR_NAMES",
     "DECISION_KINDS",
@@ -84,6 +88,7 @@ __all__ = [
     "WithdrawLeader",
     "apply",
     "apply_fast",
+    "botapi",
     "conflict_outcome",
     "determinize",
     "event_squares",

@@ -61,7 +61,7 @@ class SeatInline(SeatInlineBase):
     model = Seat
     extra = 0
     can_delete = False
-    fields = ("position", "user", "dynasty", "final_rank", "final_score", "joined_at")
+    fields = ("position", "user", "is_bot", "dynasty", "final_rank", "final_score", "joined_at")
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -148,9 +148,9 @@ class GameAdmin(GameAdminBase):
 class SeatAdmin(SeatAdminBase):
     """Seats, read-only."""
 
-    list_display = ("game", "position", "user", "dynasty", "final_rank")
+    list_display = ("game", "position", "user", "is_bot", "dropped_at", "dynasty", "final_rank")
     search_fields = ("user__username",)
-    list_filter = ("game__status",)
+    list_filter = ("game__status", "is_bot")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         """Seats come from joining games."""

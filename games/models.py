@@ -118,10 +118,18 @@ class Seat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     dropped_at = models.DateTimeField(null=True, blank=True)
     drop_reason = models.CharField(max_length=10, blank=True, choices=DropReason.choices)
+    # A bot account plays this seat (issue 15): copied from the profile when seated, so the
+    # bots' sweep and ratings read the seat alone. One bot account may hold several seats
+    # of a game (three easy bots), a person only one.
+    is_bot = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=models.Q(is_bot=False),
+                name="seat_one_per_user",
+            ),
             models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
         ]
         ordering = ["game", "position"]
@@ -143,9 +151,11 @@ class Move(models.Model):
         PLAYER = "player", _("the player")
         TIMEOUT = "timeout", _("timeout")
         DROPPED = "dropped", _("dropped seat")
+        BOT = "bot", _("bot")
 
-    # Who chose the action: the player, the default policy at a timeout, or the default
-    # policy playing a dropped seat (issue 6; the log says so).
+    # Who chose the action: the player, the default policy at a timeout, the default
+    # policy playing a dropped seat (issue 6; the log says so), or a bot's account playing
+    # its own seat (issue 15, ``games.play.bots``).
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -163,7 +173,7 @@ class Move(models.Model):
     @property
     def by_timeout(self) -> bool:
         """Return whether the default policy chose this action (timeout or dropped seat)."""
-        return self.source != self.Source.PLAYER
+        return self.source in (self.Source.TIMEOUT, self.Source.DROPPED)
 
 
 # --------------------------------------------------------------------------- accounts,
@@ -194,12 +204,31 @@ class Profile(models.Model):
     # two players who look alike never both exist. An empty key (no name) claims nothing.
     name_key = models.CharField(max_length=names.MAX_KEY_LENGTH, blank=True, editable=False)
 
+    class BotTier(models.TextChoices):
+        """The strength of a bot account (``engine.bots.TIERS`` without ``random``)."""
+
+        EASY = "easy", _("easy")
+        MEDIUM = "medium", _("medium")
+        HARD = "hard", _("hard")
+
+    # Bot accounts (issue 15): one per tier, made by migration 0010, with an unusable
+    # password and no email address; ``bot_tier`` is empty for people.
+    is_bot = models.BooleanField(default=False)
+    bot_tier = models.CharField(max_length=10, blank=True, choices=BotTier.choices)
+
     class Meta:
         constraints = [
             models.UniqueConstraint(
                 fields=["name_key"],
                 condition=~models.Q(name_key=""),
                 name="profile_name_key_unique",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(is_bot=False, bot_tier="") | models.Q(is_bot=True),
+                name="profile_tier_only_for_bots",
+            ),
+            models.UniqueConstraint(
+                fields=["bot_tier"], condition=models.Q(is_bot=True), name="profile_one_bot_a_tier"
             ),
         ]
 

@@ -39,7 +39,13 @@ def on_move_applied(
 ) -> None:
     """Tell whoever the game now waits on, note that the mover was active, and (when
     ``settings.PRERENDER_PARTIALS``) render the other players' partials once it commits."""
-    notifications.notify_move(game=game, ply=move.ply, before=before, after=after)
+    notifications.notify_move(
+        game=game,
+        ply=move.ply,
+        before=before,
+        after=after,
+        by_bot=move.source == Move.Source.BOT,
+    )
     if settings.PRERENDER_PARTIALS:
         # robust: a broker that does not answer, or an eager run that fails, is logged;
         # the move stands and the polls render.

@@ -14,6 +14,7 @@ from celery import Task, shared_task
 
 from games.mail import deliver
 from games.models import Delivery
+from games.play import bots
 from games.play.sweeps import deadlines_sweep
 from games.web import prerender
 
@@ -72,3 +73,22 @@ def send_daily_digest() -> int:
 def sweep_deadlines() -> dict[str, int]:
     """Apply the clocks of every game (``games.play.sweeps.deadlines_sweep``); return counts."""
     return deadlines_sweep()
+
+
+# Bots (issue 15) run on their own queue, "bots" (CELERY_TASK_ROUTES): a burst of bot
+# thinking never delays an email. acks_late (settings) re-delivers a task whose worker died
+# mid-search; the version makes a second run a no-op.
+@shared_task(ignore_result=True)
+def play_bot_move(game_id: int, version: int) -> int | None:
+    """Play the bot's action in ``game_id`` at ``version`` (``bots.bot_move_play``).
+
+    Returns the ply played, or None when the game moved on or waits on a person.
+    """
+    move = bots.bot_move_play(game_id=game_id, version=version)
+    return None if move is None else move.ply
+
+
+@shared_task
+def sweep_bots() -> int:
+    """Move the games left waiting on a bot (``bots.bots_sweep``); return how many."""
+    return bots.bots_sweep()

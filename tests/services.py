@@ -60,8 +60,13 @@ def redis_server() -> Iterator[str]:
 
 
 @contextmanager
-def celery_worker(broker_url: str, extra_env: dict[str, str] | None = None) -> Iterator[str]:
-    """Run a real Celery worker of ``tigris_site`` against ``broker_url``; yield its node name."""
+def celery_worker(
+    broker_url: str, extra_env: dict[str, str] | None = None, *, queues: str = "celery"
+) -> Iterator[str]:
+    """Run a real Celery worker of ``tigris_site`` against ``broker_url``; yield its node name.
+
+    ``queues`` names the queues it consumes, comma-separated (``"celery,bots"``).
+    """
     node = f"test-{os.getpid()}-{free_port()}@localhost"
     env = {
         **os.environ,
@@ -88,6 +93,8 @@ def celery_worker(broker_url: str, extra_env: dict[str, str] | None = None) -> I
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
+            "--queues",
+            queues,
         ],
         cwd=ROOT,
         env=env,

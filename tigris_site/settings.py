@@ -262,6 +262,23 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # time controls (issue 6): vacations ending, reminders, timeouts, expired open games
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
 }
+# Bots (issue 15, games/play/bots.py). With a broker each bot action is a task on its own
+# queue, "bots", queued after the commit of the move that makes a game wait on a bot (run
+# `celery worker -Q bots`, scaled apart from the email worker), and beat's sweep re-queues
+# games left waiting a minute. Eager (the embedded mode) a queued task would run inside the
+# player's request, after its commit but before the answer: so nothing is queued, and the
+# sweeps process beside the server (`manage.py run_sweeps`) plays waiting bots every second.
+BOTS_QUEUED = env.bool("BOTS_QUEUED", default=not CELERY_TASK_ALWAYS_EAGER)
+BOT_SWEEP_AFTER_SECONDS = env.float("BOT_SWEEP_AFTER_SECONDS", default=60.0 if BOTS_QUEUED else 0.0)
+BOT_HARD_TIME_LIMIT = env.float("BOT_HARD_TIME_LIMIT", default=2.5)  # seconds a hard bot thinks
+CELERY_TASK_ROUTES = {
+    "games.tasks.play_bot_move": {"queue": "bots"},
+    "games.tasks.sweep_bots": {"queue": "bots"},
+}
+CELERY_BEAT_SCHEDULE["sweep-bots"] = {
+    "task": "games.tasks.sweep_bots",
+    "schedule": 30.0 if BOTS_QUEUED else 1.0,
+}
 
 # --------------------------------------------------------------------------- security
 SESSION_COOKIE_HTTPONLY = True

@@ -9,6 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.mail.notification import still_owed
 from games.mail.sending import absolute, deadline_text, email_send, language_of
 from games.models import Delivery, Notification, NotificationKind
 from games.selectors.games import games_waiting_for
@@ -16,8 +17,9 @@ from games.text.seats import display_name
 
 
 def _still_relevant(row: Notification, waiting_ids: set[int]) -> bool:
+    """Return whether ``row`` still belongs in the email: a turn not taken since its ply."""
     if row.kind in (NotificationKind.YOUR_TURN, NotificationKind.DECISION):
-        return row.game_id in waiting_ids
+        return row.game_id in waiting_ids and still_owed(row)
     return True
 
 

@@ -22,7 +22,7 @@ from django.utils import timezone
 import engine
 from games.core import queue
 from games.models import Delivery, Game, Notification, NotificationKind, Seat
-from games.selectors.people import preference_get, profile_time_zone
+from games.selectors.people import preference_get, profile_time_zone, user_is_bot
 
 DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in the recipient's time zone
 
@@ -57,22 +57,36 @@ def next_digest_time(now: datetime, time_zone: str) -> datetime:
 
 
 def notification_create(
-    *, user_id: int, game: Game | None, ply: int, kind: str, fresh: bool = False
+    *,
+    user_id: int,
+    game: Game | None,
+    ply: int,
+    kind: str,
+    fresh: bool = False,
+    hold: bool = False,
 ) -> Notification | None:
     """Write the outbox row owed to ``user_id`` (per their preference for ``kind``).
 
-    Returns None when the user turned that kind off or the row already exists (the unique
-    constraint on user, game, ply, kind makes this idempotent; account-level rows with no
-    ``game``, such as ``vacation_ended``, rely on their caller's lock instead). ``fresh``
-    says no such row can exist yet — the ply is the one the caller's transaction applies,
-    under the game's row lock — so the row is written without the savepoint that keeps a
-    duplicate from spoiling the transaction (two queries fewer a move).
+    Returns None for a bot account, when the user turned that kind off or the row
+    already exists (the unique constraint on user, game, ply, kind makes this idempotent;
+    account-level rows with no ``game``, such as ``vacation_ended``, rely on their
+    caller's lock instead). ``fresh`` says no such row can exist yet — the ply is the one
+    the caller's transaction applies, under the game's row lock — so the row is written
+    without the savepoint that keeps a duplicate from spoiling the transaction (two
+    queries fewer a move).
     An immediate row is queued for ``games.tasks.send_notification`` when the surrounding
-    transaction commits.
+    transaction commits. ``hold`` (a bot's move, issue 15) turns an immediate preference
+    into a batched one: the row waits the user's batch minutes (15 by default) and the
+    batch drops it if they act meanwhile, so a person playing bots live gets no email a
+    bot turn.
     """
+    if user_is_bot(user_id):
+        return None  # a bot has no address and reads no email (issue 15)
     delivery, minutes = preference_get(user_id, kind)
     if delivery == Delivery.OFF:
         return None
+    if hold and delivery == Delivery.IMMEDIATE:
+        delivery = Delivery.BATCHED
     now = timezone.now()
     if delivery == Delivery.BATCHED:
         send_after = now + timedelta(minutes=minutes)
@@ -120,11 +134,19 @@ def notify_game_started(*, game: Game) -> list[Notification]:
 
 
 def notify_move(
-    *, game: Game, ply: int, before: engine.GameState, after: engine.GameState
+    *,
+    game: Game,
+    ply: int,
+    before: engine.GameState,
+    after: engine.GameState,
+    by_bot: bool = False,
 ) -> list[Notification]:
     """Write the rows owed after the move ``ply`` turned ``before`` into ``after``.
 
     The seat that must act in ``after`` is told when ``before`` waited on another seat.
+    After a bot's move (``by_bot``) in a game where every other seat is a bot's (or
+    dropped), the row is held for the batch (``notification_create`` ``hold``): an email
+    only if the person has not acted within their batch delay.
     Game over is handled by ``notify_game_over``.
     """
     waiting = waiting_kind(after)
@@ -140,7 +162,11 @@ def notify_move(
         return []  # a dropped seat is played by the default policy: nobody to tell
     user_id = seat_row.user_id
     # ``ply`` is the move this transaction applies: no row of it exists yet.
-    row = notification_create(user_id=user_id, game=game, ply=ply, kind=kind, fresh=True)
+    # Held only for a person playing bots alone: another person's move is news at once.
+    alone = all(s.is_bot or s.dropped_at is not None for s in game.seats.all() if s != seat_row)
+    row = notification_create(
+        user_id=user_id, game=game, ply=ply, kind=kind, fresh=True, hold=by_bot and alone
+    )
     return [row] if row is not None else []
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from datetime import timedelta
 
 from django.db import transaction
@@ -10,12 +11,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
+from games.accounts.bots import BOT_TIERS, bot_account
 from games.core import signals
 from games.core.errors import GameNotActive, JoinRefused, NotAPlayer
 from games.core.states import state_to_db
 from games.models import Game, NotificationKind, Seat
 from games.outbox import notifications
 from games.play.access import UserLike, locked_game, user_id_of
+from games.play.botturns import bot_turn_queue
 from games.play.deadlines import clock_start
 
 OPEN_GAME_LIFETIME = timedelta(days=14)
@@ -30,16 +33,26 @@ def game_create(
     open_scoring: bool = False,
     days_per_move: int | None = 3,
     vacation_allowed: bool = True,
+    bots: Sequence[str] = (),
 ) -> Game:
     """Create an open game of ``num_players`` (2–4) seats and seat its creator.
 
     ``days_per_move`` is the time per decision in days (None: no limit, unrated games
     only); ``vacation_allowed`` False means players' vacations do not pause its deadlines.
-    Raises ``JoinRefused`` for a player count outside 2–4 or a rated game without a limit.
+    ``bots`` names a tier (``easy``, ``medium``, ``hard``) for each other seat a bot takes
+    (issue 15): a game with a bot is unrated, whatever ``is_rated`` says, and a game whose
+    seats are then all taken starts at once. Raises ``JoinRefused`` for a player count
+    outside 2–4, a rated game without a limit, an unknown tier or more bots than other seats.
     """
     creator_id = user_id_of(creator)
     if not 2 <= num_players <= 4:
         raise JoinRefused(_("A game has 2 to 4 players."))
+    if any(tier not in BOT_TIERS for tier in bots):
+        raise JoinRefused(_("A bot is easy, medium or hard."))
+    if len(bots) > num_players - 1:
+        raise JoinRefused(_("Bots can take only the seats other than yours."))
+    if bots:
+        is_rated = False  # ratings measure people against people
     if is_rated and not days_per_move:
         raise JoinRefused(_("A rated game needs a time limit per move."))
     with transaction.atomic():
@@ -53,7 +66,26 @@ def game_create(
             vacation_allowed=vacation_allowed,
         )
         Seat.objects.create(game=game, user_id=creator_id)
+        for tier in bots:
+            Seat.objects.create(game=game, user=bot_account(tier), is_bot=True)
+        if 1 + len(bots) == num_players:
+            game_start(game=game)
     return game
+
+
+QUICK_BOT_TIER = "medium"  # "Play a bot now" (issue 15)
+
+
+def game_against_bot_create(*, creator: UserLike, tier: str = QUICK_BOT_TIER) -> Game:
+    """Create and start "Play a bot now": ``creator`` against the bot of ``tier``, 2 players.
+
+    Unrated, public (anyone may watch), no time limit; the order of play is drawn at the
+    start (``game_start``, RULES.md §1.3), so the bot moves first half the time. Raises
+    ``NotAPlayer`` (anonymous) or ``JoinRefused`` (unknown tier).
+    """
+    return game_create(
+        creator=creator, num_players=2, is_rated=False, days_per_move=None, bots=(tier,)
+    )
 
 
 def game_join(*, game_id: int, user: UserLike, invite_token: str | None = None) -> Game:
@@ -129,6 +161,7 @@ def game_start(*, game: Game) -> Game:
     clock_start(game)
     game.save()
     signals.game_started.send(sender=Game, game=game)
+    bot_turn_queue(game=game)  # a bot may play first
     return game
 
 

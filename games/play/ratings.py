@@ -4,7 +4,7 @@ Displayed scale (Elo-like): ``display = 1500 + 40 × (μ − 3σ)``, rounded. A 
 (μ = 25, σ = 25/3) shows 1500; the uncertainty shown is ``± 40 × 2σ`` (≈ 95 %).
 A player is *provisional* until ``PROVISIONAL_GAMES`` rated games.
 
-A game is rated when it was created rated, every seat is human (no bots exist yet), and it
+A game is rated when it was created rated, every seat is human (no bot seat), and it
 ended normally or with dropped seats, which rank last (``dropped_seats``, for the
 time-control issue). ``Game.rated_at`` makes rating idempotent under the game's row lock.
 ``rebuild_all`` replays every rated game in finish order (``manage.py recompute_ratings``).
@@ -45,8 +45,8 @@ def is_provisional(profile: Profile) -> bool:
 
 
 def seat_is_human(seat: Seat) -> bool:
-    """Return whether a person plays ``seat`` (always, until bots exist)."""
-    return True
+    """Return whether a person plays ``seat`` (not one of the site's bots, issue 15)."""
+    return not seat.is_bot
 
 
 def game_is_rateable(game: Game, seats: Iterable[Seat]) -> bool:

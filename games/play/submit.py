@@ -1,4 +1,4 @@
-"""Submitting an action: the one path of every ply, human, timeout or dropped seat (RULES.md §2).
+"""Submitting an action: the one path of every ply — human, bot, timeout, dropped (RULES.md §2).
 
 Each service takes keyword-only arguments, runs in ``transaction.atomic()``, locks the game
 row with ``select_for_update()`` and raises a ``games.core.errors.GameError`` subclass
@@ -20,6 +20,7 @@ from games.core.states import events_to_db, state_from_db, state_to_db
 from games.models import Game, Move
 from games.play import policy
 from games.play.access import UserLike, locked_game, user_id_of
+from games.play.botturns import bot_played, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, clock_start
 from games.play.errors import IllegalAction
 from games.text.messages import malformed_action_text
@@ -45,9 +46,20 @@ def parse_action(text: str) -> engine.Action:
 
 
 def game_submit_action(
-    *, game_id: int, user: UserLike, action: str, expected_version: int
+    *,
+    game_id: int,
+    user: UserLike,
+    action: str,
+    expected_version: int,
+    seat: int | None = None,
+    source: str = Move.Source.PLAYER,
 ) -> SubmitResult:
     """Apply ``user``'s ``action`` (engine notation) to the game at ``expected_version``.
+
+    ``seat`` names which of ``user``'s seats acts (a bot account may hold several seats of
+    one game; a person holds one, found without it). ``source`` is ``Move.Source.BOT`` for
+    a bot's move (``games.play.bots``): only a bot's seat may be played so, and a bot's
+    seat only so.
 
     In one transaction with the game row locked: check the game is in progress, that
     ``user`` holds a seat, that the version matches and that the seat must act now; apply
@@ -67,21 +79,28 @@ def game_submit_action(
             if game.status == Game.Status.FINISHED:
                 raise GameNotActive(_("This game is over."))
             raise GameNotActive()
-        seat = next((s for s in game.seats.all() if s.user_id == user_id), None)
-        if seat is None:
+        mine = (s for s in game.seats.all() if s.user_id == user_id)
+        if seat is not None:
+            mine = (s for s in mine if s.position == seat)
+        held = next(mine, None)
+        if held is None:
+            raise NotAPlayer()
+        if bot_played(game, held) != (source == Move.Source.BOT):
+            if held.dropped_at is not None:
+                raise NotAPlayer(_("You left this game: the bot plays your seat now."))
             raise NotAPlayer()
         if expected_version != game.version:
             raise StaleVersion()
-        position = seat.position
+        position = held.position
         if position is None or position != game.to_act_seat:
             raise NotYourTurn()
         before = state_from_db(game.state or {})
         move, after = action_apply(
-            game=game, position=position, before=before, action=parsed, source=Move.Source.PLAYER
+            game=game, position=position, before=before, action=parsed, source=source
         )
-        if seat.timeouts_in_row:
-            seat.timeouts_in_row = 0  # a human action resets the streak (issue 6)
-            seat.save(update_fields=["timeouts_in_row"])
+        if held.timeouts_in_row:
+            held.timeouts_in_row = 0  # a human action resets the streak (issue 6)
+            held.save(update_fields=["timeouts_in_row"])
         dropped_autoplay(game=game, state=after)
     return SubmitResult(game=game, move=move)
 
@@ -99,8 +118,10 @@ def action_apply(
     Humans (``game_submit_action``), timeouts (``seat_timeout``) and dropped seats
     (``_dropped_autoplay``) all come here: append the ``Move`` (with ``source``) and its
     events, save the snapshot, bump the version, restart the clock when the seat to act
-    changes, finish the game when it is over, and send ``signals.move_applied``
-    (and ``game_finished``). Raises ``IllegalAction``; the caller holds the row lock.
+    changes, finish the game when it is over, send ``signals.move_applied``
+    (and ``game_finished``), and queue the bot's move when the game now waits on a bot
+    (``botturns.bot_turn_queue``, after the commit). Raises ``IllegalAction``; the caller
+    holds the row lock.
     """
     try:
         after = engine.apply(before, action)
@@ -131,16 +152,22 @@ def action_apply(
     signals.move_applied.send(sender=Game, game=game, move=move, before=before, after=after)
     if after.is_over:
         game_finish(game=game, state=after)
+    else:
+        bot_turn_queue(game=game)
     return move, after
 
 
 def dropped_autoplay(*, game: Game, state: engine.GameState) -> list[Move]:
     """Play the default policy at once for every dropped seat ``game`` waits on (issue 6).
 
-    Stops when the game waits on a seat still played by a person, or is over. The caller
-    holds the game's row lock; returns the moves played (``source`` dropped).
+    Stops when the game waits on a seat still played by a person, or is over. In a game
+    of 3–4 players the medium bot plays dropped seats instead (``botturns``), in the
+    background like any bot. The caller holds the game's row lock; returns the moves played
+    (``source`` dropped).
     """
-    dropped = {s.position for s in game.seats.all() if s.dropped_at is not None}
+    dropped = {
+        s.position for s in game.seats.all() if s.dropped_at is not None and not bot_played(game, s)
+    }
     moves: list[Move] = []
     while (
         dropped

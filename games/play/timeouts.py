@@ -15,6 +15,7 @@ from games.models import Game, Move, NotificationKind, Seat
 from games.outbox import notifications
 from games.play import policy
 from games.play.access import UserLike, locked_game, user_id_of
+from games.play.botturns import bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, clock_start
 from games.play.submit import AUTOPLAY_LIMIT, action_apply, dropped_autoplay
 from games.selectors.people import user_on_vacation
@@ -117,8 +118,10 @@ def seat_drop(*, game: Game, seat: Seat, reason: str) -> None:
     """Drop ``seat`` of the locked ``game`` (timeouts or resignation), with its consequences.
 
     When every seat is dropped the game is aborted (never rated). Otherwise the other
-    players are told (``seat_dropped``) and the default policy plays the seat at once
-    whenever the game waits on it; a rated game ranks it last (``ratings.rating_ranks``).
+    players are told (``seat_dropped``) and the seat is played automatically whenever the
+    game waits on it: by the default policy at once in a 2-player game, by the medium bot
+    in the background in a game of 3–4 (``botturns``); a rated game ranks it last
+    (``ratings.rating_ranks``).
     """
     seat.dropped_at = timezone.now()
     seat.drop_reason = reason
@@ -132,6 +135,7 @@ def seat_drop(*, game: Game, seat: Seat, reason: str) -> None:
         return
     notifications.notify_seat_dropped(game=game, seat=seat)
     dropped_autoplay(game=game, state=state_from_db(game.state or {}))
+    bot_turn_queue(game=game)  # 3–4 players: the medium bot takes over the seat (issue 15)
 
 
 def game_resign(*, game_id: int, user: UserLike) -> Game:

@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import F, Prefetch, QuerySet
 
 from games.models import Game, Seat
-from games.text.seats import SeatInfo, display_name
+from games.text.seats import SeatInfo, display_name, taken_over_name
 
 UserLike = AbstractBaseUser | AnonymousUser
 
@@ -33,12 +33,16 @@ def with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
 def seat_infos(game: Game) -> dict[int, SeatInfo]:
     """Return position → ``SeatInfo`` for the seated players of a started game.
 
-    Reads the seats ``game`` was fetched with (``with_seats``): no query then.
+    Reads the seats ``game`` was fetched with (``with_seats``): no query then. A person's
+    seat dropped in a 3–4 player game, which the medium bot plays (issue 15), shows their
+    name with "(bot)".
     """
     return {
         seat.position: SeatInfo(
             position=seat.position,
-            username=display_name(seat.user),
+            username=taken_over_name(display_name(seat.user))
+            if seat.dropped_at is not None and not seat.is_bot and game.num_players >= 3
+            else display_name(seat.user),
             dynasty=seat.dynasty,
             final_rank=seat.final_rank,
             final_score=seat.final_score,
@@ -148,6 +152,7 @@ class MyGame:
     seats: tuple[Player, ...]
     others: tuple[Player, ...]
     waiting_for_me: bool
+    is_rated: bool = True
 
 
 def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
@@ -182,6 +187,7 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
                 waiting_for_me=game.status == Game.Status.ACTIVE
                 and mine is not None
                 and mine.position == game.to_act_seat,
+                is_rated=game.is_rated,
             )
         )
     rows.sort(key=lambda g: 0 if g.waiting_for_me else order.get(g.status, 3))

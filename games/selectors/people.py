@@ -73,6 +73,19 @@ def vacations_due() -> list[int]:
     )
 
 
+def bot_tiers_of(user_ids: list[int]) -> dict[int, str]:
+    """Return user id → tier (``easy``, ``medium``, ``hard``) of the bots among ``user_ids``."""
+    rows = Profile.objects.filter(user_id__in=user_ids, is_bot=True).values_list(
+        "user_id", "bot_tier"
+    )
+    return dict(rows)
+
+
+def user_is_bot(user_id: int) -> bool:
+    """Return whether ``user_id`` is one of the site's bot accounts (one query)."""
+    return Profile.objects.filter(user_id=user_id, is_bot=True).exists()
+
+
 def display_name_taken(name: str, *, except_user_id: int | None = None) -> bool:
     """Return whether another account shows as ``name`` or a look-alike of it.
 

@@ -45,12 +45,14 @@ def player_rating(user: Any) -> str:
     """Return ``user``'s displayed rating, ``"1532"``, with ``?`` while provisional.
 
     Reads ``user.profile`` (prefetch it in lists); a player without a profile yet has the
-    starting rating.
+    starting rating; a bot, which plays only unrated games, has none (``"—"``).
     """
     try:
         profile = user.profile
     except ObjectDoesNotExist:
         profile = None
+    if profile is not None and profile.is_bot:
+        return "—"
     if profile is None:
         mu, sigma, provisional = ratings.MODEL.mu, ratings.MODEL.sigma, True
     else:

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.text.words import DYNASTY_NAME, DYNASTY_SYMBOL
 
@@ -49,13 +50,40 @@ def seat_label(seats: Mapping[int, SeatInfo], seat: int | None) -> str:
     return info.label if info else _("Seat %(n)s") % {"n": seat}
 
 
+BOT_MARK = "\N{ROBOT FACE}"  # shown before every bot's name (issue 15)
+
+# The bots' tiers in words (``Profile.BotTier``; the text room reads no model).
+BOT_TIER_NAME = {
+    "easy": gettext_lazy("easy"),
+    "medium": gettext_lazy("medium"),
+    "hard": gettext_lazy("hard"),
+}
+
+
+def bot_name(tier: str) -> str:
+    """Return the name every page shows for the bot of ``tier``: "🤖 Bot (medium)"."""
+    return _("%(mark)s Bot (%(tier)s)") % {
+        "mark": BOT_MARK,
+        "tier": BOT_TIER_NAME.get(tier, tier),
+    }
+
+
+def taken_over_name(name: str) -> str:
+    """Return a person's name once the bot plays their dropped seat: "alice (bot)"."""
+    return _("%(name)s (bot)") % {"name": name}
+
+
 def display_name(user: Any) -> str:
     """Return the name shown for ``user``: the profile's display name, else the username.
 
+    A bot account shows its mark and tier instead (``bot_name``), in the reader's language.
     Reads ``user.profile`` (prefetch it in lists: ``games.selectors.games.with_seats``).
     """
     try:
-        name = user.profile.display_name
+        profile = user.profile
     except ObjectDoesNotExist:
-        name = ""
+        profile = None
+    if profile is not None and profile.is_bot:
+        return bot_name(profile.bot_tier)
+    name = profile.display_name if profile is not None else ""
     return str(name or user.get_username())

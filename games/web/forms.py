@@ -20,8 +20,23 @@ DAYS_PER_MOVE_CHOICES = [
 ]
 
 
+SEAT_CHOICES = [
+    ("", _("open for a player")),
+    ("easy", _("bot, easy")),
+    ("medium", _("bot, medium")),
+    ("hard", _("bot, hard")),
+]
+BOT_SEATS = (2, 3, 4)  # the seats the creator may give a bot (the creator takes one)
+
+
 class GameCreateForm(forms.Form):
-    """Choose the seats, visibility, rating, scoring and time control of a new game."""
+    """Choose the seats, visibility, rating, scoring and time control of a new game.
+
+    ``seat_2`` … ``seat_4`` leave a seat open or give it to a bot of a tier (issue 15);
+    ``cleaned_data["bots"]`` is then the tiers of the seats within the player count, and a
+    game with a bot is unrated (``is_rated`` False). The seat numbers here only count the
+    seats: the order of play is drawn when the game starts (RULES.md §1.3).
+    """
 
     num_players = forms.TypedChoiceField(
         label=_("Players"),
@@ -52,10 +67,31 @@ class GameCreateForm(forms.Form):
         initial=True,
         help_text=_("Untick to keep every deadline running even while a player is away."),
     )
+    seat_2 = forms.ChoiceField(label=_("Second seat"), choices=SEAT_CHOICES, required=False)
+    seat_3 = forms.ChoiceField(
+        label=_("Third seat (3 or 4 players)"), choices=SEAT_CHOICES, required=False
+    )
+    seat_4 = forms.ChoiceField(
+        label=_("Fourth seat (4 players)"),
+        choices=SEAT_CHOICES,
+        required=False,
+        help_text=_("A game with a bot is unrated; one whose seats are all taken starts at once."),
+    )
 
     def clean(self) -> dict[str, Any]:
-        """Refuse a rated game without a time limit (issue 6: no limit is for friendly games)."""
+        """Gather the bots' tiers; refuse a rated game without a time limit (issue 6).
+
+        Bots chosen for seats beyond the player count are left out; a game with a bot is
+        unrated, so it needs no time limit.
+        """
         data = super().clean() or {}
+        players = data.get("num_players") or 2
+        bots = [data.pop(f"seat_{n}", "") for n in BOT_SEATS]
+        data["bots"] = tuple(
+            tier for n, tier in zip(BOT_SEATS, bots, strict=True) if tier and n <= players
+        )
+        if data["bots"]:
+            data["is_rated"] = False
         if data.get("is_rated") and not data.get("days_per_move"):
             self.add_error(
                 "days_per_move",

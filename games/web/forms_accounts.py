@@ -17,6 +17,7 @@ from games.accounts import profiles
 from games.models import Delivery, NotificationKind
 from games.selectors import people
 from games.text import names
+from games.text.seats import BOT_MARK
 
 SETTABLE_KINDS = [
     NotificationKind.YOUR_TURN,
@@ -35,6 +36,8 @@ def validate_display_name(value: str) -> None:
     pages and email subjects.
     """
     names.validate(value)
+    if BOT_MARK in names.normalise(value):
+        raise ValidationError(_("The robot mark is kept for the site's bots."))
 
 
 NAME_TAKEN = _("Another player already uses this display name.")

@@ -35,3 +35,25 @@ def test_it_refuses_to_run_beside_a_broker(settings: Any) -> None:
     settings.CELERY_TASK_ALWAYS_EAGER = False
     with pytest.raises(CommandError, match="run Celery beat instead"):
         call_command("run_sweeps", "--once")
+
+
+def test_beside_the_server_it_plays_the_bot_a_game_waits_on() -> None:
+    """The embedded mode (issue 15): no task is queued by a move; this process plays bots."""
+    import engine
+    from games.core.states import game_state
+    from games.play import submit
+    from tests.games.bots_helpers import bot_game
+    from tests.games.playing import passing
+
+    game, human, position = bot_game(("easy",))
+    while game.to_act_seat == position:  # the person passes until the bot must act
+        action = passing(engine.legal_actions(game_state(game)))
+        submit.game_submit_action(
+            game_id=game.pk, user=human, action=str(action), expected_version=game.version
+        )
+        game.refresh_from_db()
+    waiting = game.version
+    call_command("run_sweeps", "--once")
+    game.refresh_from_db()
+    assert game.version == waiting + 1  # one action a run: a turn shows action by action
+    assert Move.objects.get(game=game, ply=waiting + 1).source == Move.Source.BOT

@@ -36,7 +36,7 @@ def copy_tree(destination: Path) -> Path:
 def test_contracts_hold_on_a_copy_of_the_tree(tmp_path: Path) -> None:
     result = run_lint_imports(copy_tree(tmp_path))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 3 kept, 0 broken." in result.stdout
+    assert "Contracts: 5 kept, 0 broken." in result.stdout
 
 
 def lint_with(tmp_path: Path, module: str, source: str) -> subprocess.CompletedProcess[str]:
@@ -67,3 +67,12 @@ def test_a_room_importing_the_tasks_breaks_the_layers_contract(tmp_path: Path) -
     result = lint_with(tmp_path, "games.outbox.offending", "from games import tasks  # noqa\n")
     assert result.returncode != 0
     assert "games.outbox.offending -> games.tasks" in result.stdout
+
+
+def test_rules_importing_the_bots_breaks_the_contract(tmp_path: Path) -> None:
+    tree = copy_tree(tmp_path)
+    rules = tree / "engine" / "rules.py"
+    rules.write_text(rules.read_text() + "\nfrom . import bots  # noqa\n")
+    result = run_lint_imports(tree)
+    assert result.returncode != 0
+    assert "engine.rules -> engine.bots" in result.stdout

@@ -17,7 +17,8 @@ class Command(BaseCommand):
     help = (
         "Run every task of CELERY_BEAT_SCHEDULE in this process on its interval (the embedded "
         "mode, where tasks run eagerly and no beat runs): deadlines, reminders, batched emails, "
-        "digests. --once runs each one once and exits."
+        "digests, and the bots' seats every second (a bot never plays in a player's request). "
+        "--once runs each one once and exits."
     )
 
     def add_arguments(self, parser: Any) -> None:

@@ -144,10 +144,10 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    """Non-provisional players active in the last 180 days, best displayed rating first."""
+    """Non-provisional people (never bots) active in the last 180 days, best rating first."""
     since = timezone.now() - timedelta(days=LEADERBOARD_ACTIVE_DAYS)
     profiles = Profile.objects.filter(
-        rated_games__gte=ratings.PROVISIONAL_GAMES, last_active_at__gte=since
+        rated_games__gte=ratings.PROVISIONAL_GAMES, last_active_at__gte=since, is_bot=False
     ).select_related("user")
     rated = sorted(
         ((ratings.display_rating(p.rating_mu, p.rating_sigma), p) for p in profiles),

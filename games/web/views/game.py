@@ -14,8 +14,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from games.core.errors import GameError, MalformedAction
@@ -102,8 +104,30 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
             },
             status=400,
         )
-    game = lifecycle.game_create(creator=request.user, **form.cleaned_data)
-    messages.success(request, _("Game created. It starts when every seat is taken."))
+    try:
+        game = lifecycle.game_create(creator=request.user, **form.cleaned_data)
+    except GameError as exc:
+        messages.error(request, str(exc))
+        return redirect("games:lobby")
+    if game.status == Game.Status.ACTIVE:
+        messages.success(request, _("Every seat is taken: the game has started."))
+    else:
+        messages.success(request, _("Game created. It starts when every seat is taken."))
+    return redirect("games:game", game_id=game.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def play_bot(request: HtmxHttpRequest) -> HttpResponse:
+    """ "Play a bot now": POST (logged in) starts an unrated 2-player game against the medium
+    bot and opens it; GET shows the button, or, logged out, sends to sign-up and back here.
+    """
+    if not request.user.is_authenticated:
+        here = reverse("games:play_bot")
+        return redirect(f"{reverse('account_signup')}?{urlencode({'next': here})}")
+    if request.method == "GET":
+        return render(request, "games/play_bot.html")
+    game = lifecycle.game_against_bot_create(creator=request.user)
+    messages.success(request, _("Your game against the bot has started."))
     return redirect("games:game", game_id=game.pk)
 
 

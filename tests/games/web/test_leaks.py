@@ -122,6 +122,32 @@ def test_no_page_leaks_hidden_information(num_players: int, open_scoring: bool) 
     assert checked > 50
 
 
+def test_a_bot_games_pages_never_show_the_person_a_bots_hand() -> None:
+    """A bot game (issue 15): the person's pages, and a spectator's, as the bots play."""
+    from tests.games.bots_helpers import bot_game, human_plays_over_http
+
+    game, human, position = bot_game(("easy", "easy"))
+    spectator = Client()
+    checked: list[int] = []
+
+    def check(client: Client, game: Game) -> None:
+        if game.version % 7:
+            return
+        for viewer, who in ((client, position), (spectator, None)):
+            for response, shown in pages_for(viewer, game):
+                if response.status_code == 302:
+                    assert who is None
+                    continue
+                assert response.status_code == 200
+                assert_no_leak(response.content, game, who, shown)
+                assert_context_holds_no_secret(response, game)
+                checked.append(game.version)
+
+    game = human_plays_over_http(game, human, random.Random(33), check=check)
+    assert game.status == Game.Status.FINISHED
+    assert len(checked) > 20
+
+
 def test_swapped_colours_are_shown_to_the_swapper_only() -> None:
     game, seats = started_game(2)
     from games.play import submit as play_submit

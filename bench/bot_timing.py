@@ -1,0 +1,85 @@
+"""Time each bot tier's decisions on fixed positions: ``python bench/bot_timing.py --positions 40``.
+
+Positions come from 2-, 3- and 4-player games played by the easy tier
+(fixed seeds), every few plies, with the events each seat's log showed. Each
+tier in ``--tiers`` answers every position from its seat's view; the script
+prints per tier the decision time p50/p95/max in milliseconds. ``--iterations``
+sets the hard tier's budget (default: the site's, ``engine.bots.hard.
+DEFAULT_ITERATIONS``). The budgets of issue 14: easy p95 <= 50 ms, medium
+<= 500 ms, hard <= 3 s at the site's default budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from engine.bots import TIERS, choose_action  # noqa: E402
+
+Position = tuple[engine.PlayerView, list[list[dict[str, Any]]]]
+
+
+def positions(count: int, seed: int) -> list[Position]:
+    """Return ``count`` (view, history) pairs from easy self-play, 2–4 players."""
+    out: list[Position] = []
+    game = 0
+    while len(out) < count:
+        n = 2 + game % 3
+        state = engine.new_game(n, seed + game)
+        history: list[list[list[dict[str, Any]]]] = [[] for _ in range(n)]
+        plies = 0
+        while not state.is_over and len(out) < count:
+            seat = state.to_act
+            assert seat is not None
+            view = engine.view_for(state, seat)
+            if plies % 9 == 4 and len(view.legal_actions) > 1:
+                out.append((view, [list(h) for h in history[seat - 1]]))
+            action = choose_action(view, history[seat - 1], tier="easy", seed=plies)
+            state = engine.apply(state, action)
+            plies += 1
+            for s in range(1, n + 1):
+                history[s - 1].append(
+                    [e.to_dict() for e in state.events if e.private_to is None or e.private_to == s]
+                )
+        game += 1
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Return the ``q`` quantile (0..1) of ``values`` by the nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(q * len(ordered) + 0.999999) - 1))]
+
+
+def main() -> None:
+    """Parse the arguments, time the tiers and print the figures."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=300)
+    parser.add_argument("--tiers", nargs="+", choices=TIERS, default=["easy", "medium", "hard"])
+    parser.add_argument("--iterations", type=int, default=None, help="the hard tier's budget")
+    args = parser.parse_args()
+    found = positions(args.positions, args.seed)
+    for tier in args.tiers:
+        times = []
+        for k, (view, history) in enumerate(found):
+            started = time.perf_counter()
+            choose_action(view, history, tier=tier, seed=k, iterations=args.iterations)
+            times.append(time.perf_counter() - started)
+        print(
+            f"{tier:>6}: {len(times)} decisions  p50 {percentile(times, 0.5) * 1e3:.0f} ms  "
+            f"p95 {percentile(times, 0.95) * 1e3:.0f} ms  max {max(times) * 1e3:.0f} ms"
+            + (f"  (iterations {args.iterations or 'default'})" if tier == "hard" else "")
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+"""What every bot tier reads of a position: a board summary, colour weights, odds in conflicts.
+
+Everything here works on a ``GameState`` that a bot built for itself with
+``engine.determinize`` from its seat's view, so nothing in it can see more
+than that seat saw. Colours are ints in the order red, black, blue, green
+(``engine.botapi``); seats are 1..N.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import engine
+from engine import GameState
+from engine.botapi import (
+    BLOCKS_OF,
+    FACE_DOWN,
+    HAND_SIZE,
+    LEADER_BASE,
+    NEIGHBOURS,
+    NUM_SQUARES,
+    TILE_BASE,
+    Regions,
+    block_squares,
+    regions,
+    with_treasures,
+)
+
+TEMPLE = TILE_BASE  # a face-up red tile (RULES.md §1.2)
+
+# Weight of the lowest colour over the others in a score vector (RULES.md §13.2).
+MIN_WEIGHT = 2.5
+
+
+@dataclass(slots=True)
+class Summary:
+    """Hold one board's regions with, per region, face-up tile counts and treasures.
+
+    ``counts[r]`` is ``[red, black, blue, green]`` face-up tiles of region
+    ``r``; ``treasures[r]`` how many treasures lie in it; ``leaders[seat-1][c]``
+    the square of that seat's leader of colour ``c`` or -1.
+    """
+
+    regions: Regions
+    counts: list[list[int]]
+    treasures: list[int]
+    leaders: tuple[tuple[int, ...], ...]
+
+
+def summary(state: GameState) -> Summary:
+    """Return the (cached) ``Summary`` of ``state``'s board (RULES.md §3)."""
+    got = state.cache.get("bots:summary")
+    if got is not None:
+        assert isinstance(got, Summary)
+        return got
+    reg = regions(state)
+    rid = reg.rid
+    counts = [[0, 0, 0, 0] for _ in reg.squares]
+    board = state.board
+    for s in range(NUM_SQUARES):
+        cell = board[s]
+        if TILE_BASE <= cell < FACE_DOWN:
+            counts[rid[s]][cell - TILE_BASE] += 1
+    treasures = [0] * len(reg.squares)
+    for t in state.treasures:
+        treasures[rid[t]] += 1
+    out = Summary(reg, counts, treasures, state.leader_squares())
+    state.cache["bots:summary"] = out
+    return out
+
+
+def temples_next_to(board: tuple[int, ...], square: int) -> int:
+    """Count the face-up red temples adjacent to ``square`` (a leader's revolt strength, §6.2)."""
+    return sum(1 for y in NEIGHBOURS[square] if board[y] == TEMPLE)
+
+
+def score_value(vp: tuple[int, ...], held: int) -> float:
+    """Return how much a score sheet is worth: the lowest colour counts most (RULES.md §13.2).
+
+    ``vp`` is (red, black, blue, green) VP and ``held`` the treasures, which
+    go to the lowest colours first. Each colour adds a concave ``2*sqrt(v+1)``
+    so that balanced progress beats piling up one colour.
+    """
+    a = with_treasures(vp, held)
+    return MIN_WEIGHT * min(a) + 2.0 * sum(math.sqrt(x + 1.0) for x in a)
+
+
+def colour_weights(state: GameState, seat: int) -> list[float]:
+    """Return, per colour, what one more VP of it is worth to ``seat`` (see ``score_value``)."""
+    key = f"bots:w{seat}"
+    got = state.cache.get(key)
+    if got is not None:
+        assert isinstance(got, list)
+        return got
+    vp = state.vp[seat - 1]
+    held = state.treasures_held[seat - 1]
+    base = score_value(vp, held)
+    out = []
+    for c in range(4):
+        v = list(vp)
+        v[c] += 1
+        out.append(score_value(tuple(v), held) - base)
+    state.cache[key] = out
+    return out
+
+
+def unseen_fractions(state: GameState, seat: int) -> list[float]:
+    """Return per colour the share of the tiles ``seat`` cannot see (bag and other hands).
+
+    In a determinized state those tiles are a sample of what the seat cannot
+    see; their colour mix is what the seat knows of the other hands (§14).
+    """
+    pool = [0, 0, 0, 0]
+    for c in state.bag:
+        pool[c] += 1
+    for i, hand in enumerate(state.hands):
+        if i != seat - 1:
+            for c in range(4):
+                pool[c] += hand[c]
+    total = sum(pool) or 1
+    return [p / total for p in pool]
+
+
+def binomial_cdf(k: int, n: int, p: float) -> float:
+    """Return P(X <= k) for X ~ Binomial(n, p): chance an unseen hand holds at most ``k``."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    q = 1.0 - p
+    total = 0.0
+    for i in range(k + 1):
+        total += math.comb(n, i) * p**i * q ** (n - i)
+    return min(1.0, total)
+
+
+def win_chance(margin: int, hand_size: int, frac: float) -> float:
+    """Return the chance an attacker ``margin`` ahead (after its commit) still wins (§6.4, §7.3).
+
+    The defender, who wins ties and sees the attacker's commit, adds as many
+    tiles of the support colour as it holds; it holds ``Binomial(hand_size,
+    frac)`` of them. The attacker wins when the defender holds fewer than
+    ``margin``.
+    """
+    return binomial_cdf(margin - 1, min(hand_size, HAND_SIZE), frac)
+
+
+def leaders_of_region(summ: Summary, r: int) -> list[tuple[int, int, int]]:
+    """Return ``(seat, colour, square)`` of the leaders in region ``r`` (none for r < 0)."""
+    return summ.regions.leaders[r] if r >= 0 else []
+
+
+def monument_block(board: tuple[int, ...], square: int, color: int) -> bool:
+    """Tell whether a tile of ``color`` on ``square`` would complete a 2x2 block (RULES.md §8.1)."""
+    cell = TILE_BASE + color
+    if sum(1 for y in NEIGHBOURS[square] if board[y] == cell) < 2:
+        return False  # a 2x2 block holds two of the square's neighbours
+    for top in BLOCKS_OF[square]:
+        if all(x == square or board[x] == cell for x in block_squares(top)):
+            return True
+    return False
+
+
+def is_leader(cell: int) -> bool:
+    """Tell whether a board cell code is a leader."""
+    return cell >= LEADER_BASE
+
+
+def opponents(state: GameState, seat: int) -> list[int]:
+    """Return the other seats, in seat order."""
+    return [s for s in range(1, state.num_players + 1) if s != seat]
+
+
+def legal(state: GameState) -> tuple[engine.Action, ...]:
+    """Return ``engine.legal_actions(state)`` (a short name for the tiers)."""
+    return engine.legal_actions(state)

@@ -1,0 +1,254 @@
+"""The hard tier: information-set Monte Carlo tree search over determinized states.
+
+The root's children are medium's candidate lines — whole turns of one or two
+actions (``tiers.plan_lines``), or a decision's answers — with medium's value
+of each as a prior worth ``PRIOR_VISITS`` visits. Each iteration deals a
+fresh full state from the seat's view (``engine.Determinizer.sample``), picks
+a line by UCB1 among the ``2 + sqrt(visits)`` best (progressive widening),
+plays it while it is legal in this deal (decisions answered by
+``decisions.quick_decision``, the rest of the turn by the heuristic), and then
+lets the next seat reply: a node of the tree for that seat chooses, by UCB1
+on *its* component of the reward vector and among the replies available in
+this deal (ISMCTS), one of its best threats (``heuristic.score_threats``:
+wars, revolts, treasure grabs, catastrophes), or, when it has none worth
+``THREAT_FLOOR``, a quiet move, which is not played. A second threat may
+follow greedily; the rollout is then cut short and scored by medium's
+``evaluate``, squashed into (0, 1) per seat: the reward vector, 3–4 players
+included, backed up the path.
+
+The budget is ``iterations``; ``time_limit`` (seconds of wall clock) stops
+the search early on a slow machine, the one way a given view, history and
+seed can give another answer. The root plays the first action of its most
+visited line.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+import engine
+from engine import Action, GameState
+
+from .decisions import quick_decision, settle, support
+from .evaluate import evaluate, squash
+from .heuristic import score_actions, score_threats
+from .tiers import EASY_NOISE, decision_values, plan_lines
+
+DEFAULT_ITERATIONS = 200  # the site's default budget
+DEFAULT_TIME_LIMIT = 2.5  # seconds: the wall-clock guard
+EXPLORATION = 0.1  # rewards of lines a VP apart differ by about 0.1
+REWARD_SCALE = 3.0  # evaluation units squashed into a reward (evaluate.squash)
+PRIOR_VISITS = 3  # how many visits medium's valuation of a root move is worth
+ROLLOUT_LIMIT = 12  # plies at most after the tree, before the evaluation
+THREAT_FLOOR = 0.5  # an opponent's threat worth less than this is not played
+QUIET = "quiet"  # the key of an opponent's quiet move in the tree
+
+
+@dataclass(slots=True)
+class Node:
+    """Hold one node: per child action (by notation) the child, and visit and reward sums."""
+
+    seat: int = 0
+    visits: int = 0
+    reward: float = 0.0  # summed reward of the seat that chose the move into this node
+    avail: int = 0
+    children: dict[str, Node] = field(default_factory=dict)
+
+
+class Candidates:
+    """Score each seat's ordinary actions once per (board, hand, actions left), best first.
+
+    Deals from one view share the board and the seat's own hand, so the root's
+    candidates (and most of its children's) are scored once per search. What
+    ``score_actions`` reads besides the board and the actor's hand is the mix
+    of tiles unseen by the actor, which the board and that hand determine.
+    """
+
+    def __init__(self) -> None:
+        """Start with an empty cache."""
+        self.cache: dict[tuple[object, ...], list[tuple[float, Action]]] = {}
+
+    def scored(self, state: GameState, seat: int) -> list[tuple[float, Action]]:
+        """Return ``[(score, action)]`` for ``seat``'s ordinary actions, best first."""
+        key = (
+            seat,
+            state.board,
+            state.hands[seat - 1],
+            state.actions_left,
+            state.vp,
+            state.treasures_held,
+            state.catastrophes,
+            state.treasures,
+        )
+        got = self.cache.get(key)
+        if got is None:
+            got = score_actions(state, seat)
+            got.sort(key=lambda sa: -sa[0])  # stable: ties stay in legal order
+            self.cache[key] = got
+        return got
+
+
+def hard_policy(
+    det: engine.Determinizer,
+    seat: int,
+    rng: random.Random,
+    *,
+    iterations: int = DEFAULT_ITERATIONS,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> Action:
+    """Return the action the search finds best for ``seat`` (see the module doc).
+
+    ``det`` deals states consistent with the seat's view; ``iterations`` is
+    the budget, ``time_limit`` the wall-clock guard in seconds.
+    """
+    started = time.perf_counter()
+    first = det.sample(rng)
+    p = first.pending
+    if p is not None and p.kind == "support" and p.seat == p.defender:
+        return support(first)  # the defender sees everything that matters: tie or give up
+    root = Node(seat=seat)
+    cands = Candidates()
+    # Medium's lines (whole turns, or a decision's answers) and their values are the root's
+    # children and prior: PRIOR_VISITS visits' worth each (module doc).
+    if p is None:
+        prior = plan_lines(first, seat)
+    else:
+        prior = [(v, [a]) for v, a in decision_values(first, seat)]
+    lines: dict[str, list[Action]] = {}
+    for value, line in prior:
+        key = " ; ".join(str(a) for a in line)
+        if key in lines:
+            continue
+        lines[key] = line
+        reward = squash([value], REWARD_SCALE)[0]
+        root.children[key] = Node(seat, PRIOR_VISITS, PRIOR_VISITS * reward, PRIOR_VISITS)
+    keys = list(lines)
+    for i in range(max(1, iterations)):
+        if i and time.perf_counter() - started > time_limit:
+            break
+        state = first if i == 0 else det.sample(rng)
+        width = 2 + int(math.sqrt(root.visits))
+        key = _select(root, keys[:width], seat)
+        _iterate(root, key, lines[key], state, cands, rng)
+    best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward, kv[0]))
+    return lines[best[0]][0]
+
+
+def _iterate(
+    root: Node,
+    key: str,
+    line: list[Action],
+    state: GameState,
+    cands: Candidates,
+    rng: random.Random,
+) -> None:
+    """Play ``line`` in ``state`` (a fresh deal), then the next seat's reply; back up rewards.
+
+    The line's actions are played while legal in this deal; decisions they
+    raise are answered by ``quick_decision``; the rest of the turn, if any,
+    by the best ``score_actions`` move. The next seat then chooses in the
+    tree, by UCB1 on its own reward, among its best threats (``QUIET``, a quiet move that is
+    not played, when it has none); a second threat of its follows greedily.
+    """
+    node = root.children[key]
+    path = [root, node]
+    turn = state.active_seat
+    for k, action in enumerate(line):
+        if k:
+            state = settle(state)
+        if state.is_over or state.active_seat != turn:
+            break
+        try:
+            state = engine.apply(state, action)
+        except engine.IllegalActionError:
+            break  # not possible in this deal: the turn goes on by the heuristic
+    state = _finish_turn(state, turn, cands)
+    if not state.is_over and state.pending is None:
+        actor = state.active_seat
+        options = _threats(state, actor, 1 + int(math.sqrt(node.visits)))
+        reply = _select(node, list(options), actor)
+        child = node.children.get(reply)
+        if child is None:
+            child = Node(seat=actor)
+            node.children[reply] = child
+        path.append(child)
+        chosen = options[reply]
+        if chosen is not None:
+            try:
+                state = settle(engine.apply(state, chosen))
+            except engine.IllegalActionError:
+                pass  # a threatening leader move that would unite kingdoms (§4.1)
+            else:
+                state = _second_threat(state, actor, rng)
+    # Dangers are those left to every seat but the replying one (who may still act), whichever
+    # way the reply went, so that lines are compared alike.
+    replier = turn % state.num_players + 1
+    rewards = squash(evaluate(state, exempt=replier), REWARD_SCALE)
+    for n in path:
+        n.visits += 1
+        n.reward += rewards[n.seat - 1]
+
+
+def _finish_turn(state: GameState, turn: int, cands: Candidates) -> GameState:
+    """Answer pending decisions and play ``turn``'s remaining actions by the heuristic."""
+    plies = 0
+    while not state.is_over and state.active_seat == turn and plies < ROLLOUT_LIMIT:
+        if state.pending is not None:
+            action = quick_decision(state)
+        else:
+            action = cands.scored(state, turn)[0][1]
+        state = engine.apply(state, action)
+        plies += 1
+    return settle(state)
+
+
+def _second_threat(state: GameState, actor: int, rng: random.Random) -> GameState:
+    """Let ``actor`` play its best threat again if its turn goes on (``THREAT_FLOOR``)."""
+    if state.is_over or state.active_seat != actor or state.pending is not None:
+        return state
+    threats = score_threats(state, actor)
+    if not threats:
+        return state
+    value, action = max(threats, key=lambda sa: sa[0] + EASY_NOISE * rng.random())
+    if value < THREAT_FLOOR:
+        return state
+    try:
+        return settle(engine.apply(state, action))
+    except engine.IllegalActionError:
+        return state
+
+
+def _threats(state: GameState, actor: int, limit: int) -> dict[str, Action | None]:
+    """Return the next seat's best threats worth ``THREAT_FLOOR`` or more, else ``QUIET``."""
+    scored = [sa for sa in score_threats(state, actor) if sa[0] >= THREAT_FLOOR]
+    scored.sort(key=lambda sa: -sa[0])
+    out: dict[str, Action | None] = {str(a): a for _, a in scored[: max(limit, 1)]}
+    if not out:
+        out[QUIET] = None
+    return out
+
+
+def _select(node: Node, keys: list[str], actor: int) -> str:
+    """Pick by UCB1 among the ``keys`` available in this deal; unvisited ones first."""
+    best = keys[0]
+    best_score = -1.0
+    unvisited: str | None = None
+    for k in keys:
+        child = node.children.get(k)
+        if child is None:
+            if unvisited is None:
+                unvisited = k
+        else:
+            child.avail += 1
+    if unvisited is not None:
+        return unvisited
+    for k in keys:
+        child = node.children[k]
+        mean = child.reward / child.visits if child.visits else 0.5
+        score = mean + EXPLORATION * math.sqrt(math.log(max(child.avail, 1)) / (child.visits + 1))
+        if score > best_score:
+            best, best_score = k, score
+    return best

@@ -1,0 +1,392 @@
+"""A quick score for each ordinary action, without applying it: easy's policy, medium's pruning.
+
+``score_actions(state, seat)`` returns ``[(score, action)]`` for the legal
+ordinary actions worth a look, in units of ``common.score_value`` (about 3 for
+one VP in the lowest colour). It estimates the VP an action brings (RULES.md
+§5.2), wars and revolts won or lost (§6, §7), treasures a trader takes (§9),
+monuments (§8) and leaders stranded by a catastrophe (§10). Tiles that touch
+no kingdom all score alike, so only one per colour and terrain is returned.
+"""
+
+from __future__ import annotations
+
+import engine
+from engine import GameState, PlaceCatastrophe, PlaceLeader, PlaceTile, SwapTiles
+from engine.botapi import (
+    BLUE,
+    IS_RIVER,
+    KING,
+    LEADER_BASE,
+    NEIGHBOURS,
+    RED,
+    TRADER,
+    cell_leader,
+    kingdoms_touching,
+)
+
+from .common import (
+    TEMPLE,
+    Summary,
+    colour_weights,
+    monument_block,
+    summary,
+    temples_next_to,
+    unseen_fractions,
+    win_chance,
+)
+
+TREASURE_VALUE = 2.6  # a treasure is a wild VP, placed on the lowest colour (§13.2)
+PASS_SCORE = -0.6  # below an idle tile: a tile drawn brings the end nearer (§13.1)
+IDLE_TILE_SCORE = -0.4
+
+
+def opp_factor(state: GameState) -> float:
+    """Return how much an opponent's gain counts against the bot (more with fewer players)."""
+    return 0.8 if state.num_players == 2 else 0.45
+
+
+class Scorer:
+    """Score one seat's ordinary actions in one state (see the module doc)."""
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        """Read the board summary, colour weights and the odds of unseen hands."""
+        self.state = state
+        self.seat = seat
+        self.summ: Summary = summary(state)
+        self.board = state.board
+        self.hand = state.hands[seat - 1]
+        self.w = [colour_weights(state, s) for s in range(1, state.num_players + 1)]
+        self.of = opp_factor(state)
+        self.frac = unseen_fractions(state, seat)
+        self.nk = kingdoms_touching(state)
+        self._wars: dict[tuple[int, int], float] = {}
+        self._squares: dict[int, tuple[list[int], list[tuple[int, int, int]], float]] = {}
+        self._spots: dict[int, tuple[list[int], list[int], int, int, int, int]] = {}
+        self.monuments_free = [
+            any(
+                state.monuments[m] < 0
+                for m, pair in enumerate(engine.botapi.MONUMENTS)
+                if c in pair
+            )
+            for c in range(4)
+        ]
+
+    def gain(self, who: int, color: int, amount: float = 1.0) -> float:
+        """Return what ``amount`` VP of ``color`` to seat ``who`` is worth to the bot."""
+        if who == 0:
+            return 0.0
+        if who == self.seat:
+            return amount * self.w[who - 1][color]
+        return -self.of * amount * self.w[who - 1][color]
+
+    def leader_value(self, who: int, color: int, r: int) -> float:
+        """Return the worth of ``who``'s leader of ``color`` standing in region ``r``."""
+        if r < 0:
+            return 0.0
+        counts = self.summ.counts[r]
+        base = 0.4 + 0.12 * min(counts[color], 8)
+        if color == KING:
+            base += 0.02 * min(len(self.summ.regions.squares[r]), 20)
+        return base * self.w[who - 1][color]
+
+    def to_bot(self, who: int, value: float) -> float:
+        """Return ``value`` to seat ``who`` as seen by the bot (an opponent's counts against)."""
+        return value if who == self.seat else -self.of * value
+
+    def hand_expect(self, who: int) -> int:
+        """Return the size of ``who``'s hand (public, RULES.md §14)."""
+        return sum(self.state.hands[who - 1])
+
+    # --- tiles --------------------------------------------------------------
+
+    def square(self, s: int) -> tuple[list[int], list[tuple[int, int, int]], float]:
+        """Return, for empty ``s``: the kingdoms next to it, their leaders and the treasure swing.
+
+        The swing is what the treasures a tile there joins to a kingdom with a
+        trader are worth to the bot (§9); it does not depend on the tile's colour.
+        """
+        got = self._squares.get(s)
+        if got is not None:
+            return got
+        reg = self.summ.regions
+        kid = reg.kid
+        ks: list[int] = []
+        for y in NEIGHBOURS[s]:
+            k = kid[y]
+            if k >= 0 and k not in ks:
+                ks.append(k)
+        swing = 0.0
+        leaders: list[tuple[int, int, int]] = []
+        if len(ks) == 1:
+            k = ks[0]
+            leaders = reg.leaders[k]
+            trader = next((seat for seat, c, _ in leaders if c == TRADER), 0)
+            if trader:
+                before = self.summ.treasures[k]
+                after = before + sum(
+                    self.summ.treasures[r]
+                    for r in {reg.rid[y] for y in NEIGHBOURS[s] if reg.rid[y] >= 0} - {k}
+                )
+                taken = max(0, after - 1) - max(0, before - 1)
+                swing = self.to_bot(trader, taken * TREASURE_VALUE)
+        got = (ks, leaders, swing)
+        self._squares[s] = got
+        return got
+
+    def tile(self, color: int, s: int) -> float:
+        """Score placing a tile of ``color`` on ``s`` (§5.2, §7)."""
+        ks, leaders, swing = self.square(s)
+        board = self.board
+        score = 0.0
+        if len(ks) == 1:
+            recv = 0
+            for seat, c, _ in leaders:
+                if c == color:
+                    recv = seat
+                    break
+                if c == KING:
+                    recv = seat
+            score += self.gain(recv, color) + swing
+            if recv == self.seat and any(c == color for _, c, _ in leaders):
+                score += 0.06  # one more supporter in a war (§7.3)
+        elif len(ks) == 2:
+            score += self.war(color, s, ks[0], ks[1])
+        else:
+            return IDLE_TILE_SCORE
+        if color == RED:
+            for y in NEIGHBOURS[s]:
+                cell = board[y]
+                if cell >= LEADER_BASE:
+                    who, _ = cell_leader(cell)
+                    score += 0.25 if who == self.seat else -0.1
+        if self.monuments_free[color] and monument_block(board, s, color):
+            score += 1.2
+        return score
+
+    def war(self, color: int, s: int, k1: int, k2: int) -> float:
+        """Estimate the wars that uniting kingdoms ``k1`` and ``k2`` on ``s`` starts (§7).
+
+        The estimate depends on the two kingdoms only (cached per pair): the
+        tile's own colour and square do not change who fights with what.
+        """
+        got = self._wars.get((k1, k2))
+        if got is None:
+            got = self._war(k1, k2)
+            self._wars[(k1, k2)] = got
+        return got
+
+    def _war(self, k1: int, k2: int) -> float:
+        reg = self.summ.regions
+        counts = self.summ.counts
+        by_color: dict[int, list[tuple[int, int]]] = {}
+        for k in (k1, k2):
+            for seat, c, _ in reg.leaders[k]:
+                by_color.setdefault(c, []).append((seat, k))
+        total = -0.15
+        for c, sides in by_color.items():
+            if len(sides) < 2:
+                continue
+            (sa, ka), (sb, kb) = sides
+            if self.seat not in (sa, sb):
+                continue
+            mine_k, theirs, theirs_k = (ka, sb, kb) if sa == self.seat else (kb, sa, ka)
+            if theirs == self.seat:
+                continue
+            strength = counts[mine_k][c] + self.hand[c]
+            margin = strength - counts[theirs_k][c]
+            p = win_chance(margin, self.hand_expect(theirs), self.frac[c])
+            won = (1 + counts[theirs_k][c]) * self.w[self.seat - 1][c] + self.of * (
+                self.leader_value(theirs, c, theirs_k)
+            )
+            lost = (
+                -self.leader_value(self.seat, c, mine_k)
+                - self.of * (1 + counts[mine_k][c]) * self.w[theirs - 1][c]
+            )
+            total += p * won + (1 - p) * lost - 0.3 * min(self.hand[c], max(margin, 0))
+        return total
+
+    # --- leaders ------------------------------------------------------------
+
+    def spot(self, s: int) -> tuple[list[int], list[int], int, int, int, int]:
+        """Return, for a leader square ``s``: regions joined, their tile counts, treasures,
+        the kingdom among them (-1 if none), temples beside ``s`` and squares joined."""
+        got = self._spots.get(s)
+        if got is not None:
+            return got
+        summ = self.summ
+        reg = summ.regions
+        rids: list[int] = []
+        for y in NEIGHBOURS[s]:
+            r = reg.rid[y]
+            if r >= 0 and r not in rids:
+                rids.append(r)
+        counts = [0, 0, 0, 0]
+        treasures = 0
+        kingdom = -1
+        size = 0
+        for r in rids:
+            for c in range(4):
+                counts[c] += summ.counts[r][c]
+            treasures += summ.treasures[r]
+            size += len(reg.squares[r])
+            if reg.leaders[r]:
+                kingdom = r
+        got = (rids, counts, treasures, kingdom, temples_next_to(self.board, s), size)
+        self._spots[s] = got
+        return got
+
+    def leader(self, color: int, s: int) -> float:
+        """Score placing or moving the bot's leader of ``color`` to ``s`` (§4, §6)."""
+        summ = self.summ
+        reg = summ.regions
+        board = self.board
+        rids, counts, treasures, kingdom, temples, size = self.spot(s)
+        current = summ.leaders[self.seat - 1][color]
+        cur_r = reg.rid[current] if current >= 0 else -1
+        if cur_r >= 0 and cur_r in rids:
+            return -0.6  # a move within its own kingdom gains nothing
+        w = self.w[self.seat - 1]
+        value = (0.4 + 0.12 * min(counts[color], 8)) * w[color] + 0.12 * min(temples, 3)
+        if color == KING:
+            value += 0.02 * min(size, 20)
+        rival = None
+        if kingdom >= 0:
+            for seat, c, q in reg.leaders[kingdom]:
+                if c == color:
+                    rival = (seat, q)
+        if rival is not None:
+            who, q = rival
+            margin = temples + self.hand[RED] - temples_next_to(board, q)
+            p = win_chance(margin, self.hand_expect(who), self.frac[RED])
+            won = value + w[RED] + self.of * self.leader_value(who, color, kingdom)
+            value = p * won - 0.3 * min(self.hand[RED], max(margin, 0))
+        elif color == TRADER and treasures >= 2:
+            value += (treasures - 1) * TREASURE_VALUE
+        if current >= 0:
+            value -= self.leader_value(self.seat, color, cur_r) + 0.1
+        return value
+
+    # --- catastrophes -------------------------------------------------------
+
+    def catastrophes(self) -> list[tuple[float, PlaceCatastrophe]]:
+        """Return catastrophes on temples whose loss strands an opponent's leader (§10, §4.3)."""
+        if not self.state.catastrophes[self.seat - 1]:
+            return []
+        board = self.board
+        reg = self.summ.regions
+        treasures = set(self.state.treasures)
+        found: dict[int, float] = {}
+        for seat_i, squares in enumerate(self.summ.leaders):
+            who = seat_i + 1
+            if who == self.seat:
+                continue
+            for c, q in enumerate(squares):
+                if q < 0:
+                    continue
+                temples = [y for y in NEIGHBOURS[q] if board[y] == TEMPLE]
+                if len(temples) != 1 or temples[0] in treasures:
+                    continue
+                t = temples[0]
+                value = self.of * self.leader_value(who, c, reg.rid[q]) - 0.6
+                for y in NEIGHBOURS[t]:
+                    cell = board[y]
+                    if y != q and cell >= LEADER_BASE:
+                        other, oc = cell_leader(cell)
+                        if temples_next_to(board, y) == 1:
+                            value += self.to_bot(other, -self.leader_value(other, oc, reg.rid[y]))
+                found[t] = found.get(t, 0.0) + value
+        return [(v, PlaceCatastrophe(t)) for t, v in found.items()]
+
+
+def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Action]]:
+    """Return ``[(score, action)]`` for ``seat``'s ordinary actions worth a look (module doc).
+
+    ``state`` must wait for an ordinary action of ``seat`` (no decision
+    pending); raises ``ValueError`` otherwise.
+    """
+    if state.pending is not None or state.to_act != seat:
+        raise ValueError("score_actions needs the seat's ordinary action")
+    sc = Scorer(state, seat)
+    out: list[tuple[float, engine.Action]] = []
+    idle: set[tuple[int, bool]] = set()
+    nk = sc.nk
+    best_by_colour = [-9.0, -9.0, -9.0, -9.0]
+    for action in engine.legal_actions(state):
+        if isinstance(action, PlaceTile):
+            s = action.square
+            if nk[s] == 0:
+                key = (action.color, IS_RIVER[s])
+                if key in idle:
+                    continue
+                idle.add(key)
+                value = IDLE_TILE_SCORE
+                if (
+                    action.color == RED
+                    and sc.monuments_free[RED]
+                    and monument_block(sc.board, s, RED)
+                ):
+                    value += 1.0
+            else:
+                value = sc.tile(action.color, s)
+            best_by_colour[action.color] = max(best_by_colour[action.color], value)
+            out.append((value, action))
+        elif isinstance(action, PlaceLeader):
+            out.append((sc.leader(action.color, action.square), action))
+        elif isinstance(action, engine.Pass):
+            out.append((PASS_SCORE, action))
+    legal_cats = {a.square for a in engine.legal_actions(state) if isinstance(a, PlaceCatastrophe)}
+    out.extend(sa for sa in sc.catastrophes() if sa[1].square in legal_cats)
+    # One swap: give back the tiles that have no use this turn (§11), if any.
+    hand = sc.hand
+    counts = [
+        0 if best_by_colour[c] > 0 or c == RED and hand[c] <= 2 else hand[c] for c in range(4)
+    ]
+    if sum(counts):
+        out.append(
+            (
+                PASS_SCORE - 0.05 + 0.05 * sum(counts),
+                SwapTiles((counts[0], counts[1], counts[2], counts[3])),
+            )
+        )
+    return out
+
+
+__all__ = ["Scorer", "score_actions", "score_threats"]
+
+
+def score_threats(state: GameState, seat: int) -> list[tuple[float, engine.Action]]:
+    """Return ``[(score, action)]`` for ``seat``'s conflict and treasure moves only, fast.
+
+    The hard tier's model of an opponent's reply: wars started by a tile
+    between two kingdoms (§7.1), revolts by a leader placed next to a temple
+    of a kingdom holding a rival (§4.4, §6), traders and tiles that take
+    treasures (§9), and catastrophes that strand leaders (§10), without
+    building the whole ``legal_actions``. The actions are legal by
+    construction except a moved leader's (§4.1), which the caller checks.
+    Same units as ``score_actions``.
+    """
+    sc = Scorer(state, seat)
+    board = sc.board
+    nk = sc.nk
+    hand = sc.hand
+    reg = sc.summ.regions
+    out: list[tuple[float, engine.Action]] = []
+    tiles = [c for c in range(4) if hand[c]]
+    on_board = sc.summ.leaders[seat - 1]
+    for s in range(len(board)):
+        if board[s] or not nk[s]:
+            continue
+        river = IS_RIVER[s]
+        if nk[s] == 2 or nk[s] == 1 and sc.square(s)[2]:
+            for c in tiles:
+                if (c == BLUE) == river:
+                    out.append((sc.tile(c, s), PlaceTile(c, s)))
+        if nk[s] == 1 and not river and any(board[y] == TEMPLE for y in NEIGHBOURS[s]):
+            k = sc.square(s)[0][0]
+            for who, c, _ in reg.leaders[k]:
+                if who != seat and on_board[c] < 0:
+                    out.append((sc.leader(c, s), PlaceLeader(c, s)))
+            if on_board[TRADER] < 0 and sc.spot(s)[2] >= 2:
+                out.append((sc.leader(TRADER, s), PlaceLeader(TRADER, s)))
+    out.extend(sc.catastrophes())
+    return out

@@ -1,0 +1,176 @@
+"""The random, easy and medium tiers as policies over a determinized ``GameState``.
+
+Each policy is ``policy(state, seat, rng) -> Action`` where ``state`` is what
+``engine.determinize`` built from the seat's view and ``state.to_act == seat``;
+the result is one of ``engine.legal_actions(state)``. ``engine.bots.choose_action``
+is the entry point that builds the state; the hard tier is in ``hard.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import engine
+from engine import Action, CommitSupport, GameState, Pass, SwapTiles
+
+from .common import binomial_cdf, unseen_fractions
+from .decisions import COLOUR_INDEX, quick_decision, settle, support
+from .evaluate import evaluate
+from .heuristic import score_actions
+
+EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
+MEDIUM_FIRST = 8  # medium's candidate first actions
+MEDIUM_SECOND = 5  # and second actions for each first
+MEDIUM_LAST = 10  # candidates when only one action is left
+PASS_PENALTY = 0.3  # a pass brings the end no nearer: only when nothing else helps
+
+
+def random_policy(state: GameState, seat: int, rng: random.Random) -> Action:
+    """Return a uniformly random legal action."""
+    options = engine.legal_actions(state)
+    return options[rng.randrange(len(options))]
+
+
+def easy_policy(state: GameState, seat: int, rng: random.Random) -> Action:
+    """Return the best-scoring action one action ahead, with a little noise (``heuristic``)."""
+    if state.pending is not None:
+        return quick_decision(state)
+    scored = score_actions(state, seat)
+    best = max(scored, key=lambda sa: sa[0] + EASY_NOISE * rng.random())
+    return best[1]
+
+
+def top(scored: list[tuple[float, Action]], k: int) -> list[Action]:
+    """Return the ``k`` best-scoring distinct actions, always with a pass.
+
+    Actions of one kind and colour with the same score almost always do the
+    same thing (tiles joining one kingdom, a leader into one kingdom): only the
+    first in notation order is kept, so that the ``k`` are ``k`` ideas.
+    """
+    ranked = sorted(scored, key=lambda sa: (-sa[0], str(sa[1])))
+    out: list[Action] = []
+    seen: set[tuple[object, ...]] = set()
+    for score, a in ranked:
+        key = (type(a).__name__, getattr(a, "color", None), round(score, 4))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(a)
+        if len(out) >= k:
+            break
+    if not any(isinstance(a, Pass) for a in out):
+        out.append(Pass())
+    return out
+
+
+def after(state: GameState, action: Action) -> GameState:
+    """Return the state after ``action`` and every decision it raised, answered by fixed rules."""
+    return settle(engine.apply(state, action))
+
+
+def outcome(state: GameState, seat: int, limit: int = 40) -> tuple[float, GameState]:
+    """Return ``seat``'s expected evaluation once pending decisions are answered, and a state.
+
+    Decisions are answered by ``decisions.quick_decision``, except an
+    opponent's defence in a conflict ``seat`` started: its hand in a
+    determinized state is only a sample, so both outcomes are evaluated — the
+    defender ties (tiles of the support colour put into its hand if need be)
+    or commits nothing — and weighed by the chance that it holds enough
+    (a binomial over the tiles ``seat`` cannot see; RULES.md §6.4, §7.3).
+    The state returned is the settled one of the likelier branch.
+    """
+    while state.pending is not None and limit > 0:
+        p = state.pending
+        if p.kind == "support" and p.seat == p.defender and p.seat != seat:
+            assert p.support_color is not None
+            color = COLOUR_INDEX[p.support_color]
+            need = (p.attacker_strength or 0) - (p.defender_strength or 0)
+            hand = state.hands[p.seat - 1]
+            size = sum(hand)
+            if 0 < need <= size:
+                chance = 1.0 - binomial_cdf(need - 1, size, unseen_fractions(state, seat)[color])
+                v_no, s_no = outcome(engine.apply(state, CommitSupport(0)), seat, limit - 1)
+                tied = _with_tiles(state, p.seat, color, need)
+                v_tie, s_tie = outcome(engine.apply(tied, CommitSupport(need)), seat, limit - 1)
+                value = chance * v_tie + (1.0 - chance) * v_no
+                return value, (s_tie if chance >= 0.5 else s_no)
+        state = engine.apply(state, quick_decision(state))
+        limit -= 1
+    return evaluate(state)[seat - 1], state
+
+
+def _with_tiles(state: GameState, seat: int, color: int, need: int) -> GameState:
+    """Return ``state`` with ``seat``'s hand holding at least ``need`` of ``color`` (same size)."""
+    hand = list(state.hands[seat - 1])
+    while hand[color] < need:
+        donor = max((c for c in range(4) if c != color), key=lambda c: hand[c])
+        hand[donor] -= 1
+        hand[color] += 1
+    hands = list(state.hands)
+    hands[seat - 1] = (hand[0], hand[1], hand[2], hand[3])
+    return replace(state, hands=tuple(hands))
+
+
+def medium_decision(state: GameState, seat: int) -> Action:
+    """Answer a decision: support by rule, other choices by the evaluation of each outcome."""
+    p = state.pending
+    assert p is not None
+    if p.kind == "support":
+        return support(state)
+    options = engine.legal_actions(state)
+    if len(options) == 1:
+        return options[0]
+    return decision_values(state, seat)[0][1]
+
+
+def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
+    """Return ``(evaluation, actions)`` of each candidate first action's best line, best first.
+
+    Candidates come from ``heuristic.score_actions`` (the first actions, and
+    for each the second ones when two actions are left, RULES.md §2); each
+    line is valued by ``outcome``. A line with a pass loses ``PASS_PENALTY``.
+    """
+    two = state.actions_left >= 2
+    scored = score_actions(state, seat)
+    if two:
+        # A swap's draw is one sample of the bag: planning a second action on it would
+        # credit the line with luck. Swaps are weighed as a turn's last action only.
+        scored = [sa for sa in scored if not isinstance(sa[1], SwapTiles)]
+    firsts = top(scored, MEDIUM_FIRST if two else MEDIUM_LAST)
+    lines: list[tuple[float, list[Action]]] = []
+    for a1 in firsts:
+        value, s1 = outcome(engine.apply(state, a1), seat)
+        line = [a1]
+        if two and not s1.is_over and s1.active_seat == seat and s1.pending is None:
+            for a2 in top(score_actions(s1, seat), MEDIUM_SECOND):
+                v2 = outcome(engine.apply(s1, a2), seat)[0]
+                if v2 > value or len(line) == 1:
+                    value, line = v2, [a1, a2]
+        if any(isinstance(a, Pass) for a in line):
+            value -= PASS_PENALTY
+        lines.append((value, line))
+    lines.sort(key=lambda vl: -vl[0])  # stable: equal lines keep the heuristic's order
+    return lines
+
+
+def plan_turn(state: GameState, seat: int) -> tuple[float, list[Action]]:
+    """Return the best ``(evaluation, actions)`` over candidate first × second actions (§2)."""
+    return plan_lines(state, seat)[0]
+
+
+def decision_values(state: GameState, seat: int) -> list[tuple[float, Action]]:
+    """Return each answer to the pending decision with its expected evaluation, best first."""
+    scored = [(outcome(engine.apply(state, a), seat)[0], a) for a in engine.legal_actions(state)]
+    scored.sort(key=lambda va: -va[0])
+    return scored
+
+
+def medium_policy(state: GameState, seat: int, rng: random.Random) -> Action:
+    """Return the first action of the best planned turn, or a decision's answer."""
+    if state.pending is not None:
+        return medium_decision(state, seat)
+    return plan_turn(state, seat)[1][0]
+
+
+__all__ = ["CommitSupport", "easy_policy", "medium_policy", "plan_turn", "random_policy"]

@@ -1,0 +1,68 @@
+"""Queue a bot's move when a game comes to wait on a bot's seat (issue 15).
+
+Called by every path that changes whom a game waits on (``submit.action_apply``, and
+``lifecycle.game_start`` when a bot plays first). It never plays: the move is the task
+``games.tasks.play_bot_move(game_id, version)`` on the ``bots`` queue, queued by name
+after the commit, so no player's request waits on a bot's thinking (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from games.core import queue
+from games.models import Game, Seat
+
+BOT_PAUSE_SECONDS = 1.0  # between two actions of a bot, so the human sees each in the log
+TAKEOVER_TIER = "medium"  # plays a dropped or resigned seat of a 3–4 player game
+TAKEOVER_MIN_PLAYERS = 3  # in a 2-player game the default policy plays it (issue 6)
+
+
+def bot_tier_of(game: Game, seat: Seat) -> str | None:
+    """Return the tier of the bot that plays ``seat`` of ``game``, or None for a person.
+
+    A bot account's seat plays at its account's tier (reads ``seat.user.profile``); a
+    seat dropped or resigned in a game of 3–4 players is taken over by the
+    ``TAKEOVER_TIER`` bot for the rest of the game (issue 15); in a 2-player game the
+    default policy keeps playing it (``submit.dropped_autoplay``).
+    """
+    if seat.is_bot:
+        return str(seat.user.profile.bot_tier)
+    if is_taken_over(game, seat):
+        return TAKEOVER_TIER
+    return None
+
+
+def is_taken_over(game: Game, seat: Seat) -> bool:
+    """Return whether the medium bot plays ``seat``: a person's, dropped, 3–4 players."""
+    return seat.dropped_at is not None and game.num_players >= TAKEOVER_MIN_PLAYERS
+
+
+def bot_played(game: Game, seat: Seat) -> bool:
+    """Return whether a bot plays ``seat``: a bot account's seat, or one taken over."""
+    return seat.is_bot or is_taken_over(game, seat)
+
+
+def waiting_bot_seat(game: Game) -> Seat | None:
+    """Return the bot-played seat ``game`` waits on now, or None (a person, not in progress).
+
+    Reads ``game.seats.all()`` (prefetched by the submit service: no query then).
+    """
+    if game.status != Game.Status.ACTIVE or game.to_act_seat is None:
+        return None
+    seats = game.seats.all()
+    return next((s for s in seats if s.position == game.to_act_seat and bot_played(game, s)), None)
+
+
+def bot_turn_queue(*, game: Game) -> bool:
+    """Queue ``play_bot_move(game.pk, game.version)`` on commit if ``game`` waits on a bot.
+
+    Returns whether it was queued. With ``settings.BOTS_QUEUED`` off (the embedded mode,
+    where tasks run eagerly, so in the request) nothing is queued: the sweeps process
+    beside the server plays waiting bots (``bots.bots_sweep``). The task waits
+    ``BOT_PAUSE_SECONDS`` first so the player sees each action appear.
+    """
+    if not settings.BOTS_QUEUED or waiting_bot_seat(game) is None:
+        return False
+    queue.enqueue_on_commit(queue.PLAY_BOT_MOVE, game.pk, game.version, countdown=BOT_PAUSE_SECONDS)
+    return True

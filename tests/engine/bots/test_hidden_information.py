@@ -1,0 +1,73 @@
+"""A bot's choice depends only on what its seat sees (RULES.md §14, issue 14).
+
+For many positions, the hands of the other seats, the bag and its order and
+the other seats' hidden totals are changed; the seat's view stays equal, and
+each tier, given the same log and seed, chooses the same action.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from engine import GameState, view_for
+
+from .bot_helpers import Seen, bot_move, random_positions
+
+
+def _scramble(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """Re-deal what ``seat`` cannot see: other hands and the bag, and other hidden totals."""
+    pool = list(state.bag)
+    others = [i for i in range(state.num_players) if i != seat - 1]
+    for i in others:
+        for c in range(4):
+            pool += [c] * state.hands[i][c]
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for i in others:
+        size = sum(state.hands[i])
+        counts = [0, 0, 0, 0]
+        for c in pool[:size]:
+            counts[c] += 1
+        del pool[:size]
+        hands[i] = (counts[0], counts[1], counts[2], counts[3])
+    vp = list(state.vp)
+    held = list(state.treasures_held)
+    if not state.open_scoring:
+        for i in others:
+            vp[i] = tuple(v + rng.randrange(5) for v in vp[i])  # type: ignore[assignment]
+    return replace(
+        state,
+        hands=tuple(hands),
+        bag=tuple(pool),
+        vp=tuple(vp),
+        treasures_held=tuple(held),
+    )
+
+
+POSITIONS = list(random_positions(30, seed=99))
+
+
+@pytest.mark.parametrize("tier", ["random", "easy", "medium", "hard"])
+def test_choice_ignores_what_the_seat_cannot_see(tier: str) -> None:
+    rng = random.Random(7)
+    changed = 0
+    for k, seen in enumerate(POSITIONS):
+        seat = seen.state.to_act
+        assert seat is not None
+        other = _scramble(seen.state, seat, rng)
+        if other.hands != seen.state.hands or other.bag != seen.state.bag:
+            changed += 1
+        assert view_for(other, seat) == view_for(seen.state, seat)
+        first = bot_move(seen, tier, seed=k)
+        second = bot_move(Seen(other, seen.logs), tier, seed=k)
+        assert first == second
+    assert changed >= len(POSITIONS) - 2
+
+
+@pytest.mark.parametrize("tier", ["easy", "medium", "hard"])
+def test_same_view_history_and_seed_give_the_same_choice(tier: str) -> None:
+    for k, seen in enumerate(POSITIONS[:10]):
+        assert bot_move(seen, tier, seed=k) == bot_move(seen, tier, seed=k)

@@ -1,0 +1,39 @@
+"""Every tier plays games to the end with only legal actions, 2–4 players (issue 14)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import final_ranking
+
+from .bot_helpers import play_out, random_positions
+
+# 100 games per tier; the slower tiers start nearer the end (a bag of fewer tiles than
+# this) so that the suite stays fast.
+LATE = {"random": 0, "easy": 30, "medium": 7, "hard": 7}
+GAMES = 100
+
+
+@pytest.mark.parametrize("tier", ["random", "easy", "medium", "hard"])
+def test_tier_plays_random_positions_to_the_end(tier: str) -> None:
+    played = 0
+    players = set()
+    for seen in random_positions(GAMES, seed=len(tier), late=LATE[tier]):
+        n = seen.state.num_players
+        players.add(n)
+        final, _ = play_out(seen, {s: tier for s in range(1, n + 1)})
+        assert final.is_over
+        assert len(final_ranking(final)) == n
+        played += 1
+    assert played == GAMES
+    assert players == {2, 3, 4}
+
+
+def test_mixed_table_plays_a_whole_game() -> None:
+    from engine import new_game
+
+    from .bot_helpers import Seen
+
+    seen = Seen(new_game(4, 5), {s: [] for s in range(1, 5)})
+    final, plies = play_out(seen, {1: "hard", 2: "medium", 3: "easy", 4: "random"})
+    assert final.is_over and plies > 20

@@ -1,0 +1,48 @@
+"""Bot accounts (issue 15): one per tier, flagged, shown with their mark, unable to log in."""
+
+from __future__ import annotations
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import authenticate
+from django.test import Client
+
+from games.accounts.bots import BOT_TIERS, bot_account
+from games.models import Profile
+from games.text.seats import BOT_MARK, display_name
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_migration_made_one_flagged_bot_a_tier() -> None:
+    bots = Profile.objects.filter(is_bot=True).select_related("user")
+    assert sorted(p.bot_tier for p in bots) == sorted(BOT_TIERS) == ["easy", "hard", "medium"]
+    for profile in bots:
+        assert not profile.user.has_usable_password()
+        assert profile.user.email == ""
+        assert bot_account(profile.bot_tier) == profile.user  # found, not made again
+
+
+def test_a_missing_bot_is_made_again_the_same_way() -> None:
+    Profile.objects.filter(is_bot=True, bot_tier="hard").delete()
+    user = bot_account("hard")
+    assert user.profile.is_bot and user.profile.bot_tier == "hard"
+    assert not user.has_usable_password()
+    with pytest.raises(ValueError, match="unknown bot tier"):
+        bot_account("random")
+
+
+@pytest.mark.parametrize("password", ["", "!", "bot-medium", "password"])
+def test_bots_cannot_log_in(password: str) -> None:
+    bot = bot_account("medium")
+    assert authenticate(username=bot.username, password=password) is None
+    client = Client()
+    response = client.post("/accounts/login/", {"login": bot.username, "password": password})
+    assert "_auth_user_id" not in client.session
+    assert response.status_code in (200, 400)  # the form again, with its error
+    assert not EmailAddress.objects.filter(user=bot).exists()
+
+
+def test_a_bot_shows_its_mark_and_tier_wherever_its_name_shows() -> None:
+    assert display_name(bot_account("easy")) == f"{BOT_MARK} Bot (easy)"
+    assert display_name(bot_account("hard")) == f"{BOT_MARK} Bot (hard)"

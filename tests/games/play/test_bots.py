@@ -1,0 +1,223 @@
+"""Bots move in the background (issue 15): one action a task, by version, never in a request."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+import engine
+from games import tasks
+from games.core import queue
+from games.core.states import game_state
+from games.models import Game, Move
+from games.play import bots, submit
+from tests.games.bots_helpers import PLY_LIMIT, bot_game
+from tests.games.playing import passing
+
+pytestmark = pytest.mark.django_db
+
+
+def _to_the_bot(game: Game, human: Any, position: int) -> Game:
+    """Have the person pass until the game waits on the bot; return the game then."""
+    for _ply in range(10):
+        game.refresh_from_db()
+        if game.to_act_seat != position:
+            return game
+        state = game_state(game)
+        action = passing(engine.legal_actions(state))
+        submit.game_submit_action(
+            game_id=game.pk, user=human, action=str(action), expected_version=game.version
+        )
+    raise AssertionError("the bot never came to act")
+
+
+def test_a_bot_task_plays_one_action_through_the_submit_service() -> None:
+    game, human, position = bot_game(("easy",))
+    game = _to_the_bot(game, human, position)
+    version = game.version
+    ply = tasks.play_bot_move(game.pk, version)
+    game.refresh_from_db()
+    assert ply == version + 1 == game.version
+    move = Move.objects.get(game=game, ply=ply)
+    assert move.source == Move.Source.BOT
+    assert move.seat != position
+
+
+def test_a_bot_task_for_a_stale_version_does_nothing() -> None:
+    game, human, position = bot_game(("easy",))
+    game = _to_the_bot(game, human, position)
+    version = game.version
+    assert tasks.play_bot_move(game.pk, version) is not None
+    game.refresh_from_db()
+    moved = (game.version, Move.objects.filter(game=game).count())
+    assert tasks.play_bot_move(game.pk, version) is None  # the same task delivered twice
+    assert tasks.play_bot_move(game.pk, version - 1) is None
+    assert tasks.play_bot_move(game.pk + 1000, 0) is None  # no such game
+    game.refresh_from_db()
+    assert (game.version, Move.objects.filter(game=game).count()) == moved
+
+
+def test_a_bot_task_does_nothing_while_the_game_waits_on_the_person() -> None:
+    game, human, position = bot_game(("easy",))
+    game = _to_the_bot(game, human, position)
+    while game.to_act_seat != position:
+        assert tasks.play_bot_move(game.pk, game.version) is not None
+        game.refresh_from_db()
+    assert tasks.play_bot_move(game.pk, game.version) is None
+    game.refresh_from_db()
+    assert game.to_act_seat == position
+
+
+def test_a_bot_sees_only_what_its_seat_log_showed() -> None:
+    game, human, position = bot_game(("easy",))
+    state = game_state(game)
+    if state.to_act != position:
+        game = _to_the_bot_back(game)
+        state = game_state(game)
+    swap = next(a for a in engine.legal_actions(state) if isinstance(a, engine.SwapTiles))
+    submit.game_submit_action(
+        game_id=game.pk, user=human, action=str(swap), expected_version=game.version
+    )
+    bot_seat = 3 - position
+    stored = [e for m in Move.objects.filter(game=game) for e in m.events]
+    seen = [e for ply in bots.seen_events(game.pk, seat=bot_seat) for e in ply]
+    private = [e for e in stored if e.get("private_to") == position]
+    assert private, "a swap tells the swapper alone which colours went back"
+    assert all(e not in seen for e in private)
+    assert [e for e in stored if "private_to" not in e] == seen
+
+
+def _to_the_bot_back(game: Game) -> Game:
+    """Let the bot play until the game waits on the person."""
+    for _ply in range(10):
+        game.refresh_from_db()
+        if not game.seats.get(position=game.to_act_seat).is_bot:
+            return game
+        tasks.play_bot_move(game.pk, game.version)
+    raise AssertionError("the bot kept the move")
+
+
+def test_a_four_player_game_of_one_person_and_three_bots_ends() -> None:
+    game, human, position = bot_game(("easy", "easy", "easy"))
+    rng = random.Random(4)
+    for _ply in range(PLY_LIMIT):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        if game.to_act_seat == position:
+            legal = engine.legal_actions(game_state(game))
+            submit.game_submit_action(
+                game_id=game.pk,
+                user=human,
+                action=str(rng.choice(legal)),
+                expected_version=game.version,
+            )
+        else:
+            assert bots.bots_sweep() == 1
+    assert game.status == Game.Status.FINISHED
+    seats = list(game.seats.all())
+    assert sorted(s.final_rank or 0 for s in seats)[0] == 1
+    assert all(s.rating_after is None for s in seats)  # unrated
+    sources = set(
+        Move.objects.filter(game=game).exclude(seat=position).values_list("source", flat=True)
+    )
+    assert sources == {Move.Source.BOT}
+
+
+def test_with_a_broker_the_move_that_waits_on_a_bot_queues_its_task_after_the_commit(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.BOTS_QUEUED = True
+    queued: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(
+        queue,
+        "enqueue",
+        lambda name, *args, countdown=None: queued.append((name, *args, countdown)),
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        game, human, position = bot_game(("easy",))
+    starts = [q for q in queued if q[0] == queue.PLAY_BOT_MOVE]
+    if game.to_act_seat != position:  # the bot plays first: queued by the start
+        assert starts == [(queue.PLAY_BOT_MOVE, game.pk, 0, 1.0)]
+        return
+    assert starts == []
+    with django_capture_on_commit_callbacks(execute=True):
+        game = _to_the_bot(game, human, position)
+    bot_tasks = [q for q in queued if q[0] == queue.PLAY_BOT_MOVE]
+    assert bot_tasks == [(queue.PLAY_BOT_MOVE, game.pk, game.version, 1.0)]
+    assert not Move.objects.filter(game=game, source=Move.Source.BOT).exists()
+
+
+def test_the_beat_sweep_requeues_a_game_left_waiting_on_a_bot_a_minute(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.BOTS_QUEUED = True
+    settings.BOT_SWEEP_AFTER_SECONDS = 60.0
+    queued: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(queue, "enqueue", lambda name, *args, **kw: queued.append((name, *args)))
+    game, human, position = bot_game(("easy",))
+    game = _to_the_bot(game, human, position)
+    assert tasks.sweep_bots() == 0  # waiting for seconds only: its task is on its way
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=2))
+    assert tasks.sweep_bots() == 1
+    assert queued == [(queue.PLAY_BOT_MOVE, game.pk, game.version)]
+
+
+def test_bot_tasks_go_to_their_own_queue() -> None:
+    from celery import current_app
+
+    router = current_app.amqp.router
+    for name in ("games.tasks.play_bot_move", "games.tasks.sweep_bots"):
+        assert router.route({}, name)["queue"].name == "bots"
+    assert router.route({}, "games.tasks.send_notification")["queue"].name != "bots"
+
+
+def test_a_seat_resigned_in_a_three_player_game_is_played_by_the_medium_bot() -> None:
+    from games.core.errors import NotAPlayer
+    from games.play import timeouts
+    from games.selectors.games import seat_infos
+    from tests.games.factories import started_game
+
+    game, seats = started_game(3, is_rated=False, days_per_move=None)
+    leaver = game.to_act_seat or 0
+    timeouts.game_resign(game_id=game.pk, user=seats[leaver])
+    game.refresh_from_db()
+    assert game.to_act_seat == leaver and not game.moves.exists()  # nothing in the request
+    with pytest.raises(NotAPlayer, match="the bot plays your seat"):
+        submit.game_submit_action(
+            game_id=game.pk, user=seats[leaver], action="pass", expected_version=game.version
+        )
+    name = seat_infos(Game.objects.prefetch_related("seats__user__profile").get(pk=game.pk))
+    assert name[leaver].username.endswith(" (bot)")
+    rng = random.Random(3)
+    for _ply in range(PLY_LIMIT):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        if game.to_act_seat == leaver:
+            assert bots.bots_sweep() == 1
+            continue
+        legal = engine.legal_actions(game_state(game))
+        submit.game_submit_action(
+            game_id=game.pk,
+            user=seats[game.to_act_seat],
+            action=str(rng.choice(legal)),
+            expected_version=game.version,
+        )
+    assert game.status == Game.Status.FINISHED
+    played = set(Move.objects.filter(game=game, seat=leaver).values_list("source", flat=True))
+    assert played == {Move.Source.BOT}
+
+
+@pytest.mark.parametrize("tier", ["medium", "hard"])
+def test_every_tier_answers_on_the_site_within_its_budget(settings: Any, tier: str) -> None:
+    settings.BOT_HARD_TIME_LIMIT = 0.2  # seconds: keeps the hard bot's test cheap
+    game, human, position = bot_game((tier,))
+    game = _to_the_bot(game, human, position)
+    ply = tasks.play_bot_move(game.pk, game.version)
+    assert ply == game.version + 1
+    assert Move.objects.get(game=game, ply=ply).source == Move.Source.BOT

@@ -1,0 +1,61 @@
+"""Play a bot now (issue 15): one POST starts an unrated game against the medium bot."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games.models import Game, Move
+from games.play import bots
+from tests.games.factories import UserFactory, client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def test_one_post_starts_an_unrated_two_player_game_against_the_medium_bot() -> None:
+    human = UserFactory()
+    client = client_for(human)
+    home = client.get("/").content.decode()
+    nav = home[home.index("<nav") : home.index("</nav>")]
+    assert 'action="/games/bot"' in nav and 'id="lobby-play-bot"' in home
+    response = client.post("/games/bot")
+    game = Game.objects.get(creator=human)
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert game.status == Game.Status.ACTIVE and game.num_players == 2 and not game.is_rated
+    bot = game.seats.get(is_bot=True)
+    assert bot.user.profile.bot_tier == "medium"
+    page = client.get(response["Location"]).content.decode()
+    assert "🤖 Bot (medium)" in page and "unrated" in page
+    if game.to_act_seat == bot.position:  # the draw gave the bot the first move
+        assert not Move.objects.filter(game=game).exists()  # not played in the request
+        assert bots.bots_sweep() == 1
+
+
+def test_the_draw_of_seats_gives_the_bot_either_place() -> None:
+    human = UserFactory()
+    client = client_for(human)
+    places = set()
+    for _game in range(24):  # 24 fair draws all alike: one chance in 2**23
+        client.post("/games/bot")
+        places.add(Game.objects.filter(creator=human).latest("pk").seats.get(user=human).position)
+        if places == {1, 2}:
+            break
+    assert places == {1, 2}
+
+
+def test_logged_out_it_leads_to_sign_up_and_back() -> None:
+    visitor = Client()
+    home = visitor.get("/").content.decode()
+    assert 'href="/accounts/signup/?next=/games/bot"' in home
+    for response in (visitor.get("/games/bot"), visitor.post("/games/bot")):
+        assert response.status_code == 302
+        assert response["Location"] == "/accounts/signup/?next=%2Fgames%2Fbot"
+    assert not Game.objects.exists()
+
+
+def test_back_from_logging_in_the_page_offers_the_button_and_changes_nothing() -> None:
+    client = client_for(UserFactory())
+    page = client.get("/games/bot")
+    assert page.status_code == 200
+    assert 'id="page-play-bot"' in page.content.decode()
+    assert not Game.objects.exists()
