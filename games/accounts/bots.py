@@ -19,8 +19,17 @@ BOT_TIERS: tuple[str, ...] = tuple(Profile.BotTier.values)  # easy, medium, hard
 
 
 def bot_username(tier: str) -> str:
-    """Return the username of the bot of ``tier``: ``"bot-medium"``."""
-    return f"bot-{tier}"
+    """Return a free username for a new bot of ``tier``: ``"bot-medium"``, else ``"bot-medium-2"``…
+
+    A username already held by a person stays theirs (allauth makes usernames from email
+    addresses, so ``bot-medium@…`` signs up as ``bot-medium``): a bot never takes an account.
+    """
+    users = get_user_model().objects
+    name, n = f"bot-{tier}", 1
+    while users.filter(username=name).exists():
+        n += 1
+        name = f"bot-{tier}-{n}"
+    return name
 
 
 def bot_account(tier: str) -> Any:
@@ -35,12 +44,9 @@ def bot_account(tier: str) -> Any:
     if profile is not None:
         return profile.user
     with transaction.atomic():
-        user, created = get_user_model().objects.get_or_create(
-            username=bot_username(tier), defaults={"email": ""}
-        )
-        if created:
-            user.set_unusable_password()
-            user.save(update_fields=["password"])
+        user = get_user_model()(username=bot_username(tier), email="")
+        user.set_unusable_password()
+        user.save()
         Profile.objects.update_or_create(
             user=user, defaults={"display_name": "", "is_bot": True, "bot_tier": tier}
         )

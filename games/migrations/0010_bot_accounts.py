@@ -2,6 +2,8 @@
 
 ``games.accounts.bots.bot_account`` makes the same account when one is missing (a test
 database flushed between tests); both give it an unusable password and no ``EmailAddress``.
+A username already held by a person (allauth makes usernames from email addresses, so
+``bot-easy@…`` signs up as ``bot-easy``) stays theirs: the bot takes ``bot-easy-2``.
 """
 
 from django.conf import settings
@@ -15,9 +17,12 @@ def create_bots(apps, schema_editor):
     User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
     Profile = apps.get_model("games", "Profile")
     for tier in TIERS:
-        user, _created = User.objects.get_or_create(
-            username=f"bot-{tier}",
-            defaults={"email": "", "password": make_password(None), "is_active": True},
+        name, n = f"bot-{tier}", 1
+        while User.objects.filter(username=name).exists():
+            n += 1
+            name = f"bot-{tier}-{n}"
+        user = User.objects.create(
+            username=name, email="", password=make_password(None), is_active=True
         )
         Profile.objects.update_or_create(
             user=user,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from allauth.account.models import EmailAddress
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, get_user_model
 from django.test import Client
 
 from games.accounts.bots import BOT_TIERS, bot_account
@@ -30,6 +30,20 @@ def test_a_missing_bot_is_made_again_the_same_way() -> None:
     assert not user.has_usable_password()
     with pytest.raises(ValueError, match="unknown bot tier"):
         bot_account("random")
+
+
+def test_a_bot_made_again_never_takes_a_persons_account() -> None:
+    """allauth names ``bot-hard@example.org`` ``bot-hard``: that person stays a person."""
+    Profile.objects.filter(is_bot=True, bot_tier="hard").delete()
+    get_user_model().objects.filter(username="bot-hard").delete()
+    person = get_user_model().objects.create_user(
+        "bot-hard", email="bot-hard@example.org", password="a long password"
+    )
+    bot = bot_account("hard")
+    assert bot != person and bot.username == "bot-hard-2"
+    person.refresh_from_db()
+    assert person.has_usable_password() and person.email == "bot-hard@example.org"
+    assert not Profile.objects.filter(user=person, is_bot=True).exists()
 
 
 @pytest.mark.parametrize("password", ["", "!", "bot-medium", "password"])
