@@ -32,7 +32,15 @@ from engine.botapi import (
     kingdoms_touching,
 )
 
-from .common import Summary, binomial_cdf, score_value, summary, temples_next_to, unseen_fractions
+from .common import (
+    Summary,
+    binomial_cdf,
+    colour_weights,
+    score_value,
+    summary,
+    temples_next_to,
+    unseen_fractions,
+)
 
 WIN_BONUS = 60.0
 DANGER_WEIGHT = 0.5
@@ -49,12 +57,7 @@ def own_worth(state: GameState, seat: int, summ: Summary) -> float:
     vp = state.vp[i]
     held = state.treasures_held[i]
     value = score_value(vp, held)
-    base = score_value(vp, held)
-    weights = []
-    for c in range(4):
-        v = list(vp)
-        v[c] += 1
-        weights.append(score_value(tuple(v), held) - base)
+    weights = colour_weights(state, seat)
     reg = summ.regions
     board = state.board
     squares = summ.leaders[i]
