@@ -9,6 +9,8 @@ Public API::
     # for search: a state dealt from one seat's view, and fast random playouts
     state = determinize(view_for(state, 1), random.Random(0), seen_events=log)
     state = apply_fast(state, sample_action(state, rng)); random_playout(state, rng)
+    # positions as text diagrams (engine/diagram.py), as the rulebook's examples
+    state = parse_diagram(text); text = render_diagram(state)
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from .actions import (
 )
 from .boardview import PIECE_KINDS, SIDES, LeaderView, MonumentView, SquareView
 from .determinize import Determinizer, determinize
+from .diagram import parse as parse_diagram
+from .diagram import render as render_diagram
 from .errors import ERROR_CODES, DiagramError, IllegalActionError
 from .events import (
     EVENT_CODES,
@@ -96,7 +100,9 @@ __all__ = [
     "final_ranking",
     "legal_actions",
     "new_game",
+    "parse_diagram",
     "random_playout",
+    "render_diagram",
     "sample_action",
     "view_for",
     "visible_events",

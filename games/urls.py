@@ -1,10 +1,11 @@
-"""URLs of the games app: the lobby, game pages, actions, polling and replay."""
+"""URLs of the games app: the lobby, game pages, actions, polling, replay, records, analysis."""
 
 from django.urls import path
 
 from games.web.views import accounts as views_accounts
 from games.web.views import game as views
 from games.web.views import i18n as views_i18n
+from games.web.views import records as views_records
 from games.web.views import vacation as views_vacation
 
 app_name = "games"
@@ -21,6 +22,13 @@ urlpatterns = [
     path("games/<int:game_id>/resign", views.game_resign, name="resign"),
     path("games/<int:game_id>/invite/<str:token>", views.game_invite, name="invite"),
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
+    # game records and the analysis board (issue 19)
+    path("games/<int:game_id>/record.json", views_records.record_json, name="record_json"),
+    path("games/<int:game_id>/record.txt", views_records.record_txt, name="record_txt"),
+    path("games/<int:game_id>/analyse", views_records.analysis_from_game, name="analyse"),
+    path("analysis/", views_records.analysis_board, name="analysis"),
+    path("analysis/act", views_records.analysis_act, name="analysis_act"),
+    path("analysis/load", views_records.analysis_load, name="analysis_load"),
     # accounts, notifications and ratings (issue 5)
     path("settings", views_accounts.settings_page, name="settings"),
     path("settings/vacation", views_vacation.vacation_start, name="vacation_start"),

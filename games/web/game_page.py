@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.template.loader import get_template
+from django.urls import reverse
 from django.utils.safestring import SafeString
 
 import engine
@@ -134,6 +135,8 @@ def game_context(
         and position is not None
         and position == game.to_act_seat,
         "confirm_actions": _confirm_actions(seat),
+        # Where the hand's and the decision's forms post (the analysis board posts elsewhere).
+        "act_url": reverse("games:act", args=[game.pk]),
     }
     if game.state is None:
         ctx["started"] = False

@@ -77,3 +77,63 @@ def assert_admin_shows_no_secret(content: bytes, game: Game) -> None:
         "action", flat=True
     ):
         assert action not in text, f"a swap's colours leaked: {action!r}"
+
+
+# The only keys of an exported record (docs/record-format.md): built from an explicit list,
+# so private notes, standing orders or chat added by other features never slip in.
+RECORD_KEYS = {
+    "format",
+    "format_version",
+    "rules",
+    "game",
+    "complete",
+    "perspective",
+    "players",
+    "seed",
+    "moves",
+    "result",
+    "view",
+}
+MOVE_KEYS = {"ply", "seat", "action", "source", "time", "hidden", "tiles"}
+TEXT_MOVE = re.compile(r"^(\d+)\. (\d+) (.*?)  ; (\S+) ", re.MULTILINE)
+
+
+def assert_record_no_leak(content: bytes, game: Game, viewer: int | None) -> None:
+    """Assert an exported record (JSON or text) of unfinished ``game`` hides what it must.
+
+    No seed, no stretch of the bag's order, no other seat's swapped colours or standing
+    orders, and in JSON no key outside the format's, no hand but the viewer's own and
+    totals only the viewer's own (hidden scoring). RULES.md §14.
+    """
+    import json
+
+    state = game_state(game)
+    data = state.to_dict()
+    text = content.decode()
+    assert str(game.seed) not in text, "the seed leaked"
+    bag = data["bag"]
+    if len(bag) >= 12:
+        assert bag[:12] not in text and bag[-12:] not in text, "the bag order leaked"
+    if text.startswith("{"):
+        record = json.loads(text)
+        assert set(record) <= RECORD_KEYS, set(record) - RECORD_KEYS
+        assert record["seed"] is None and record["result"] is None
+        moves = [(m["seat"], m["action"], m["source"]) for m in record["moves"]]
+        assert all(set(m) <= MOVE_KEYS for m in record["moves"])
+        view = record["view"]
+        assert view["hands"] is None, "hands are revealed before the end"
+        if viewer is None:
+            assert view["hand"] is None, "a spectator was given a hand"
+        else:
+            assert view["hand"] == _hand(data, viewer), "the viewer's hand is not theirs"
+        for seat in view["scores"]:
+            assert state.open_scoring or int(seat) == viewer, f"seat {seat}'s totals leaked"
+    else:
+        moves = [(int(s), a, src) for _ply, s, a, src in TEXT_MOVE.findall(text)]
+        assert len(moves) == game.version, "the text lists every ply"
+    for seat, action, source in moves:
+        if seat != viewer:
+            assert not (action or "").startswith("swap ") or "hidden" in action, (
+                f"seat {seat}'s swapped colours leaked: {action!r}"
+            )
+            assert source in {"player", "timeout", "dropped", "bot"}, source
