@@ -22,7 +22,7 @@ import engine
 from games.core.states import game_state
 from games.models import Game, Move, Seat
 from games.selectors import games as selectors
-from games.selectors.moves import moves_all
+from games.selectors.moves import moves_for_record
 from games.text.seats import display_name
 
 FORMAT = "tigris-euphrates-record"
@@ -83,7 +83,7 @@ def game_record(game: Game, perspective: int | None) -> dict[str, Any]:
     """
     finished = game.status == Game.Status.FINISHED
     state = game_state(game)
-    moves = moves_all(game.pk)
+    moves = moves_for_record(game.pk)
     record: dict[str, Any] = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,

@@ -55,3 +55,9 @@ def moves_since_seat(game_id: int, *, seat: int, up_to: int, limit: int) -> list
 def seat_moved_since(game_id: int, *, seat: int, ply: int) -> bool:
     """Return whether ``seat`` has played a ply after ``ply``."""
     return Move.objects.filter(game_id=game_id, seat=seat, ply__gt=ply).exists()
+
+
+def moves_for_record(game_id: int) -> list[Move]:
+    """Return every move of the game in ply order without their events (a game's record)."""
+    fields = ("ply", "seat", "action", "source", "created_at")
+    return list(Move.objects.filter(game_id=game_id).order_by("ply").only(*fields))

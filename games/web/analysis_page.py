@@ -24,7 +24,16 @@ from games.text.seats import SeatInfo
 from games.text.words import DYNASTY_NAME
 from games.web.view_context import view_context
 
-DYNASTIES = tuple(DYNASTY_NAME)  # seat n plays the n-th when a pasted position names none
+DYNASTIES = tuple(DYNASTY_NAME)
+# What a re-dealt board shows of the dealt seat's view, whoever acts (RULES.md §14).
+_OWN_KEYS = (
+    "view_seat",
+    "hand_code",
+    "my_scores",
+    "my_score_code",
+    "players",
+    "hands_revealed",
+)  # seat n plays the n-th when a pasted position names none
 
 
 def board_query(source: dict[str, Any], ply: int, line: Sequence[engine.Action | str]) -> str:
@@ -55,7 +64,16 @@ def analysis_context(
     seats = _seats(board)
     acting = state.to_act
     view = engine.view_for(state, acting, game_ended=board.public)
-    ctx = view_context(view, seats, changed=set(engine.event_squares(view.events)))
+    changed = set(engine.event_squares(view.events))
+    ctx = view_context(view, seats, changed=changed)
+    shown_seat = acting
+    if not board.public and acting != board.seat:
+        # Re-dealt from one seat's view: another seat's hand here is a random deal. Its
+        # actions are offered, but the hands and totals shown are the dealt seat's own.
+        mine = view_context(engine.view_for(state, board.seat), seats, changed=changed)
+        ctx.update({key: mine[key] for key in _OWN_KEYS})
+        ctx["hand"] = []  # no tiles to tick for the other seat's swap: typed instead
+        shown_seat = None
     last = len(board.main)
     here = board_query(source, position.ply, position.line)
 
@@ -69,7 +87,7 @@ def analysis_context(
     ctx.update(
         # What the game page's partials read of ``game``: the hidden version field only.
         game={"pk": board.game_id, "version": position.ply + len(position.line)},
-        seat=acting,
+        seat=shown_seat,
         act_url=f"{reverse('games:analysis_act')}?{here}",
         confirm_actions=False,
         typed_action="",

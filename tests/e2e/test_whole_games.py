@@ -18,6 +18,7 @@ after waiting on someone else, everyone gets the game-over email, ratings change
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections import Counter
@@ -32,8 +33,10 @@ from django.core import mail as django_mail
 from django.core.cache import cache
 from django.core.management import call_command
 
+from games.core.states import game_state
 from games.models import Game, Notification, Profile, Seat
 from games.play import ratings
+from games.records.replay import replay_record
 from games.web import prerender
 from tests import services
 from tests.e2e.whole_game import (
@@ -77,6 +80,26 @@ def _check_the_end(players: list[Player], played: Played) -> None:
     assert sorted(after) == sorted(before)
     call_command("verify_games")
     assert all(p.scanned > 0 for p in players)
+    _check_the_record(players[0], game)
+
+
+def _check_the_record(player: Player, game: Game) -> None:
+    """The finished game's record, downloaded as players do, replays to the same end.
+
+    Export → import (``replay_record``, as the analysis board's form and the
+    ``import_record`` command do) gives the stored final state and the seats' final ranks.
+    (Read without the leak scan: a finished game's record holds its seed, as it may.)
+    """
+    answer = player.web.get(f"/games/{game.pk}/record.json")
+    assert answer.status == 200, answer.status
+    record = json.loads(answer.body)
+    replayed = replay_record(answer.body)
+    assert replayed.final == game_state(game)
+    ranks = {s.position: s.final_rank for s in Seat.objects.filter(game=game)}
+    assert {p["seat"]: p["rank"] for p in replayed.ranking} == ranks
+    assert record["result"]["ranking"] == replayed.ranking
+    text = player.web.get(f"/games/{game.pk}/record.txt")
+    assert text.status == 200 and text.body.decode().count("\n") > game.version
 
 
 @pytest.mark.django_db(transaction=True)

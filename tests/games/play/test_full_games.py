@@ -15,7 +15,9 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
+from games.core.states import game_state
 from games.models import Game, Move
+from games.records.replay import replay_record
 from tests.games.factories import UserFactory, client_for, page_actions, page_version
 from tests.games.leaks import assert_no_leak
 
@@ -78,4 +80,9 @@ def test_whole_game_through_the_views(num_players: int, open_scoring: bool) -> N
     replay = Client().get(f"/games/{game.pk}/replay?ply=1")
     assert replay.status_code == 200
     call_command("verify_games")
+    # Its record (issue 19) round-trips: export → import gives the same end and ranks.
+    replayed = replay_record(Client().get(f"/games/{game.pk}/record.json").content)
+    assert replayed.final == game_state(game)
+    by_seat = dict(game.seats.values_list("position", "final_rank"))
+    assert {p["seat"]: p["rank"] for p in replayed.ranking} == by_seat
     assert time.monotonic() - started < 60, "a whole game should take seconds"

@@ -23,7 +23,11 @@ from games.core.states import game_state, replay
 from games.models import Game, Move
 from games.play.submit import game_submit_action
 from tests.games.factories import client_for, play_random_plies, started_game
-from tests.games.leaks import assert_admin_shows_no_secret, assert_no_leak
+from tests.games.leaks import (
+    assert_admin_shows_no_secret,
+    assert_no_leak,
+    assert_record_no_leak,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -98,6 +102,16 @@ def pages_for(client: Client, game: Game) -> list[tuple[Any, engine.GameState]]:
     ]
 
 
+def records_for(client: Client, game: Game) -> list[tuple[Any, engine.GameState]]:
+    """Return (response, the state it shows) for the game's record (issue 19) as JSON and text.
+
+    While the game runs, a record is the requester's own view: checked by
+    ``assert_record_no_leak`` besides ``assert_no_leak``.
+    """
+    now = game_state(game)
+    return [(client.get(f"/games/{game.pk}/record.{ext}"), now) for ext in ("json", "txt")]
+
+
 @pytest.mark.parametrize(("num_players", "open_scoring"), [(3, False), (2, True)])
 def test_no_page_leaks_hidden_information(num_players: int, open_scoring: bool) -> None:
     rng = random.Random(77 + num_players)
@@ -107,17 +121,29 @@ def test_no_page_leaks_hidden_information(num_players: int, open_scoring: bool) 
     checked = 0
     for _round in range(6):
         for seat, client in viewers.items():
-            for response, shown in pages_for(client, game):
+            # The records at two of the rounds (each retells every ply: the swaps so far).
+            records = records_for(client, game) if _round in (2, 5) else []
+            for response, shown in pages_for(client, game) + records:
                 if response.status_code == 302:  # spectators may not replay a live game
                     assert seat is None
                     continue
                 assert response.status_code == 200
                 assert_no_leak(response.content, game, seat, shown)
                 assert_context_holds_no_secret(response, game)
+                if "/record." in response.request["PATH_INFO"]:
+                    assert_record_no_leak(response.content, game, seat)
                 checked += 1
             lobby = client.get("/")  # the lobby lists the player's games and the open ones
             assert lobby.status_code == 200
             assert_context_holds_no_secret(lobby, game)
+            if _round == 3:  # the analysis board, re-dealt from this viewer's own view
+                opened = client.post(f"/games/{game.pk}/analyse")
+                assert opened.status_code == 302
+                board = client.get(opened["Location"])
+                assert board.status_code == 200 and b'id="redealt"' in board.content
+                assert_no_leak(board.content, game, seat)
+                assert_context_holds_no_secret(board, game)
+                checked += 1
         game = play_random_plies(game, seats, 9, rng)
     assert checked > 50
 
