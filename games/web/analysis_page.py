@@ -33,7 +33,7 @@ _OWN_KEYS = (
     "my_score_code",
     "players",
     "hands_revealed",
-)  # seat n plays the n-th when a pasted position names none
+)
 
 
 def board_query(source: dict[str, Any], ply: int, line: Sequence[engine.Action | str]) -> str:
