@@ -67,6 +67,9 @@ def analysis_context(
     changed = set(engine.event_squares(view.events))
     ctx = view_context(view, seats, changed=changed)
     shown_seat = acting
+    if board.public:
+        # Nobody is "you" on a public board: the acting seat's hand is shown as anyone's.
+        ctx["players"] = [{**p, "is_me": False} for p in ctx["players"]]
     if not board.public and acting != board.seat:
         # Re-dealt from one seat's view: another seat's hand here is a random deal. Its
         # actions are offered, but the hands and totals shown are the dealt seat's own.
