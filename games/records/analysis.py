@@ -116,7 +116,10 @@ def board_of_game(game_id: int, user: UserLike, *, invite_tokens: list[str] | No
         raise AnalysisError(
             _("Only a finished game opens here; a game in progress opens from your own view.")
         )
-    replayed = replay_record(game_record(game, None))
+    try:
+        replayed = replay_record(game_record(game, None))
+    except RecordError as exc:  # a stored game that no longer replays (verify_games says so)
+        raise AnalysisError(str(exc)) from None
     return _board_of_record("game", replayed, game_id=game.pk)
 
 
