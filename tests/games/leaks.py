@@ -105,14 +105,24 @@ def assert_json_no_leak(
         bag = data["bag"]
         if len(bag) >= 12:
             assert bag[:12] not in text and bag[-12:] not in text, "the bag order leaked"
-        for move in Move.objects.filter(game=game, action__startswith="swap "):
-            if move.seat != viewer:
-                assert f'"{move.action}"' not in text, f"a swap's colours leaked: {move.action!r}"
+    private = {
+        (m.ply, e["code"])
+        for m in Move.objects.filter(game=game)
+        for e in m.events
+        if e.get("private_to") not in (None, viewer)
+    }
 
     def walk(value: Any) -> None:
         if isinstance(value, dict):
             leaked = SECRET_KEYS & set(value) - ({"seed"} if over else set())
             assert not leaked, f"a secret key leaked: {leaked}"
+            if {"ply", "seat", "action"} <= set(value) and not over and value["seat"] != viewer:
+                action = value["action"]  # a move of another seat: a swap shows its count only
+                assert not action.startswith("swap ") or action.split()[1].isdigit(), (
+                    f"a swap's colours leaked: {action!r}"
+                )
+                for event in value.get("events", []):
+                    assert (value["ply"], event["code"]) not in private, "a private event leaked"
             if "hand" in value and "hand_sizes" in value:  # a view
                 hand = value["hand"]
                 if hand is not None:
