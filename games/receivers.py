@@ -84,7 +84,13 @@ def on_move_applied_webhooks(
     **kwargs: Any,
 ) -> None:
     """Owe a turn notice to the webhooks of whoever the game now waits on (issue 19)."""
-    webhooks.webhooks_notify_move(game=game, ply=move.ply, before=before, after=after)
+    webhooks.webhooks_notify_move(
+        game=game,
+        ply=move.ply,
+        before=before,
+        after=after,
+        by_bot=move.source == Move.Source.BOT,
+    )
 
 
 @receiver(signals.game_finished, dispatch_uid="games.webhooks_game_over")

@@ -242,7 +242,6 @@ API_RATE_ANON = env.str("API_RATE_ANON", default="60/min")
 API_RATE_TOKEN = env.str("API_RATE_TOKEN", default="300/min")
 # 0: the address is REMOTE_ADDR; N: the N-th address from the end of X-Forwarded-For.
 NINJA_NUM_PROXIES = env.int("NINJA_NUM_PROXIES", default=0)
-NINJA_PAGINATION_MAX_OFFSET = 1000
 # Webhook URLs must be https to a public address; a local receiver (tests, an intranet)
 # needs these. Addresses are checked when a webhook is added and again at each delivery.
 WEBHOOKS_ALLOW_PRIVATE = env.bool("WEBHOOKS_ALLOW_PRIVATE", default=False)

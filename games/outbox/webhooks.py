@@ -44,9 +44,19 @@ def deliveries_create(*, user_id: int, game: Game, ply: int, kind: str) -> list[
 
 
 def webhooks_notify_move(
-    *, game: Game, ply: int, before: engine.GameState, after: engine.GameState
+    *,
+    game: Game,
+    ply: int,
+    before: engine.GameState,
+    after: engine.GameState,
+    by_bot: bool = False,
 ) -> list[WebhookDelivery]:
-    """Write the turn notice owed after move ``ply`` (``notify_move``'s rule, for webhooks)."""
+    """Write the turn notice owed after move ``ply`` (``notify_move``'s rule, for webhooks).
+
+    After a bot's move (``by_bot``) in a game where every other seat is a bot's or
+    dropped, nothing is owed: the person is playing the bots live (the email of that
+    case waits for the batch instead), and a channel pinged every bot turn is noise.
+    """
     waiting = waiting_kind(after)
     if waiting is None:
         return []
@@ -55,6 +65,9 @@ def webhooks_notify_move(
         return []
     seat_row = next((s for s in game.seats.all() if s.position == seat), None)
     if seat_row is None or seat_row.dropped_at is not None or seat_row.is_bot:
+        return []
+    others = [s for s in game.seats.all() if s != seat_row]
+    if by_bot and all(s.is_bot or s.dropped_at is not None for s in others):
         return []
     return deliveries_create(user_id=seat_row.user_id, game=game, ply=ply, kind=kind)
 

@@ -317,6 +317,7 @@ def test_no_api_answer_leaks_hidden_information(num_players: int, open_scoring: 
     import json
 
     from games.accounts import tokens
+    from tests.games.playing import randomly, submit
 
     rng = random.Random(19 + num_players)
     game, seats = started_game(num_players, open_scoring=open_scoring)
@@ -333,7 +334,7 @@ def test_no_api_answer_leaks_hidden_information(num_players: int, open_scoring: 
         "/api/v1/me/waiting",
     ]
     checked = 0
-    for _round in range(4):
+    for _round in range(3):
         game = _swap_now(game, seats)  # a swap's colours are its seat's secret
         for seat, client in viewers.items():
             for path in paths:
@@ -344,5 +345,7 @@ def test_no_api_answer_leaks_hidden_information(num_players: int, open_scoring: 
                 assert response.status_code == 200, (path, response.content[:300])
                 assert_json_no_leak(json.loads(response.content), game, seat)
                 checked += 1
-        game = play_random_plies(game, seats, 7, rng)
-    assert checked >= 4 * len(paths) * num_players
+        for _ply in range(6):  # through the submit service: cheaper than the pages
+            if game.status == Game.Status.ACTIVE:
+                game = submit(game, seats, randomly(rng))
+    assert checked >= 3 * len(paths) * num_players
