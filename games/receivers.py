@@ -16,7 +16,7 @@ import engine
 from games.accounts import profiles
 from games.core import queue, signals
 from games.models import Game, Move
-from games.outbox import notifications
+from games.outbox import notifications, webhooks
 from games.play import ratings
 from games.web.middleware import remember_language
 
@@ -71,6 +71,32 @@ def on_game_finished(
         game_id=game.pk, ranking=ranking, dropped_seats={p for p in dropped if p is not None}
     )
     notifications.notify_game_over(game=game)
+
+
+@receiver(signals.move_applied, dispatch_uid="games.webhooks_move")
+def on_move_applied_webhooks(
+    sender: Any,
+    *,
+    game: Game,
+    move: Move,
+    before: engine.GameState,
+    after: engine.GameState,
+    **kwargs: Any,
+) -> None:
+    """Owe a turn notice to the webhooks of whoever the game now waits on (issue 19)."""
+    webhooks.webhooks_notify_move(
+        game=game,
+        ply=move.ply,
+        before=before,
+        after=after,
+        by_bot=move.source == Move.Source.BOT,
+    )
+
+
+@receiver(signals.game_finished, dispatch_uid="games.webhooks_game_over")
+def on_game_finished_webhooks(sender: Any, *, game: Game, **kwargs: Any) -> None:
+    """Owe a game-over notice to every player's webhooks (issue 19)."""
+    webhooks.webhooks_notify_game_over(game=game)
 
 
 @receiver(user_logged_in, dispatch_uid="games.language_at_login")

@@ -17,6 +17,7 @@ from games.models import Delivery
 from games.play import bots
 from games.play.sweeps import deadlines_sweep
 from games.web import prerender
+from games.webhooks import deliver as webhooks
 
 # The email tasks' decorator: a transient failure is retried with Celery's exponential
 # backoff and jitter.
@@ -40,6 +41,25 @@ def send_notification(self: Task[Any, Any], notification_id: int) -> str:
 def send_account_email(self: Task[Any, Any], payload: dict[str, Any]) -> str:
     """Send one account email rendered in the request (``deliver.account_email_deliver``)."""
     return deliver.account_email_deliver(payload, eager=bool(self.request.is_eager))
+
+
+@shared_task(
+    bind=True,
+    autoretry_for=(webhooks.TransientWebhookError,),
+    retry_backoff=deliver.RETRY_BACKOFF,
+    retry_backoff_max=deliver.RETRY_BACKOFF_MAX,
+    retry_jitter=True,
+    max_retries=deliver.MAX_RETRIES,
+)
+def send_webhook(self: Task[Any, Any], delivery_id: int) -> str:
+    """Post webhook outbox row ``delivery_id`` (``games.webhooks.deliver.webhook_deliver``)."""
+    return webhooks.webhook_deliver(delivery_id)
+
+
+@shared_task
+def sweep_webhooks() -> int:
+    """Re-queue webhook rows left pending (``webhooks.webhooks_sweep``); return how many."""
+    return webhooks.webhooks_sweep()
 
 
 @shared_task(ignore_result=True)

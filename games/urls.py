@@ -3,6 +3,7 @@
 from django.urls import path
 
 from games.web.views import accounts as views_accounts
+from games.web.views import api_settings as views_api
 from games.web.views import game as views
 from games.web.views import i18n as views_i18n
 from games.web.views import records as views_records
@@ -33,6 +34,13 @@ urlpatterns = [
     path("settings", views_accounts.settings_page, name="settings"),
     path("settings/vacation", views_vacation.vacation_start, name="vacation_start"),
     path("settings/vacation/end", views_vacation.vacation_end, name="vacation_end"),
+    # API tokens and webhooks (issue 19)
+    path("settings/tokens", views_api.token_create, name="token_create"),
+    path("settings/tokens/<int:token_id>/revoke", views_api.token_revoke, name="token_revoke"),
+    path("settings/webhooks", views_api.webhook_add, name="webhook_add"),
+    path(
+        "settings/webhooks/<int:webhook_id>/remove", views_api.webhook_remove, name="webhook_remove"
+    ),
     path("players/<int:user_id>/", views_accounts.profile_page, name="profile"),
     path("rules/", views_i18n.rules_page, name="rules"),
     path("leaderboard", views_accounts.leaderboard, name="leaderboard"),

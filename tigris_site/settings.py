@@ -16,6 +16,11 @@ DEBUG on and only localhost allowed. Production is chosen by the environment:
                         (which also stands in while Redis does not answer: tigris_site.cache)
 ``PRERENDER_PARTIALS``  render waiting players' board in the worker after each move (default:
                         on when ``CACHE_URL`` and a broker are set; see ``games.web.prerender``)
+``API_RATE_ANON``       the read API's limit per address without a token (``60/min``)
+``API_RATE_TOKEN``      the read API's limit per access token (``300/min``)
+``NINJA_NUM_PROXIES``   trusted proxies in front (the client is read from X-Forwarded-For)
+``WEBHOOKS_ALLOW_PRIVATE`` let webhooks reach private, loopback and link-local addresses
+``WEBHOOKS_ALLOW_HTTP`` let webhooks use plain http (both off: https to public hosts only)
 ``SECURE_SSL_REDIRECT`` / ``SECURE_HSTS_SECONDS`` / ``SECURE_PROXY_SSL_HEADER_HTTPS``
                         TLS behaviour behind a proxy (production defaults are strict)
 
@@ -80,6 +85,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # every 4xx under /api/ in JSON, also Django's own 404 and 405 (games/api/middleware.py)
+    "games.api.middleware.JsonErrorsMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -228,6 +235,19 @@ else:
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Tigris & Euphrates <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
+# --------------------------------------------------------------------------- the read API
+# and webhooks (issue 19; games/api/, games/webhooks/). The API's throttles count in the
+# default cache: set CACHE_URL so every web process shares the counts.
+API_RATE_ANON = env.str("API_RATE_ANON", default="60/min")
+API_RATE_TOKEN = env.str("API_RATE_TOKEN", default="300/min")
+# 0: the address is REMOTE_ADDR; N: the N-th address from the end of X-Forwarded-For.
+NINJA_NUM_PROXIES = env.int("NINJA_NUM_PROXIES", default=0)
+# Webhook URLs must be https to a public address; a local receiver (tests, an intranet)
+# needs these. Addresses are checked when a webhook is added and again at each delivery.
+WEBHOOKS_ALLOW_PRIVATE = env.bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
+WEBHOOKS_ALLOW_HTTP = env.bool("WEBHOOKS_ALLOW_HTTP", default=False)
+WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=5.0)
+
 # --------------------------------------------------------------------------- celery
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
@@ -257,6 +277,7 @@ PRERENDER_PARTIALS = env.bool(
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # the email outbox (games/tasks.py): lost messages, batched emails, daily digests
     "sweep-outbox": {"task": "games.tasks.sweep_outbox", "schedule": 60.0},
+    "sweep-webhooks": {"task": "games.tasks.sweep_webhooks", "schedule": 60.0},
     "send-batched": {"task": "games.tasks.send_batched", "schedule": 60.0},
     "send-daily-digest": {"task": "games.tasks.send_daily_digest", "schedule": 300.0},
     # time controls (issue 6): vacations ending, reminders, timeouts, expired open games

@@ -1,9 +1,10 @@
-"""URL configuration: accounts (allauth), admin, health check and the games app."""
+"""URL configuration: accounts (allauth), admin, health check, the read API and the games app."""
 
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
+from games.api.api import api
 from games.web.views.i18n import set_language
 from tigris_site import views
 
@@ -17,5 +18,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     # Django's set_language, also saving a logged-in player's choice to their profile
     path("i18n/setlang/", set_language, name="set_language"),
+    # the read API (issue 19, games/api/): /api/v1/…, its schema at /api/v1/openapi.json
+    path("api/v1/", api.urls),
     path("", include("games.urls")),
 ]

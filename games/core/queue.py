@@ -21,6 +21,7 @@ SEND_NOTIFICATION = "games.tasks.send_notification"
 SEND_ACCOUNT_EMAIL = "games.tasks.send_account_email"
 PRERENDER_PARTIALS = "games.tasks.prerender_partials"
 PLAY_BOT_MOVE = "games.tasks.play_bot_move"
+SEND_WEBHOOK = "games.tasks.send_webhook"
 
 
 def delay(task_name: str, *args: Any, countdown: float | None = None) -> Any:

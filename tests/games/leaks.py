@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import engine
 from games.core.states import game_state
@@ -137,3 +138,64 @@ def assert_record_no_leak(content: bytes, game: Game, viewer: int | None) -> Non
                 f"seat {seat}'s swapped colours leaked: {action!r}"
             )
             assert source in {"player", "timeout", "dropped", "bot"}, source
+SECRET_KEYS = {"bag", "seed", "state", "private_to", "invite_token", "key_hash", "notes"}
+
+
+def assert_json_no_leak(
+    payload: Any, game: Game, viewer: int | None, state: engine.GameState | None = None
+) -> None:
+    """Assert an API answer (decoded JSON) shows ``viewer`` nothing secret of ``game``.
+
+    As ``assert_no_leak`` for pages: no seed, no stretch of the bag, no hand but the
+    viewer's own, totals only as the viewer may see them, no ``hands`` before the end, no
+    swap's colours but the viewer's own, and no key that names a secret at all.
+    """
+    import json
+
+    from games.models import Move
+
+    state = state or game_state(game)
+    data = state.to_dict()
+    over = state.is_over
+    text = json.dumps(payload)
+    if not over:
+        assert str(game.seed) not in text, "the seed leaked"
+        bag = data["bag"]
+        if len(bag) >= 12:
+            assert bag[:12] not in text and bag[-12:] not in text, "the bag order leaked"
+    private = {
+        (m.ply, e["code"])
+        for m in Move.objects.filter(game=game)
+        for e in m.events
+        if e.get("private_to") not in (None, viewer)
+    }
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            leaked = SECRET_KEYS & set(value) - ({"seed"} if over else set())
+            assert not leaked, f"a secret key leaked: {leaked}"
+            if {"ply", "seat", "action"} <= set(value) and not over and value["seat"] != viewer:
+                action = value["action"]  # a move of another seat: a swap shows its count only
+                assert not action.startswith("swap ") or action.split()[1].isdigit(), (
+                    f"a swap's colours leaked: {action!r}"
+                )
+                for event in value.get("events", []):
+                    assert (value["ply"], event["code"]) not in private, "a private event leaked"
+            if "hand" in value and "hand_sizes" in value:  # a view
+                hand = value["hand"]
+                if hand is not None:
+                    assert viewer is not None, "a spectator got a hand"
+                    assert hand == _hand(data, viewer), "a hand leaked"
+                assert over or value["hands"] is None, "hands are revealed before the end"
+                for seat_text in value["scores"]:
+                    seat = int(seat_text)
+                    assert over or state.open_scoring or seat == viewer, (
+                        f"seat {seat}'s totals leaked"
+                    )
+            for child in value.values():
+                walk(child)
+        elif isinstance(value, list):
+            for child in value:
+                walk(child)
+
+    walk(payload)

@@ -25,6 +25,7 @@ from games.play.submit import game_submit_action
 from tests.games.factories import client_for, play_random_plies, started_game
 from tests.games.leaks import (
     assert_admin_shows_no_secret,
+    assert_json_no_leak,
     assert_no_leak,
     assert_record_no_leak,
 )
@@ -335,3 +336,43 @@ def test_the_admin_leak_check_catches_a_leak(admin_client: Client) -> None:
         assert_admin_shows_no_secret(f"<td>{swap.action}</td>".encode(), game)
     with pytest.raises(AssertionError, match="seed leaked"):
         assert_admin_shows_no_secret(str(game.seed).encode(), game)
+
+
+@pytest.mark.parametrize(("num_players", "open_scoring"), [(3, False), (2, True)])
+def test_no_api_answer_leaks_hidden_information(num_players: int, open_scoring: bool) -> None:
+    """The read API (issue 19) for each seat's token and for nobody, as a game goes on."""
+    import json
+
+    from games.accounts import tokens
+    from tests.games.playing import randomly, submit
+
+    rng = random.Random(19 + num_players)
+    game, seats = started_game(num_players, open_scoring=open_scoring)
+    viewers: dict[int | None, Client] = {
+        n: Client(HTTP_AUTHORIZATION=f"Bearer {tokens.token_create(user=u, name='t')[1]}")
+        for n, u in seats.items()
+    }
+    viewers[None] = Client()
+    paths = [
+        f"/api/v1/games/{game.pk}",
+        f"/api/v1/games/{game.pk}/moves?page_size=100",
+        "/api/v1/games",
+        f"/api/v1/players/{seats[1].pk}/games",
+        "/api/v1/me/waiting",
+    ]
+    checked = 0
+    for _round in range(3):
+        game = _swap_now(game, seats)  # a swap's colours are its seat's secret
+        for seat, client in viewers.items():
+            for path in paths:
+                response = client.get(path)
+                if path.endswith("waiting") and seat is None:
+                    assert response.status_code == 401
+                    continue
+                assert response.status_code == 200, (path, response.content[:300])
+                assert_json_no_leak(json.loads(response.content), game, seat)
+                checked += 1
+        for _ply in range(6):  # through the submit service: cheaper than the pages
+            if game.status == Game.Status.ACTIVE:
+                game = submit(game, seats, randomly(rng))
+    assert checked >= 3 * len(paths) * num_players

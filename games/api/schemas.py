@@ -1,0 +1,206 @@
+"""What the API answers, field by field (pydantic schemas through django-ninja).
+
+Every schema names its fields: a value with more in it (a ``Game`` row, a profile with
+private notes or standing orders) gives only these, never the rest. Game values come from
+``engine.view_for`` and the public facts of ``GameHeader``-like rows, never the snapshot.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ninja import Schema
+
+
+class ErrorOut(Schema):
+    """Every 4xx answer: ``detail`` a sentence, ``code`` a stable word (``not_found``…)."""
+
+    detail: str
+    code: str
+
+
+class PlayerRef(Schema):
+    """A player as lists name them: the account id, the display name, whether a bot."""
+
+    id: int
+    name: str
+    is_bot: bool
+
+
+class SeatOut(Schema):
+    """A seat of a game: ``seat`` 1..N (None before the start), dynasty, final rank."""
+
+    seat: int | None
+    player: PlayerRef
+    dynasty: str
+    final_rank: int | None
+    dropped: bool
+
+
+class GameSummary(Schema):
+    """The public facts of a game (as the lobby and game pages show them)."""
+
+    id: int
+    url: str
+    status: str
+    num_players: int
+    version: int
+    to_act_seat: int | None
+    deadline: datetime | None
+    days_per_move: int | None
+    is_public: bool
+    is_rated: bool
+    open_scoring: bool
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    seats: list[SeatOut]
+
+
+class PendingOut(Schema):
+    """The decision a game waits on (``engine.Decision``; all public, RULES.md §15)."""
+
+    seat: int
+    kind: str
+    conflict: str | None
+    color: str | None
+    support_color: str | None
+    attacker: int | None
+    defender: int | None
+    attacker_strength: int | None
+    defender_strength: int | None
+    options: list[str]
+    count: int
+
+
+class EventOut(Schema):
+    """One event of an action, as its viewer may see it (``engine.event_visible``)."""
+
+    code: str
+    params: dict[str, Any]
+
+
+class PlacingOut(Schema):
+    """One seat's place at the end (RULES.md §13.2)."""
+
+    seat: int
+    rank: int
+    colors: list[int]
+    score: int
+
+
+class ViewOut(Schema):
+    """``engine.view_for(state, seat)`` field by field (``PlayerView.to_dict``; §14).
+
+    ``hand`` is the viewer's own tiles (None for a spectator), ``hands`` every hand once
+    the game is over (else None), ``scores`` only the totals this viewer may see.
+    """
+
+    seat: int | None
+    num_players: int
+    open_scoring: bool
+    is_over: bool
+    end_reason: str | None
+    board: list[str]
+    treasures: list[str]
+    unification: str | None
+    kingdoms: dict[str, int]
+    leaders: dict[str, dict[str, str | None]]
+    catastrophes: dict[str, int]
+    hand_sizes: dict[str, int]
+    hand: dict[str, int] | None
+    hands: dict[str, dict[str, int]] | None
+    bag_size: int
+    monuments_available: list[str]
+    monuments_built: dict[str, str]
+    treasures_left: int
+    active_seat: int
+    actions_left: int
+    to_act: int | None
+    pending: PendingOut | None
+    scores: dict[str, dict[str, int]]
+    events: list[EventOut]
+    legal_actions: list[str]
+    ranking: list[PlacingOut]
+
+
+class GameDetail(Schema):
+    """One game: its public facts and the requester's view (None before it starts)."""
+
+    game: GameSummary
+    viewer_seat: int | None
+    view: ViewOut | None
+
+
+class MoveOut(Schema):
+    """One ply as its requester may read it: a swap's colours only to the swapper (§14)."""
+
+    ply: int
+    seat: int
+    action: str
+    source: str
+    created_at: datetime
+    events: list[EventOut]
+
+
+class RecordOut(Schema):
+    """A finished game's record (issue 19's record format; see ``games.api.records``)."""
+
+    format: str
+    format_version: int
+    game: int
+    num_players: int
+    open_scoring: bool
+    seed: int
+    players: list[SeatOut]
+    moves: list[dict[str, Any]]
+    result: list[PlacingOut]
+
+
+class ProfileOut(Schema):
+    """A player's public profile and rating (1500 + 40·(μ − 3σ), ± 40·2σ)."""
+
+    id: int
+    name: str
+    is_bot: bool
+    bot_tier: str
+    rating: float
+    uncertainty: int
+    provisional: bool
+    rated_games: int
+    url: str
+
+
+class RatingPoint(Schema):
+    """A player's rating before and after one rated finished game."""
+
+    game: int
+    finished_at: datetime | None
+    rating_before: float | None
+    rating_after: float | None
+
+
+class LeaderOut(Schema):
+    """One row of the leaderboard."""
+
+    player: PlayerRef
+    rating: float
+    uncertainty: int
+    rated_games: int
+
+
+class TokenOut(Schema):
+    """The token a request came with: its name, first characters and scope (no secret)."""
+
+    name: str
+    prefix: str
+    scope: str
+    created_at: datetime
+
+
+class MeOut(Schema):
+    """The token's owner."""
+
+    player: PlayerRef
+    token: TokenOut

@@ -1,0 +1,69 @@
+"""Fixtures of the API tests: games to read and tokens to read them with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games.accounts import tokens
+from games.play import lifecycle
+from tests.games.factories import UserFactory, started_game
+from tests.games.playing import passing, submit
+
+
+@dataclass
+class World:
+    """A public and a private game in progress, their players, and clients.
+
+    ``anon`` sends no token, ``owner`` the token of the public game's seat 1, who also
+    sits in the private game; ``stranger`` a token
+    of someone in neither, ``wrong`` a token that does not exist.
+    """
+
+    public: Any
+    private: Any
+    seats: dict[int, Any]
+    private_seats: dict[int, Any]
+    stranger_user: Any
+    anon: Client
+    owner: Client
+    stranger: Client
+    wrong: Client
+    secret: str
+
+
+def token_client(secret: str) -> Client:
+    """Return a client that sends ``secret`` as its bearer token."""
+    return Client(HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+
+@pytest.fixture
+def world() -> World:
+    """Two games with a few plies each; the same player sits in both."""
+    public, seats = started_game(2)
+    owner_user = seats[1]
+    private = lifecycle.game_create(creator=owner_user, num_players=2, is_public=False)
+    lifecycle.game_join(game_id=private.pk, user=UserFactory(), invite_token=private.invite_token)
+    private.refresh_from_db()
+    private_seats = {s.position: s.user for s in private.seats.all()}
+    for _ in range(3):
+        public = submit(public, seats, passing)
+    private = submit(private, private_seats, passing)
+    _row, secret = tokens.token_create(user=owner_user, name="my tool")
+    stranger_user = UserFactory()
+    _row, stranger_secret = tokens.token_create(user=stranger_user, name="theirs")
+    return World(
+        public=public,
+        private=private,
+        seats=seats,
+        private_seats=private_seats,
+        stranger_user=stranger_user,
+        anon=Client(),
+        owner=token_client(secret),
+        stranger=token_client(stranger_secret),
+        wrong=token_client(tokens.TOKEN_PREFIX + "x" * 43),
+        secret=secret,
+    )
