@@ -27,6 +27,7 @@ urlpatterns = [
     path("settings/vacation/end", views_vacation.vacation_end, name="vacation_end"),
     path("players/<int:user_id>/", views_accounts.profile_page, name="profile"),
     path("rules/", views_i18n.rules_page, name="rules"),
+    path("faq/", views_i18n.faq_page, name="faq"),
     path("leaderboard", views_accounts.leaderboard, name="leaderboard"),
     path("unsubscribe/<str:token>", views_accounts.unsubscribe, name="unsubscribe"),
 ]
