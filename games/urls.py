@@ -3,6 +3,8 @@
 from django.urls import path
 
 from games.web.views import accounts as views_accounts
+from games.web.views import charts as views_charts
+from games.web.views import community as views_community
 from games.web.views import game as views
 from games.web.views import i18n as views_i18n
 from games.web.views import vacation as views_vacation
@@ -21,6 +23,35 @@ urlpatterns = [
     path("games/<int:game_id>/resign", views.game_resign, name="resign"),
     path("games/<int:game_id>/invite/<str:token>", views.game_invite, name="invite"),
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
+    # players around a game (issue 18)
+    path("games/<int:game_id>/chat", views_community.chat_lines, name="chat"),
+    path("games/<int:game_id>/chat/send", views_community.chat_post, name="chat_post"),
+    path(
+        "games/<int:game_id>/chat/<int:message_id>/report",
+        views_community.chat_report,
+        name="chat_report",
+    ),
+    path(
+        "games/<int:game_id>/chat/mute/<int:user_id>", views_community.chat_mute, name="chat_mute"
+    ),
+    path("games/<int:game_id>/notes", views_community.notes_save, name="notes"),
+    path("games/<int:game_id>/rematch", views_community.game_rematch, name="rematch"),
+    path(
+        "invitations/<int:invitation_id>/accept",
+        views_community.invitation_accept,
+        name="invitation_accept",
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline",
+        views_community.invitation_decline,
+        name="invitation_decline",
+    ),
+    path("players/<int:user_id>/rating.svg", views_charts.rating_svg, name="rating_svg"),
+    path(
+        "games/<int:game_id>/colours/<int:seat>.svg", views_charts.colours_svg, name="colours_svg"
+    ),
+    path("players/<int:user_id>/follow", views_community.player_follow, name="follow"),
+    path("players/<int:user_id>/mute", views_community.player_mute, name="mute"),
     # accounts, notifications and ratings (issue 5)
     path("settings", views_accounts.settings_page, name="settings"),
     path("settings/vacation", views_vacation.vacation_start, name="vacation_start"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from games.models import Move
 
 LOG_PLIES = 40  # the plies a game page's log shows
@@ -55,3 +57,13 @@ def moves_since_seat(game_id: int, *, seat: int, up_to: int, limit: int) -> list
 def seat_moved_since(game_id: int, *, seat: int, ply: int) -> bool:
     """Return whether ``seat`` has played a ply after ``ply``."""
     return Move.objects.filter(game_id=game_id, seat=seat, ply__gt=ply).exists()
+
+
+def last_move_time(game_id: int, *, seat: int) -> datetime | None:
+    """Return when ``seat`` last played a ply of game ``game_id`` (None: not yet)."""
+    return (
+        Move.objects.filter(game_id=game_id, seat=seat)
+        .order_by("-ply")
+        .values_list("created_at", flat=True)
+        .first()
+    )

@@ -23,6 +23,7 @@ from games.selectors.moves import LOG_PLIES, moves_recent
 from games.selectors.people import vacations_until
 from games.text.gamelog import log_entries
 from games.text.seats import display_name, seat_label
+from games.web.community_page import since_chat
 from games.web.header import GameHeader
 from games.web.view_context import view_context
 
@@ -160,8 +161,11 @@ def game_context(
         log=list(reversed(log)),
         log_truncated=game.version > LOG_PLIES,
         since=since_entries,
+        # The chat since the viewer's last move joins that part of the log (issue 18).
+        since_chat=since_chat(game, user) if since_entries else [],
         to_act_label=seat_label(seats, game.to_act_seat),
         can_replay=game_over or position is not None,
+        can_rematch=game.status == Game.Status.FINISHED and seat is not None and not seat.is_bot,
     )
     if game.status != Game.Status.ACTIVE:
         # An aborted game keeps its board for its players, but nothing can be played.
