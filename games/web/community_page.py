@@ -85,9 +85,14 @@ def notes_context(game: Game, user: UserLike, *, in_replay: bool = False) -> dic
     }
 
 
-def since_chat(game: Game, user: UserLike, *, limit: int = 20) -> list[Any]:
-    """Return the chat lines written since ``user``'s last move (not theirs), for the log."""
-    since = _since(game, user)
+def since_chat(
+    game: Game, user: UserLike, *, since: datetime | None = None, limit: int = 20
+) -> list[Any]:
+    """Return the chat lines written since ``user``'s last move (not theirs), for the log.
+
+    ``since`` is the time of that move when the caller has it (else it is read).
+    """
+    since = since or _since(game, user)
     if since is None:
         return []
     return [line for line in community.chat_lines(game, user, since=since) if not line.mine][

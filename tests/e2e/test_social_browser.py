@@ -1,4 +1,4 @@
-"""Two players chat in a real browser (issue 18), and the charts are photographed.
+"""Two players chat in a real browser (issue 18), notes save as typed, charts are photographed.
 
 Each player's page picks the other's message up by the chat's own poll, without a reload
 (a marker set in ``window`` survives). Screenshots of a profile with its rating chart and
@@ -18,7 +18,7 @@ import pytest
 from django.utils import timezone
 
 from games.accounts.profiles import preference_set
-from games.models import Delivery, Game, NotificationKind, Seat
+from games.models import Delivery, Game, NotificationKind, PrivateNote, Seat
 from tests.e2e.test_browser import DESKTOP, _log_in, _with_password, enforced_csp  # noqa: F401
 from tests.games.factories import started_game
 from tests.games.playing import randomly, submit
@@ -71,6 +71,12 @@ def test_two_players_chat_without_reloading_and_the_charts_are_drawn(
         assert b_page.evaluate("window.__noReload") == 1
         assert a_page.input_value("#chat-text") == ""  # the box is empty for the next line
         a_page.locator("#chat").screenshot(path=str(screenshots / "chat.png"), caret="initial")
+
+        # Notes are saved as they are typed (after a pause), with no button pressed.
+        a_page.type("#notes-text", "bob hoards red", delay=20)
+        a_page.wait_for_selector("#notes-status:has-text('Saved at')")
+        assert PrivateNote.objects.get(user=alice).text == "bob hoards red"
+        assert "bob hoards red" not in b_page.content()
 
         # A finished game (played to the end through the services) and its colour charts;
         # no emails on the way (they cost a render each).
