@@ -19,7 +19,7 @@ from django.utils.translation import ngettext, pgettext_lazy
 
 import engine
 from games.core.errors import GameError
-from games.models import Game, Move, Seat
+from games.models import ChatMessage, ChatReport, Game, Move, Seat
 from games.play import lifecycle
 
 # The admin classes are generic only for the type checker (no django_stubs_ext monkeypatch).
@@ -194,4 +194,56 @@ class MoveAdmin(MoveAdminBase):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         """History is never deleted."""
+        return False
+
+
+# --------------------------------------------------------------------------- chat reports
+# (issue 18): staff read the reported messages, escaped like every admin value. Private
+# notes are not registered: they are their author's alone, even for staff.
+
+if TYPE_CHECKING:
+    ChatReportAdminBase = admin.ModelAdmin[ChatReport]
+    ChatMessageAdminBase = admin.ModelAdmin[ChatMessage]
+else:
+    ChatReportAdminBase = ChatMessageAdminBase = admin.ModelAdmin
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(ChatReportAdminBase):
+    """Reported chat messages, newest first; staff mark them handled."""
+
+    list_display = ("id", "message_text", "author", "game_id", "reporter", "created_at", "handled")
+    list_filter = ("handled",)
+    list_editable = ("handled",)
+    list_select_related = ("message__author", "reporter")
+    readonly_fields = ("message", "reporter", "created_at")
+    ordering = ("-created_at",)
+
+    @admin.display(description=_("message"))
+    def message_text(self, report: ChatReport) -> str:
+        """Return the reported text (the admin escapes it)."""
+        return report.message.text
+
+    @admin.display(description=_("author"))
+    def author(self, report: ChatReport) -> Any:
+        """Return who wrote the reported message."""
+        return report.message.author
+
+    @admin.display(description=_("game"))
+    def game_id(self, report: ChatReport) -> int:
+        """Return the game of the reported message."""
+        return report.message.game_id
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ChatMessageAdminBase):
+    """Chat messages, read-only: staff may delete an abusive one."""
+
+    list_display = ("id", "game_id", "author", "text", "created_at")
+    list_select_related = ("author",)
+    search_fields = ("text", "author__username")
+    readonly_fields = ("game", "author", "text", "created_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        """Messages are written by players, never in the admin."""
         return False

@@ -62,6 +62,14 @@ class Game(models.Model):
     vacation_allowed = models.BooleanField(
         default=True, help_text="Whether a player's vacation pauses this game's deadlines."
     )
+    # Table talk (issue 18): the seated players write; spectators read unless the creator
+    # turned that off. A rematch is a new game with the same settings, one per game.
+    chat_spectators = models.BooleanField(
+        default=True, help_text="Whether spectators may read the players' chat."
+    )
+    rematch_of = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -200,6 +208,9 @@ class Profile(models.Model):
     confirm_actions = models.BooleanField(
         default=True, help_text="Ask for a confirmation in words before an action is sent."
     )
+    chat_in_email = models.BooleanField(
+        default=True, help_text="Quote the chat since one's last move in turn emails (issue 18)."
+    )
     # The look-alike key of ``display_name`` (games/text/names.py), set by ``save``; unique, so
     # two players who look alike never both exist. An empty key (no name) claims nothing.
     name_key = models.CharField(max_length=names.MAX_KEY_LENGTH, blank=True, editable=False)
@@ -255,6 +266,7 @@ class NotificationKind(models.TextChoices):
     SEAT_DROPPED = "seat_dropped", _("seat dropped")
     GAME_EXPIRED = "game_expired", _("open game expired")
     VACATION_ENDED = "vacation_ended", _("vacation ended")
+    INVITATION = "invitation", _("invitation to a game")
 
 
 class Delivery(models.TextChoices):
@@ -451,3 +463,125 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to webhook {self.webhook_id} for #{self.game_id} ply {self.ply}"
+# --------------------------------------------------------------------------- players, not
+# just games (issue 18, games/community/): chat, private notes, follows, invitations.
+
+CHAT_MAX_LENGTH = 500  # characters of one chat message
+NOTE_MAX_LENGTH = 5000  # characters of one player's notes on one game
+
+
+class ChatMessage(models.Model):
+    """One line of a game's table talk, written by a seated player; never game state."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    text = models.CharField(max_length=CHAT_MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "id"], name="chat_game_idx")]
+        ordering = ["game", "id"]
+
+    def __str__(self) -> str:
+        return f"#{self.game_id} chat {self.pk}"
+
+
+class ChatReport(models.Model):
+    """A player's report of a chat message to the operators (listed in the admin)."""
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"report of chat {self.message_id} by {self.reporter_id}"
+
+
+class Mute(models.Model):
+    """``user`` no longer sees ``muted``'s chat messages, in any game or email."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="mute_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} mutes {self.muted_id}"
+
+
+class PrivateNote(models.Model):
+    """One player's notes on one game: seen by its author only (a secret, RULES.md §14)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(max_length=NOTE_MAX_LENGTH, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="note_one_per_game")]
+
+    def __str__(self) -> str:
+        # Never the text: the admin titles a row by this.
+        return f"notes of {self.user_id} on #{self.game_id}"
+
+
+class Follow(models.Model):
+    """``follower`` sees ``followed``'s games in progress in the lobby."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="following"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~models.Q(follower=models.F("followed")), name="follow_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
+class Invitation(models.Model):
+    """A player invited by name to an open game: an email, a notice in "My games"."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    inviter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "invitee"], name="invitation_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation of {self.invitee_id} to #{self.game_id} ({self.status})"

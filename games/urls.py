@@ -4,6 +4,8 @@ from django.urls import path
 
 from games.web.views import accounts as views_accounts
 from games.web.views import api_settings as views_api
+from games.web.views import charts as views_charts
+from games.web.views import community as views_community
 from games.web.views import game as views
 from games.web.views import i18n as views_i18n
 from games.web.views import records as views_records
@@ -30,6 +32,35 @@ urlpatterns = [
     path("analysis/", views_records.analysis_board, name="analysis"),
     path("analysis/act", views_records.analysis_act, name="analysis_act"),
     path("analysis/load", views_records.analysis_load, name="analysis_load"),
+    # players around a game (issue 18)
+    path("games/<int:game_id>/chat", views_community.chat_lines, name="chat"),
+    path("games/<int:game_id>/chat/send", views_community.chat_post, name="chat_post"),
+    path(
+        "games/<int:game_id>/chat/<int:message_id>/report",
+        views_community.chat_report,
+        name="chat_report",
+    ),
+    path(
+        "games/<int:game_id>/chat/mute/<int:user_id>", views_community.chat_mute, name="chat_mute"
+    ),
+    path("games/<int:game_id>/notes", views_community.notes_save, name="notes"),
+    path("games/<int:game_id>/rematch", views_community.game_rematch, name="rematch"),
+    path(
+        "invitations/<int:invitation_id>/accept",
+        views_community.invitation_accept,
+        name="invitation_accept",
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline",
+        views_community.invitation_decline,
+        name="invitation_decline",
+    ),
+    path("players/<int:user_id>/rating.svg", views_charts.rating_svg, name="rating_svg"),
+    path(
+        "games/<int:game_id>/colours/<int:seat>.svg", views_charts.colours_svg, name="colours_svg"
+    ),
+    path("players/<int:user_id>/follow", views_community.player_follow, name="follow"),
+    path("players/<int:user_id>/mute", views_community.player_mute, name="mute"),
     # accounts, notifications and ratings (issue 5)
     path("settings", views_accounts.settings_page, name="settings"),
     path("settings/vacation", views_vacation.vacation_start, name="vacation_start"),
@@ -43,6 +74,7 @@ urlpatterns = [
     ),
     path("players/<int:user_id>/", views_accounts.profile_page, name="profile"),
     path("rules/", views_i18n.rules_page, name="rules"),
+    path("faq/", views_i18n.faq_page, name="faq"),
     path("leaderboard", views_accounts.leaderboard, name="leaderboard"),
     path("unsubscribe/<str:token>", views_accounts.unsubscribe, name="unsubscribe"),
 ]

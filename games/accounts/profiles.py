@@ -58,6 +58,7 @@ def profile_update(
     time_zone: str,
     preferences: dict[str, tuple[str, int]],
     confirm_actions: bool = True,
+    chat_in_email: bool = True,
 ) -> Profile:
     """Save the settings page: profile fields and kind → ``(delivery, batch_minutes)``."""
     with transaction.atomic():
@@ -66,7 +67,16 @@ def profile_update(
         profile.language = language
         profile.time_zone = time_zone
         profile.confirm_actions = confirm_actions
-        profile.save(update_fields=["display_name", "language", "time_zone", "confirm_actions"])
+        profile.chat_in_email = chat_in_email
+        profile.save(
+            update_fields=[
+                "display_name",
+                "language",
+                "time_zone",
+                "confirm_actions",
+                "chat_in_email",
+            ]
+        )
         for kind, (delivery, minutes) in preferences.items():
             preference_set(user_id=user.pk, kind=kind, delivery=delivery, batch_minutes=minutes)
         # Their name, time zone and confirm setting show in their games' partials.

@@ -19,8 +19,9 @@ import engine
 from games.core.states import game_state
 from games.mail.sending import absolute, deadline_text, email_send, language_of
 from games.models import Game, Notification, NotificationKind, Seat
+from games.selectors.community import ChatLine, chat_since_for_user
 from games.selectors.games import seat_for, seat_infos, seats_prefetch
-from games.selectors.moves import moves_since_seat, seat_moved_since
+from games.selectors.moves import last_move_time, moves_since_seat, seat_moved_since
 from games.text.gamelog import log_entries
 from games.text.seats import display_name
 from games.text.words import COLOR_NAME, list_text
@@ -147,6 +148,18 @@ def _since_lines(row: Notification) -> list[str]:
     return [entry["text"] for entry in entries if entry["text"]]
 
 
+def _since_chat(row: Notification) -> list[ChatLine]:
+    """Return the chat since the recipient's last move that they read (issue 18): none when
+    they turned it off (``Profile.chat_in_email``), without the players they muted."""
+    game = row.game
+    assert game is not None
+    mine = seat_for(game, row.user)
+    if mine is None or mine.position is None:
+        return []
+    since = last_move_time(game.pk, seat=mine.position)
+    return chat_since_for_user(game.pk, user_id=row.user_id, since=since)
+
+
 def _active_seat(game: Game) -> int:
     view = _public_view(game)
     return view.active_seat if view is not None else 0
@@ -177,6 +190,11 @@ def notification_send(row: Notification) -> str:
             "deadline_text": deadline_text(game.deadline, user),
             "since": (
                 _since_lines(row)
+                if row.kind in (NotificationKind.YOUR_TURN, NotificationKind.DECISION)
+                else []
+            ),
+            "chat": (
+                _since_chat(row)
                 if row.kind in (NotificationKind.YOUR_TURN, NotificationKind.DECISION)
                 else []
             ),

@@ -34,6 +34,7 @@ def game_create(
     days_per_move: int | None = 3,
     vacation_allowed: bool = True,
     bots: Sequence[str] = (),
+    chat_spectators: bool = True,
 ) -> Game:
     """Create an open game of ``num_players`` (2–4) seats and seat its creator.
 
@@ -43,6 +44,7 @@ def game_create(
     (issue 15): a game with a bot is unrated, whatever ``is_rated`` says, and a game whose
     seats are then all taken starts at once. Raises ``JoinRefused`` for a player count
     outside 2–4, a rated game without a limit, an unknown tier or more bots than other seats.
+    ``chat_spectators`` False keeps the players' chat from spectators (issue 18).
     """
     creator_id = user_id_of(creator)
     if not 2 <= num_players <= 4:
@@ -64,6 +66,7 @@ def game_create(
             open_scoring=open_scoring,
             days_per_move=days_per_move,
             vacation_allowed=vacation_allowed,
+            chat_spectators=chat_spectators,
         )
         Seat.objects.create(game=game, user_id=creator_id)
         for tier in bots:

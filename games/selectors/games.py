@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import F, Prefetch, QuerySet
 
-from games.models import Game, Seat
+from games.models import Game, Invitation, Seat
 from games.text.seats import SeatInfo, display_name, taken_over_name
 
 UserLike = AbstractBaseUser | AnonymousUser
@@ -65,14 +65,20 @@ def seat_for(game: Game, user: UserLike) -> Seat | None:
 def game_can_view(game: Game, user: UserLike, *, invite_tokens: list[str] | None = None) -> bool:
     """Return whether ``user`` may look at ``game``.
 
-    Anyone may look at a public game; a private one is visible to its players and to
-    whoever opened its invitation link (``invite_tokens`` remembered in the session).
+    Anyone may look at a public game; a private one is visible to its players, to
+    whoever opened its invitation link (``invite_tokens`` remembered in the session) and
+    to whoever was invited by name.
     """
     if game.is_public:
         return True
     if seat_for(game, user) is not None:
         return True
-    return game.invite_token in (invite_tokens or [])
+    if game.invite_token in (invite_tokens or []):
+        return True
+    # Invited by name (issue 18): the invitation shows the game until it is answered.
+    return user.is_authenticated and (
+        Invitation.objects.filter(game_id=game.pk, invitee_id=user.pk).exists()
+    )
 
 
 @dataclass(frozen=True)

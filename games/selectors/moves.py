@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from games.models import Move
 
 LOG_PLIES = 40  # the plies a game page's log shows
@@ -61,3 +63,11 @@ def moves_for_record(game_id: int) -> list[Move]:
     """Return every move of the game in ply order without their events (a game's record)."""
     fields = ("ply", "seat", "action", "source", "created_at")
     return list(Move.objects.filter(game_id=game_id).order_by("ply").only(*fields))
+def last_move_time(game_id: int, *, seat: int) -> datetime | None:
+    """Return when ``seat`` last played a ply of game ``game_id`` (None: not yet)."""
+    return (
+        Move.objects.filter(game_id=game_id, seat=seat)
+        .order_by("-ply")
+        .values_list("created_at", flat=True)
+        .first()
+    )

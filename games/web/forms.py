@@ -67,6 +67,15 @@ class GameCreateForm(forms.Form):
         initial=True,
         help_text=_("Untick to keep every deadline running even while a player is away."),
     )
+    chat_spectators = forms.BooleanField(
+        label=_("Spectators may read the players' chat"), required=False, initial=True
+    )
+    invite = forms.CharField(
+        label=_("Invite players by display name"),
+        required=False,
+        max_length=200,
+        help_text=_("Separate names with commas. They get an email and a notice in My games."),
+    )
     seat_2 = forms.ChoiceField(label=_("Second seat"), choices=SEAT_CHOICES, required=False)
     seat_3 = forms.ChoiceField(
         label=_("Third seat (3 or 4 players)"), choices=SEAT_CHOICES, required=False
@@ -90,6 +99,7 @@ class GameCreateForm(forms.Form):
         data["bots"] = tuple(
             tier for n, tier in zip(BOT_SEATS, bots, strict=True) if tier and n <= players
         )
+        data["invitees"] = [n for n in data.pop("invite", "").split(",") if n.strip()]
         if data["bots"]:
             data["is_rated"] = False
         if data.get("is_rated") and not data.get("days_per_move"):

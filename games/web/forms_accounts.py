@@ -113,6 +113,12 @@ class SettingsForm(forms.Form):
         required=False,
         label_suffix="",  # the box comes first: no colon after its label
     )
+    chat_in_email = forms.BooleanField(
+        label=_("Quote the chat since my last move in my turn emails"),
+        required=False,
+        initial=True,
+        label_suffix="",
+    )
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         """``user`` is the account being edited: its own current name is not "taken"."""
@@ -161,6 +167,7 @@ class SettingsForm(forms.Form):
             "language": profile.language,
             "time_zone": profile.time_zone,
             "confirm_actions": profile.confirm_actions,
+            "chat_in_email": profile.chat_in_email,
         }
         for kind, (delivery, minutes) in people.preferences_all(user.pk).items():
             data[f"delivery_{kind}"] = delivery

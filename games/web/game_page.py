@@ -8,6 +8,7 @@ the engine state, the seed or the bag (RULES.md §14).
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -18,12 +19,13 @@ from django.utils.safestring import SafeString
 
 import engine
 from games.core.states import game_state
-from games.models import Game, Profile, Seat
+from games.models import Game, Move, Profile, Seat
 from games.selectors.games import seat_for, seat_infos
 from games.selectors.moves import LOG_PLIES, moves_recent
 from games.selectors.people import vacations_until
 from games.text.gamelog import log_entries
 from games.text.seats import display_name, seat_label
+from games.web.community_page import since_chat
 from games.web.header import GameHeader
 from games.web.view_context import view_context
 
@@ -79,6 +81,11 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
         "vacation_allowed": game.vacation_allowed,
         "can_resign": active and seat is not None and seat.dropped_at is None,
     }
+
+
+def _move_time(moves: list[Move], ply: int) -> datetime | None:
+    """Return when ply ``ply`` was played, if it is among ``moves`` (no query)."""
+    return next((m.created_at for m in moves if m.ply == ply), None)
 
 
 def _confirm_actions(seat: Seat | None) -> bool:
@@ -163,8 +170,13 @@ def game_context(
         log=list(reversed(log)),
         log_truncated=game.version > LOG_PLIES,
         since=since_entries,
+        # The chat since the viewer's last move joins that part of the log (issue 18).
+        since_chat=since_chat(game, user, since=_move_time(moves, last_mine))
+        if since_entries
+        else [],
         to_act_label=seat_label(seats, game.to_act_seat),
         can_replay=game_over or position is not None,
+        can_rematch=game.status == Game.Status.FINISHED and seat is not None and not seat.is_bot,
     )
     if game.status != Game.Status.ACTIVE:
         # An aborted game keeps its board for its players, but nothing can be played.

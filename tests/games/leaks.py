@@ -28,6 +28,7 @@ def assert_no_leak(
     text = content.decode()
     data = state.to_dict()
     assert str(game.seed) not in text, "the seed leaked"
+    assert_no_private_talk(text, game, viewer)
     bag = data["bag"]
     if len(bag) >= 12:
         assert bag[:12] not in text and bag[-12:] not in text, "the bag order leaked"
@@ -40,6 +41,29 @@ def assert_no_leak(
         seat = int(seat_text)
         assert over or state.open_scoring or seat == viewer, f"seat {seat}'s totals leaked"
         assert shown == score_code(_scores(data, seat))
+
+
+def assert_no_private_talk(text: str, game: Game, viewer: int | None) -> None:
+    """Assert ``text`` holds no private note but ``viewer``'s own (issue 18), and no chat
+    line at all for a spectator of a game whose chat is kept from spectators.
+
+    Notes are compared as written and HTML-escaped; each test note is long and unique.
+    """
+    import html as html_lib
+
+    from games.models import ChatMessage, PrivateNote, Seat
+
+    author = None
+    if viewer is not None:
+        author = Seat.objects.filter(game=game, position=viewer).values_list("user_id", flat=True)
+        author = author.first()
+    for user_id, note in PrivateNote.objects.filter(game=game).values_list("user_id", "text"):
+        if note and user_id != author:
+            for form in (note, html_lib.escape(note)):
+                assert form not in text, f"the notes of user {user_id} leaked"
+    if viewer is None and not Game.objects.get(pk=game.pk).chat_spectators:
+        for line in ChatMessage.objects.filter(game=game).values_list("text", flat=True):
+            assert html_lib.escape(line) not in text, "the players' chat leaked to a spectator"
 
 
 def _hand(data: dict, seat: int) -> dict[str, int]:

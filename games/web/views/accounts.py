@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.db import IntegrityError
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -20,8 +18,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games.accounts import profiles
 from games.mail.sending import unsubscribe_read
-from games.models import Delivery, Game, NotificationKind, Profile, Seat
+from games.models import Delivery, NotificationKind, Profile
 from games.play import ratings
+from games.selectors import community
+from games.selectors.profiles import player_record
 from games.web.forms_accounts import NAME_TAKEN, SettingsForm
 from games.web.middleware import remember_language
 
@@ -64,6 +64,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
                     time_zone=form.cleaned_data["time_zone"],
                     preferences=form.preferences(),
                     confirm_actions=form.cleaned_data["confirm_actions"],
+                    chat_in_email=form.cleaned_data["chat_in_email"],
                 )
             except IntegrityError:  # a look-alike saved since the form's check: nothing saved
                 form.add_error("display_name", NAME_TAKEN)
@@ -76,68 +77,25 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/settings.html", {"form": form})
 
 
-def _rating_points(history: list[Seat]) -> list[float]:
-    """Return the ratings to chart: the one before the first rated game, then after each.
-
-    Starting before the first game makes a single game draw a line, not a lone point.
-    """
-    points = [s.rating_after for s in history if s.rating_after is not None]
-    if history and history[0].rating_before is not None:
-        points.insert(0, history[0].rating_before)
-    return points
-
-
-def rating_chart(points: list[float], *, width: int = 300, height: int = 80) -> dict[str, Any]:
-    """Return the inline SVG polyline of a rating history: ``{"points", "width", "height"}``."""
-    if not points:
-        return {"points": "", "width": width, "height": height}
-    low, high = min(points), max(points)
-    span = (high - low) or 1.0
-    step = width / max(len(points) - 1, 1)
-    coords = [
-        f"{i * step:.1f},{height - 4 - (p - low) / span * (height - 8):.1f}"
-        for i, p in enumerate(points)
-    ]
-    return {"points": " ".join(coords), "width": width, "height": height, "low": low, "high": high}
-
-
 @require_GET
 def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
-    """A player's profile: rating ± uncertainty, history chart, games, wins and places."""
+    """A player's profile: rating ± uncertainty and its chart (one dot per rated game), games
+    by player count, wins and places, average place and lowest colour, reliability, recent
+    and current games; follow and mute buttons (issue 18)."""
     user = get_object_or_404(get_user_model(), pk=user_id)
     profile = profiles.profile_get(user)
-    # A private game is listed only to its own players: to anyone else it is no game.
-    visible = Q(game__is_public=True)
-    if request.user.is_authenticated:
-        visible |= Q(game_id__in=Seat.objects.filter(user_id=request.user.pk).values("game_id"))
-    seats = list(
-        Seat.objects.filter(user=user)
-        .filter(visible)
-        .select_related("game")
-        .exclude(game__status__in=[Game.Status.ABORTED, Game.Status.EXPIRED])
-        .order_by("-game__updated_at")
-    )
-    finished = [s for s in seats if s.game.status == Game.Status.FINISHED]
-    running = [s for s in seats if s.game.status in (Game.Status.ACTIVE, Game.Status.OPEN)]
-    history = sorted(
-        (s for s in finished if s.rating_after is not None),
-        key=lambda s: (s.game.finished_at or s.game.updated_at, s.game.pk),
-    )
-    places: dict[int, int] = {}
-    for seat in finished:
-        if seat.final_rank:
-            places[seat.final_rank] = places.get(seat.final_rank, 0) + 1
+    record = player_record(user.pk, request.user)
     context = {
         "player": user,
         "profile": profile,
         "rating": ratings.display_rating(profile.rating_mu, profile.rating_sigma),
         "uncertainty": ratings.display_uncertainty(profile.rating_sigma),
         "provisional": ratings.is_provisional(profile),
-        "chart": rating_chart(_rating_points(history)),
-        "finished": finished,
-        "running": running,
-        "wins": places.get(1, 0),
-        "places": sorted(places.items()),
+        "record": record,
+        "rated_points": len(record.rating_points),
+        "is_me": request.user.is_authenticated and request.user.pk == user.pk,
+        "following": community.is_following(request.user, followed_id=user.pk),
+        "muting": community.is_muting(request.user, muted_id=user.pk),
     }
     return render(request, "accounts/profile.html", context)
 

@@ -20,12 +20,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from games.community import invitations
+from games.community.errors import InvitationRefused
 from games.core.errors import GameError, MalformedAction
 from games.models import Game
 from games.play import lifecycle, submit, timeouts
 from games.play.errors import IllegalAction
+from games.selectors import community
 from games.selectors import games as selectors
 from games.web import prerender
+from games.web.charts import colour_charts_context
+from games.web.community_page import chat_context, notes_context
 from games.web.forms import ActionForm, GameCreateForm
 from games.web.game_page import game_context
 from games.web.replay_page import replay_context
@@ -70,22 +75,29 @@ def _render_game(
     ctx = game_context(game, request.user, invite_tokens=_invites(request), **extra)
     if games_waiting is not None:
         ctx["games_waiting"] = games_waiting  # the navigation's count, read once
+    if not request.htmx:  # beside the #game partial: charts, chat, notes (issue 18)
+        ctx.update(colour_charts_context(game))
+        ctx.update(chat_context(game, request.user))
+        ctx.update(notes_context(game, request.user))
     template = "games/game_htmx.html" if request.htmx else "games/game.html"
     return render(request, template, ctx, status=status)
 
 
 @require_GET
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
-    """Render the lobby: open public games, the create form and the user's own games."""
-    return render(
-        request,
-        "games/lobby.html",
-        {
-            "open_games": selectors.games_open(),
-            "my_games": selectors.games_of_user(request.user),
-            "form": GameCreateForm(),
-        },
-    )
+    """Render the lobby: open public games, the create form and the user's own games, their
+    invitations and the games of the players they follow."""
+    return render(request, "games/lobby.html", _lobby_context(request, GameCreateForm()))
+
+
+def _lobby_context(request: HtmxHttpRequest, form: GameCreateForm) -> dict[str, Any]:
+    return {
+        "open_games": selectors.games_open(),
+        "my_games": selectors.games_of_user(request.user),
+        "invitations": community.invitations_pending(request.user),
+        "followed_games": community.games_of_followed(request.user),
+        "form": form,
+    }
 
 
 @require_POST
@@ -94,18 +106,12 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
     """Create a game from ``GameCreateForm`` and go to its page."""
     form = GameCreateForm(request.POST)
     if not form.is_valid():
-        return render(
-            request,
-            "games/lobby.html",
-            {
-                "open_games": selectors.games_open(),
-                "my_games": selectors.games_of_user(request.user),
-                "form": form,
-            },
-            status=400,
-        )
+        return render(request, "games/lobby.html", _lobby_context(request, form), status=400)
     try:
-        game = lifecycle.game_create(creator=request.user, **form.cleaned_data)
+        game = invitations.game_create_inviting(creator=request.user, **form.cleaned_data)
+    except InvitationRefused as exc:  # an unknown name: nothing created, the form again
+        form.add_error("invite", str(exc))
+        return render(request, "games/lobby.html", _lobby_context(request, form), status=400)
     except GameError as exc:
         messages.error(request, str(exc))
         return redirect("games:lobby")
@@ -299,5 +305,8 @@ def game_replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         ply = None
     ctx = replay_context(game, request.user, ply=ply)
+    if not request.htmx:  # beside the #replay partial (issue 18): only after the end
+        ctx.update(colour_charts_context(game))
+        ctx.update(notes_context(game, request.user, in_replay=True))
     template = "games/replay.html#replay" if request.htmx else "games/replay.html"
     return render(request, template, ctx)

@@ -1,4 +1,4 @@
-"""The language switcher and the players' rules page.
+"""The language switcher, the players' rules page and the questions and answers (FAQ).
 
 The switcher posts to Django's ``set_language`` view (``language`` and ``next``: the page the
 player is on), which sets the language cookie and redirects back. A logged-in player's choice
@@ -34,3 +34,12 @@ def rules_page(request: HttpRequest) -> HttpResponse:
     language = translation.get_language() or "en"
     body = "rules/rules.zh-hans.html" if language.startswith("zh") else "rules/rules.en.html"
     return render(request, "rules/rules.html", {"rules_body": body})
+
+
+@require_GET
+def faq_page(request: HttpRequest) -> HttpResponse:
+    """Render the questions and answers (the game's facts, five rules questions) in the viewer's
+    language; each answer links to its section of the rules page."""
+    language = translation.get_language() or "en"
+    body = "faq/faq.zh-hans.html" if language.startswith("zh") else "faq/faq.en.html"
+    return render(request, "faq/faq.html", {"faq_body": body})

@@ -8,6 +8,7 @@ import re
 import pytest
 from django.test import Client
 
+from games.core.history import colours_by_ply
 from games.core.states import game_state
 from games.models import Game
 from games.play import lifecycle
@@ -66,10 +67,29 @@ def test_a_finished_game_names_the_winner_shows_treasures_and_charts_ratings() -
     rows = re.findall(r"<tr><td>\d+</td><td>Seat (\d)[^<]*</td><td>(\d+)</td>", final)
     assert sorted((int(s), int(t)) for s, t in rows) == [(1, held[0]), (2, held[1])]
 
+    # Each player's four colours over the game (issue 18): one pygal chart per seat, the
+    # lines ending at the seat's colours before treasures, on the result and replay pages.
+    charts = section(body, 'id="colour-charts"', "</section>")
+    images = re.findall(r'<img src="([^"]+)"', charts)
+    assert images == [f"/games/{game.pk}/colours/1.svg", f"/games/{game.pk}/colours/2.svg"]
+    replay = client_for(seats[2]).get(f"/games/{game.pk}/replay").content.decode()
+    assert re.findall(r'<img src="([^"]+)"', section(replay, 'id="colour-charts"', "</section>"))
+    svg = Client().get(images[0])
+    assert svg["Content-Type"].startswith("image/svg+xml") and "script-src" not in svg.get(
+        "Content-Security-Policy", ""
+    )
+    # Four lines (one per colour), each ending at seat 1's colours before treasures.
+    final = game_state(game).vp[0]
+    assert svg.content.decode().count('class="line reactive nofill"') == 4
+    assert colours_by_ply(game)[1][-1] == tuple(final) and len(colours_by_ply(game)[1]) == (
+        game.version + 1
+    )
+
     player = game.seats.get(position=1).user
     profile = Client().get(f"/players/{player.pk}/").content.decode()
-    points = profile.split('points="')[1].split('"')[0].split()
-    assert len(points) == 2  # from the rating before the game to the rating after it
+    assert f'src="/players/{player.pk}/rating.svg"' in profile
+    chart = Client().get(f"/players/{player.pk}/rating.svg").content.decode()
+    assert len(re.findall(r'<circle[^>]*class="dot ', chart)) == 1  # one per rated game
 
 
 def test_a_finished_games_replay_shows_every_hand_but_an_unfinished_ones_does_not() -> None:

@@ -1,0 +1,132 @@
+"""A player's record for their profile page (issue 18): counts, places, reliability, history.
+
+Public facts only (seats' final ranks and score sheets, ratings, drops); a private game
+counts only for a viewer who played in it, as the lists show it (to anyone else it is no
+game). Never a ``Game`` row in what is returned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import Q
+
+from games.models import Game, Seat
+from games.selectors.games import UserLike
+
+RECENT_GAMES = 10
+
+
+@dataclass(frozen=True)
+class ProfileGame:
+    """One game of the player as their profile lists it."""
+
+    pk: int
+    status: str
+    status_display: str
+    num_players: int
+    final_rank: int | None
+    rating_before: float | None
+    rating_after: float | None
+    dropped: bool
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """What a profile shows of a player's games.
+
+    ``by_players``: finished games by player count; ``average_place`` and
+    ``average_lowest`` (the lowest colour at the end, after treasures) over finished
+    games; ``completed`` the games played to the end without being dropped, ``dropped``
+    and ``timed_out`` the seats dropped (for any reason, and for missed deadlines);
+    ``reliability`` completed / (completed + dropped) in percent (None before any);
+    ``rating_points`` (finished at, rating after) of each rated game, oldest first.
+    """
+
+    finished: int
+    wins: int
+    places: list[tuple[int, int]]
+    by_players: list[tuple[int, int]]
+    average_place: float | None
+    average_lowest: float | None
+    completed: int
+    dropped: int
+    timed_out: int
+    reliability: int | None
+    rating_points: list[tuple[datetime, float]]
+    recent: list[ProfileGame] = field(default_factory=list)
+    current: list[ProfileGame] = field(default_factory=list)
+
+
+def _row(seat: Seat) -> ProfileGame:
+    game = seat.game
+    return ProfileGame(
+        pk=game.pk,
+        status=str(game.status),
+        status_display=str(game.get_status_display()),
+        num_players=game.num_players,
+        final_rank=seat.final_rank,
+        rating_before=seat.rating_before,
+        rating_after=seat.rating_after,
+        dropped=seat.dropped_at is not None,
+    )
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 2) if values else None
+
+
+def player_record(user_id: int, viewer: UserLike) -> PlayerRecord:
+    """Return the record of player ``user_id`` as ``viewer`` may see it (one query)."""
+    visible = Q(game__is_public=True)
+    if viewer.is_authenticated:
+        visible |= Q(game_id__in=Seat.objects.filter(user_id=viewer.pk).values("game_id"))
+    seats = list(
+        Seat.objects.filter(user_id=user_id)
+        .filter(visible)
+        .exclude(game__status__in=[Game.Status.ABORTED, Game.Status.EXPIRED])
+        .select_related("game")
+        .defer("game__state", "game__seed")
+        .order_by("-game__updated_at")
+    )
+    finished = [s for s in seats if s.game.status == Game.Status.FINISHED]
+    running = [s for s in seats if s.game.status in (Game.Status.ACTIVE, Game.Status.OPEN)]
+    places: dict[int, int] = {}
+    by_players: dict[int, int] = {}
+    for seat in finished:
+        by_players[seat.game.num_players] = by_players.get(seat.game.num_players, 0) + 1
+        if seat.final_rank:
+            places[seat.final_rank] = places.get(seat.final_rank, 0) + 1
+    lowest = [
+        float(s.final_score["score"])
+        for s in finished
+        if isinstance(s.final_score, dict) and "score" in s.final_score
+    ]
+    dropped = [s for s in seats if s.dropped_at is not None]
+    completed = sum(1 for s in finished if s.dropped_at is None)
+    rated = sorted(
+        (s for s in finished if s.rating_after is not None),
+        key=lambda s: (s.game.finished_at or s.game.updated_at, s.game.pk),
+    )
+    return PlayerRecord(
+        finished=len(finished),
+        wins=places.get(1, 0),
+        places=sorted(places.items()),
+        by_players=sorted(by_players.items()),
+        average_place=_mean([float(s.final_rank) for s in finished if s.final_rank]),
+        average_lowest=_mean(lowest),
+        completed=completed,
+        dropped=len(dropped),
+        timed_out=sum(1 for s in dropped if s.drop_reason == Seat.DropReason.TIMEOUTS),
+        reliability=(
+            round(100 * completed / (completed + len(dropped)))
+            if completed + len(dropped)
+            else None
+        ),
+        rating_points=[
+            (s.game.finished_at or s.game.updated_at, float(s.rating_after or 0)) for s in rated
+        ],
+        recent=[_row(s) for s in finished[:RECENT_GAMES]],
+        current=[_row(s) for s in running],
+    )

@@ -1,0 +1,107 @@
+"""The parts of the game and replay pages around the game (issue 18): chat, notes, rematch.
+
+They sit outside the ``#game`` partial, so a poll that swaps the board never wipes a message
+or a note being typed. The chat has its own poll (``games.web.views.community.chat_lines``).
+Only public facts and the viewer's own notes: never the ``Game`` row (RULES.md §14).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+from games.models import CHAT_MAX_LENGTH, NOTE_MAX_LENGTH, Game
+from games.selectors import community
+from games.selectors.games import seat_for
+from games.selectors.moves import last_move_time
+
+UserLike = AbstractBaseUser | AnonymousUser
+CHAT_OPEN = (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED)
+
+
+def _since(game: Game, user: UserLike) -> datetime | None:
+    seat = seat_for(game, user)
+    if seat is None or seat.position is None:
+        return None
+    return last_move_time(game.pk, seat=seat.position)
+
+
+def chat_context(
+    game: Game, user: UserLike, *, error: str = "", info: str = "", typed: str = ""
+) -> dict[str, Any]:
+    """Return ``{"chat": …}`` for ``games/_chat.html``: the lines ``user`` reads, and more.
+
+    ``lines`` are ``ChatLine`` values, each with ``new`` (written since the viewer's last
+    move); ``can_write`` for a seated person while the chat is open; ``error``/``typed``
+    a refused message and its text given back; ``muted`` the players of this game the
+    viewer muted.
+    """
+    seat = seat_for(game, user)
+    readable = community.chat_readable(game, user)
+    lines = community.chat_lines(game, user) if readable else []
+    since = _since(game, user)
+    shown = [
+        {"line": line, "new": since is not None and line.created_at > since and not line.mine}
+        for line in lines
+    ]
+    return {
+        "chat": {
+            "game_id": game.pk,
+            "readable": readable,
+            "lines": shown,
+            "last_id": lines[-1].pk if lines else 0,
+            "any_new": any(item["new"] for item in shown),
+            "can_write": seat is not None and not seat.is_bot and game.status in CHAT_OPEN,
+            "can_report": user.is_authenticated,
+            "muted": community.muted_in_game(game, user),
+            "max_length": CHAT_MAX_LENGTH,
+            "error": error,
+            "info": info,
+            "typed": typed,
+            "spectators": game.chat_spectators,
+        }
+    }
+
+
+def notes_context(game: Game, user: UserLike, *, in_replay: bool = False) -> dict[str, Any]:
+    """Return ``{"notes": …}``: the viewer's own notes box, or None for anyone else.
+
+    A replay shows the author their notes once the game is over, never before.
+    """
+    seat = seat_for(game, user)
+    if seat is None or seat.is_bot:
+        return {"notes": None}
+    if in_replay and game.status != Game.Status.FINISHED:
+        return {"notes": None}
+    return {
+        "notes": {
+            "game_id": game.pk,
+            "text": community.note_of(game_id=game.pk, user=user),
+            "max_length": NOTE_MAX_LENGTH,
+            "read_only": in_replay,
+        }
+    }
+
+
+def since_chat(
+    game: Game, user: UserLike, *, since: datetime | None = None, limit: int = 20
+) -> list[Any]:
+    """Return the chat lines written since ``user``'s last move (not theirs), for the log.
+
+    ``since`` is the time of that move when the caller has it (else it is read).
+    """
+    since = since or _since(game, user)
+    if since is None:
+        return []
+    return [line for line in community.chat_lines(game, user, since=since) if not line.mine][
+        -limit:
+    ]
+
+
+def rematch_context(game: Game, user: UserLike) -> dict[str, Any]:
+    """Return ``{"rematch": …}``: whether ``user`` may ask for a rematch, and the one made."""
+    seat = seat_for(game, user)
+    offered = game.status == Game.Status.FINISHED and seat is not None and not seat.is_bot
+    return {"rematch": {"offered": offered, "game_id": game.pk}}

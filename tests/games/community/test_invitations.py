@@ -1,0 +1,117 @@
+"""Invitations by display name, rematches and follows (issue 18), end to end over HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.utils import timezone
+
+from games.models import Game, Invitation, Notification, Profile, Seat
+from games.play import lifecycle
+from tests.games.factories import UserFactory, client_for, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _named(name: str) -> Any:
+    user = UserFactory()
+    Profile.objects.update_or_create(user=user, defaults={"display_name": name})
+    return user
+
+
+def _create(client: Client, **fields: Any) -> Any:
+    data = {"num_players": 3, "days_per_move": 3, "is_rated": "on", "is_public": "", **fields}
+    return client.post("/games/new", data)
+
+
+def test_an_invitation_by_name_emails_shows_in_my_games_and_is_accepted(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    host, mei, li = _named("Host"), _named("Mei"), _named("Li Wei")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = _create(client_for(host), invite="mei, Li Wei")
+    assert answer.status_code == 302
+    game = Game.objects.get()
+    assert not game.is_public
+    assert set(Invitation.objects.values_list("invitee_id", flat=True)) == {mei.pk, li.pk}
+    assert {m.to[0] for m in mail.outbox} == {mei.email, li.email}
+    assert "invited to play Game #" in mail.outbox[0].body
+    guest = client_for(mei)
+    lobby = guest.get("/").content.decode()
+    assert "Host invites you to game #" in lobby
+    assert guest.get(f"/games/{game.pk}/").status_code == 200  # private, but invited
+    invitation = Invitation.objects.get(invitee=mei)
+    joined = guest.post(f"/invitations/{invitation.pk}/accept")
+    assert joined.status_code == 302 and joined["Location"] == f"/games/{game.pk}/"
+    assert Seat.objects.filter(game=game, user=mei).exists()
+    guest.post(f"/invitations/{invitation.pk}/accept")  # again: the same seat, once
+    assert Seat.objects.filter(game=game).count() == 2
+    assert "invites you" not in guest.get("/").content.decode()
+
+
+def test_declining_is_one_click_and_an_unknown_name_creates_nothing() -> None:
+    host, mei = _named("Host"), _named("Mei")
+    _create(client_for(host), invite="Mei")
+    invitation = Invitation.objects.get()
+    guest = client_for(mei)
+    assert guest.post(f"/invitations/{invitation.pk}/decline").status_code == 302
+    invitation.refresh_from_db()
+    assert invitation.status == Invitation.Status.DECLINED
+    assert "invites you" not in guest.get("/").content.decode()
+    refused = guest.post(f"/invitations/{invitation.pk}/accept", follow=True)
+    assert "You declined this invitation." in refused.content.decode()
+    assert not Seat.objects.filter(user=mei).exists()
+    stranger = client_for(_named("Stranger"))
+    assert stranger.post(f"/invitations/{invitation.pk}/decline", follow=True).status_code == 200
+    invitation.refresh_from_db()
+    assert invitation.status == Invitation.Status.DECLINED
+
+    games, rows = Game.objects.count(), Notification.objects.count()
+    answer = _create(client_for(host), invite="Mei, Nobody Here")
+    assert answer.status_code == 400
+    assert "No player is called “Nobody Here”: nothing was created." in answer.content.decode()
+    assert Game.objects.count() == games and Invitation.objects.count() == 1
+    assert Notification.objects.count() == rows
+    mine = _create(client_for(host), invite="Host")
+    assert mine.status_code == 400 and Game.objects.count() == games
+
+
+def test_a_rematch_offers_the_same_players_the_same_settings_once() -> None:
+    game, seats = started_game(3, is_rated=False, days_per_move=None, open_scoring=True)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
+    assert client_for(seats[1]).get(f"/games/{game.pk}/").content.count(b'id="rematch"') == 1
+    answer = client_for(seats[1]).post(f"/games/{game.pk}/rematch")
+    new = Game.objects.get(rematch_of=game)
+    assert answer["Location"] == f"/games/{new.pk}/"
+    same = ("num_players", "is_public", "is_rated", "open_scoring", "days_per_move")
+    assert [getattr(new, f) for f in same] == [3, True, False, True, None]
+    assert new.status == Game.Status.OPEN
+    invited = set(Invitation.objects.filter(game=new).values_list("invitee_id", flat=True))
+    assert invited == {seats[2].pk, seats[3].pk}
+    # The second player's rematch is the same game: it seats them, nothing new is created.
+    client_for(seats[2]).post(f"/games/{game.pk}/rematch")
+    client_for(seats[2]).post(f"/games/{game.pk}/rematch")
+    assert Game.objects.filter(rematch_of=game).count() == 1
+    assert Seat.objects.filter(game=new).count() == 2
+    refused = client_for(UserFactory()).post(f"/games/{game.pk}/rematch", follow=True)
+    assert "Only the players of this game" in refused.content.decode()
+    assert Game.objects.count() == 2
+
+
+def test_a_follower_sees_the_followed_players_games_in_progress() -> None:
+    game, seats = started_game(2)
+    fan = client_for(UserFactory())
+    assert fan.post(f"/players/{seats[1].pk}/follow", {"on": "1"}).status_code == 302
+    lobby = fan.get("/").content.decode()
+    assert "Games of players you follow" in lobby and f'href="/games/{game.pk}/"' in lobby
+    profile = fan.get(f"/players/{seats[1].pk}/").content.decode()
+    assert "Stop following" in profile
+    fan.post(f"/players/{seats[1].pk}/follow", {"on": "0"})
+    assert "Games of players you follow" not in fan.get("/").content.decode()
+    private = lifecycle.game_create(creator=seats[1], num_players=2, is_public=False)
+    fan.post(f"/players/{seats[1].pk}/follow", {"on": "1"})
+    assert f'href="/games/{private.pk}/"' not in fan.get("/").content.decode()
