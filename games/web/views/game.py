@@ -74,18 +74,30 @@ def _render_game(
     return render(request, template, ctx, status=status)
 
 
-@require_GET
-def lobby(request: HtmxHttpRequest) -> HttpResponse:
-    """Render the lobby: open public games, the create form and the user's own games."""
+FAQ_PATH = "/faq/"  # the FAQ page is built in parallel: linked by its path, not its URL name
+
+
+def _lobby(request: HtmxHttpRequest, form: GameCreateForm, *, status: int = 200) -> HttpResponse:
     return render(
         request,
         "games/lobby.html",
         {
             "open_games": selectors.games_open(),
+            "watch_games": selectors.games_to_watch(request.user),
             "my_games": selectors.games_of_user(request.user),
-            "form": GameCreateForm(),
+            "form": form,
+            "faq_path": FAQ_PATH,
         },
+        status=status,
     )
+
+
+@require_GET
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    """Render the home page: what the game is, "Play a bot now", open games to join, games
+    in progress to watch, the user's own games and the create form (two queries a list).
+    """
+    return _lobby(request, GameCreateForm())
 
 
 @require_POST
@@ -94,16 +106,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
     """Create a game from ``GameCreateForm`` and go to its page."""
     form = GameCreateForm(request.POST)
     if not form.is_valid():
-        return render(
-            request,
-            "games/lobby.html",
-            {
-                "open_games": selectors.games_open(),
-                "my_games": selectors.games_of_user(request.user),
-                "form": form,
-            },
-            status=400,
-        )
+        return _lobby(request, form, status=400)
     try:
         game = lifecycle.game_create(creator=request.user, **form.cleaned_data)
     except GameError as exc:
