@@ -381,7 +381,8 @@ def phase_play(
         if stats.samples[kind]:
             figures[kind] = row(kind, stats.samples[kind], elapsed, clients)
     polls = stats.samples["poll unchanged (204)"] + stats.samples["poll changed (partial)"]
-    figures["poll (all)"] = row("poll (all)", polls, elapsed, clients)
+    if polls:  # none when only bot games are played (--against)
+        figures["poll (all)"] = row("poll (all)", polls, elapsed, clients)
     report_errors(stats)
     return figures
 
@@ -963,7 +964,7 @@ def run(args: argparse.Namespace, clients: int) -> None:
         ("play submit p95 ms", play.get("submit", {}).get("p95"), "submit_p95_ms", True),
         ("burst submit p95 ms", burst["p95"], "submit_p95_ms", True),
         ("poll 204 p95 ms", play.get("poll unchanged (204)", {}).get("p95"), "poll_p95_ms", True),
-        ("poll (all) p95 ms", play["poll (all)"]["p95"], "poll_p95_ms", True),
+        ("poll (all) p95 ms", play.get("poll (all)", {}).get("p95"), "poll_p95_ms", True),
         ("submit/trivial ratio", share, "submit_share", False),
     ]
     for name, value, target, at_most in checks:
