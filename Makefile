@@ -56,11 +56,11 @@ lint: install  ## ruff (lint and format), mypy, import contracts and the migrati
 	$(PY) manage.py makemigrations --check --dry-run
 
 pytest-sqlite: install messages  ## The whole test suite on SQLite
-	scripts/system-deps.sh redis-server chromium
+	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
 	$(VENV)/bin/pytest -q
 
 pytest-postgres: install messages  ## The site tests (all but the pure engine ones) on a throw-away PostgreSQL cluster
-	scripts/system-deps.sh redis-server chromium
+	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
 	scripts/with-postgres.sh $(VENV)/bin/pytest -q --ignore=tests/engine
 
 test: lint pytest-sqlite pytest-postgres  ## Every check: lint, then pytest on SQLite and on PostgreSQL

@@ -19,6 +19,9 @@ whole middleware stack (DEBUG off, eager tasks):
   the move, update the snapshot — in one transaction, each a real ply of a copy of the
   game's row, so the requests are measured at the same positions as without it.
 
+Then the home page (``GET /``, logged out and logged in) with ``--home-games`` open games
+and as many in progress listed.
+
 Every figure is also printed as a multiple of that position's floor (``× floor``, p50).
 ``queries`` is the most any request ran, with the most that tasks run eagerly in it ran
 (the emails of the embedded mode, which a worker sends with a broker) and the median.
@@ -208,6 +211,9 @@ def main() -> None:
     parser.add_argument("--plies", default="30,150")
     parser.add_argument("--repeat", type=int, default=60)
     parser.add_argument("--profile", default=None)
+    parser.add_argument(
+        "--home-games", type=int, default=20, help="open and active games on the home page"
+    )
     args = parser.parse_args()
     setup_django()
 
@@ -248,6 +254,32 @@ def main() -> None:
             continue
         print(f"\nply {game.version} (2 players)")
         measure_position(game, {n: clients[u.pk] for n, u in seat_user.items()}, rng, args)
+
+    measure_home(users[0], args)
+
+
+def measure_home(user: Any, args: Any) -> None:
+    """Measure the home page (``GET /``) with ``--home-games`` open and as many active games.
+
+    Logged out (open games, games to watch) and logged in as ``user`` (their own games too):
+    each list costs two queries however many games there are.
+    """
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from games.play import lifecycle
+
+    make = get_user_model().objects.create_user
+    for n in range(args.home_games):
+        lifecycle.game_create(creator=make(f"home-open{n}", password=None), num_players=3)
+        game = lifecycle.game_create(creator=make(f"home-a{n}", password=None), num_players=2)
+        lifecycle.game_join(game_id=game.pk, user=make(f"home-b{n}", password=None))
+    print(f"\nhome page ({args.home_games} open games, {args.home_games} more in progress)")
+    visitor, player = Client(), Client()
+    player.force_login(user)
+    for label, client in (("home logged out", visitor), ("home logged in", player)):
+        client.get("/")  # the session and the bot accounts warmed
+        measure(label, lambda c=client: len(c.get("/").content), args.repeat, args.profile)
 
 
 def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, args: Any) -> None:

@@ -10,6 +10,15 @@ and Celery worker with Redis as the shared cache, as in production (eager in the
 and no rendering ahead, by default), ``--skip-history`` to leave out the 10,000-game history
 phase. Like browsers: ``--poll-interval 5 --think-time 2 --with-worker``.
 
+``--bots N`` adds N 2-player games of one simulated person against a bot (``--bot-tier``,
+medium by default) to the play phase, and reports the bots' reply time end to end: from
+the person's move committed to the bot's first action committed (``Move.created_at``),
+p50/p95. The bots play as in production: with ``--with-worker`` a second Celery worker
+consumes the ``bots`` queue (``make bot-worker``); without, ``manage.py run_sweeps`` runs
+beside gunicorn as beside ``make run``. ``--against HOST:PORT`` plays only the bot games
+against a server already running (``make run``: the embedded mode, its database named by
+``DATABASE_URL`` or ``var/db.sqlite3``) and reports the same figure.
+
 What it does, all on loopback and all thrown away at the end:
 
 1. Re-executes itself under ``scripts/with-postgres.sh`` (a throw-away PostgreSQL cluster),
@@ -66,6 +75,7 @@ VERSION = re.compile(r'data-version="(\d+)"')
 DATA_ACTION = re.compile(r'data-action="([^"]+)"')
 
 TARGETS = {"submit_p95_ms": 60.0, "poll_p95_ms": 15.0, "submit_share": 0.25}
+BOT_TAG = " (vs bot)"
 
 
 # --------------------------------------------------------------------------- environment
@@ -262,7 +272,7 @@ def row(name: str, values: list[float], elapsed: float, clients: int) -> dict[st
         "mean": mean * 1000,
     }
     print(
-        f"  {name:<28} {n:>6} {fig['rps']:>8.1f} {fig['capacity']:>9.1f} "
+        f"  {name:<32} {n:>6} {fig['rps']:>8.1f} {fig['capacity']:>9.1f} "
         f"{fig['p50']:>8.1f} {fig['p95']:>8.1f} {fig['p99']:>8.1f}"
     )
     return fig
@@ -271,7 +281,7 @@ def row(name: str, values: list[float], elapsed: float, clients: int) -> dict[st
 def header(title: str, elapsed: float, clients: int) -> None:
     print(f"\n{title} ({clients} clients, {elapsed:.1f} s)")
     print(
-        f"  {'request':<28} {'n':>6} {'req/s':>8} {'C/mean':>9} "
+        f"  {'request':<32} {'n':>6} {'req/s':>8} {'C/mean':>9} "
         f"{'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
     )
 
@@ -310,20 +320,23 @@ def phase_play(
     poll_interval: float,
     limit: float,
     think_time: float = 0.0,
+    bot_games: list[dict[str, Any]] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Every seat of every game is a simulated browser: poll, and submit when it must act.
 
     ``think_time`` (seconds, ±50 %) is how long a player looks at the board before each
-    action; 0 submits at once.
+    action; 0 submits at once. ``bot_games`` hold one person each (their requests are
+    counted apart, ``BOT_TAG``); something else plays the bots (a worker, ``run_sweeps``).
     """
+    bot_games = bot_games or []
     stats = Stats()
     deadline = time.monotonic() + limit
     rng_seed = random.Random(7)
 
-    def player(game_id: int, session: str, seed: int) -> None:
+    def player(game_id: int, session: str, seed: int, tag: str = "") -> None:
         rng = random.Random(seed)
         page = request(port, "GET", f"/games/{game_id}/", session)
-        stats.add("page", page)
+        stats.add("page" + tag, page)
         view = View.parse(page.body)
         while view.version < plies and time.monotonic() < deadline:
             if view.my_turn and view.actions:
@@ -336,35 +349,40 @@ def phase_play(
                     session,
                     {"action": rng.choice(view.actions), "version": view.version},
                 )
-                stats.add("submit", reply)
+                stats.add("submit" + tag, reply)
                 view = View.parse(reply.body)
                 continue
             time.sleep(poll_interval * rng.uniform(0.8, 1.2))
             reply = request(port, "GET", f"/games/{game_id}/poll?version={view.version}", session)
             if reply.status == 204:
-                stats.add("poll unchanged (204)", reply, ok=(204,))
+                stats.add("poll unchanged (204)" + tag, reply, ok=(204,))
             else:
-                stats.add("poll changed (partial)", reply)
+                stats.add("poll changed (partial)" + tag, reply)
                 view = View.parse(reply.body)
 
     targets = []
-    for game in games:
+    for game in [*games, *bot_games]:
+        tag = BOT_TAG if game in bot_games else ""
         for session in game["sessions"].values():
             seed = rng_seed.randrange(1 << 30)
-            targets.append(lambda g=game["id"], s=session, r=seed: player(g, s, r))
+            targets.append(lambda g=game["id"], s=session, r=seed, t=tag: player(g, s, r, t))
     elapsed = run_threads(targets)
     clients = len(targets)
+    with_bots = f" and {len(bot_games)} against a bot" if bot_games else ""
     header(
-        f"Play: {len(games)} games to ply {plies}, waiting players poll every ~{poll_interval} s",
+        f"Play: {len(games)} games{with_bots} to ply {plies}, waiting players poll every "
+        f"~{poll_interval} s",
         elapsed,
         clients,
     )
     figures = {}
-    for kind in ("submit", "poll unchanged (204)", "poll changed (partial)", "page"):
+    kinds = ("submit", "poll unchanged (204)", "poll changed (partial)", "page")
+    for kind in (*kinds, *(k + BOT_TAG for k in kinds)):
         if stats.samples[kind]:
             figures[kind] = row(kind, stats.samples[kind], elapsed, clients)
     polls = stats.samples["poll unchanged (204)"] + stats.samples["poll changed (partial)"]
-    figures["poll (all)"] = row("poll (all)", polls, elapsed, clients)
+    if polls:  # none when only bot games are played (--against)
+        figures["poll (all)"] = row("poll (all)", polls, elapsed, clients)
     report_errors(stats)
     return figures
 
@@ -462,6 +480,80 @@ def child_setup(prefix: str, games: int, players: int) -> None:
             sessions[str(user.pk)] = store.session_key
         out.append({"id": game.pk, "sessions": sessions})
     print(json.dumps(out))
+
+
+def _session_for(user: Any) -> str:
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    store = SessionStore()
+    store[SESSION_KEY] = str(user.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return str(store.session_key)
+
+
+def child_bot_setup(prefix: str, games: int, tier: str) -> None:
+    """Create ``games`` started 2-player games of a new person against the ``tier`` bot."""
+    django_setup()
+    from django.contrib.auth import get_user_model
+
+    from games.play import lifecycle
+
+    user_model = get_user_model()
+    out = []
+    for g in range(games):
+        user = user_model.objects.create_user(f"{prefix}{g}-{secrets.token_hex(3)}", password=None)
+        game = lifecycle.game_create(creator=user, num_players=2, bots=(tier,), is_rated=False)
+        out.append({"id": game.pk, "sessions": {str(user.pk): _session_for(user)}})
+    print(json.dumps(out))
+
+
+def child_bot_replies(*game_ids: str) -> None:
+    """Print the bots' reply times in these games: person's move → the bot's next, in s.
+
+    From ``Move.created_at``, set as each move is written in its submit's transaction:
+    each bot move right after a person's is one reply. ``gaps`` are the bot's later actions
+    of the same turn, each after the bot's previous one.
+    """
+    django_setup()
+    from games.models import Move
+
+    replies: list[float] = []
+    gaps: list[float] = []
+    for game_id in game_ids:
+        moves = Move.objects.filter(game_id=int(game_id)).order_by("ply")
+        previous = None
+        for move in moves.only("source", "created_at"):
+            if previous is not None and move.source == Move.Source.BOT:
+                spent = (move.created_at - previous.created_at).total_seconds()
+                (replies if previous.source == Move.Source.PLAYER else gaps).append(spent)
+            previous = move
+    print(json.dumps({"replies": replies, "gaps": gaps}))
+
+
+def bot_figures(bot_games: list[dict[str, Any]], label: str) -> dict[str, float] | None:
+    """Print the bots' end-to-end reply times in ``bot_games``; return p50/p95 (s)."""
+    if not bot_games:
+        return None
+    times = child("botreplies", *(str(g["id"]) for g in bot_games))
+    replies, gaps = times["replies"], times["gaps"]
+    if not replies:
+        print(f"\nBots' replies ({label}): none (did anything play the bots?)")
+        return None
+    fig = {"n": len(replies), "p50": pct(replies, 0.5), "p95": pct(replies, 0.95)}
+    print(
+        f"\nBots' reply time, end to end ({label}): person's move committed → the bot's "
+        f"first action committed, {fig['n']} replies: p50 {fig['p50']:.2f} s, "
+        f"p95 {fig['p95']:.2f} s, max {max(replies):.2f} s"
+    )
+    if gaps:
+        print(
+            f"  the bot's next action of the same turn, after its previous one: "
+            f"p50 {pct(gaps, 0.5):.2f} s, p95 {pct(gaps, 0.95):.2f} s ({len(gaps)} actions)"
+        )
+    return fig
 
 
 def _random_game(players: int, seed: int, stop_at: int | None) -> tuple[Any, list[Any]]:
@@ -697,6 +789,13 @@ def main() -> None:
     parser.add_argument("--active", type=int, default=1_000)
     parser.add_argument("--profile-submissions", type=int, default=300)
     parser.add_argument("--skip-history", action="store_true")
+    parser.add_argument("--bots", type=int, default=0, help="games of a person against a bot")
+    parser.add_argument("--bot-tier", default="medium", choices=("easy", "medium", "hard"))
+    parser.add_argument(
+        "--against",
+        metavar="HOST:PORT",
+        help="play only the --bots games against this running server (make run)",
+    )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -704,7 +803,13 @@ def main() -> None:
         mode, *rest = args.child
         {"setup": lambda: child_setup(rest[0], int(rest[1]), int(rest[2])),
          "bulk": lambda: child_bulk(int(rest[0]), int(rest[1])),
+         "botsetup": lambda: child_bot_setup(rest[0], int(rest[1]), rest[2]),
+         "botreplies": lambda: child_bot_replies(*rest),
          "profile": lambda: child_profile(int(rest[0]), int(rest[1]))}[mode]()  # fmt: skip
+        return
+
+    if args.against:
+        run_against(args)
         return
 
     if os.environ.get(MARKER) != "1":
@@ -720,7 +825,61 @@ def main() -> None:
             global BROKER_URL
             BROKER_URL = services.enter_context(redis_server())
             services.enter_context(celery_worker(BROKER_URL, site_env()))
+            if args.bots:  # the bots' own worker, as in production (make bot-worker)
+                services.enter_context(celery_worker(BROKER_URL, site_env(), queues="bots"))
         run(args, clients)
+
+
+def run_against(args: argparse.Namespace) -> None:
+    """Play ``args.bots`` bot games against a running server; print the bots' reply time.
+
+    The games are made in this environment's database (``DATABASE_URL``, else the embedded
+    mode's ``var/db.sqlite3``): the one the server at ``args.against`` serves.
+    """
+    host, _, port = args.against.rpartition(":")
+    if host not in ("127.0.0.1", "localhost"):
+        raise SystemExit("--against serves loopback only (request() dials 127.0.0.1)")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tigris_site.settings")
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", "botsetup", "against", str(args.bots), args.bot_tier],
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "LOG_LEVEL": "ERROR"},
+    ).stdout
+    bot_games = json.loads(out.strip().splitlines()[-1])
+    print(f"{args.bots} games against the {args.bot_tier} bot on {args.against}")
+    phase_play(
+        int(port),
+        [],
+        args.plies,
+        args.poll_interval,
+        args.phase_seconds,
+        args.think_time,
+        bot_games,
+    )
+    bot_figures(bot_games, f"against {args.against}")
+
+
+@contextlib.contextmanager
+def bot_player(needed: bool, log: Path) -> Any:
+    """Without a broker, run ``manage.py run_sweeps`` (it plays the bots) while inside."""
+    if not needed or BROKER_URL:
+        yield
+        return
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "run_sweeps"],
+        cwd=ROOT,
+        env=site_env(),
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        yield
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
 
 
 def run(args: argparse.Namespace, clients: int) -> None:
@@ -735,19 +894,25 @@ def run(args: argparse.Namespace, clients: int) -> None:
         subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
     play_games = child("setup", "play", str(args.games), "2")
     burst_games = child("setup", "burst", str(clients), "2")
+    bot_games = child("botsetup", "bot", str(args.bots), args.bot_tier) if args.bots else []
 
     with tempfile.TemporaryDirectory(prefix="web-load-") as tmp:
         server = Gunicorn(args.workers, Path(tmp) / "gunicorn.log")
         try:
             phase_trivial(server.port, clients, 5)  # warm every worker
             trivial = phase_trivial(server.port, clients, args.trivial_requests)
-            play = phase_play(
-                server.port,
-                play_games,
-                args.plies,
-                args.poll_interval,
-                args.phase_seconds,
-                args.think_time,
+            with bot_player(bool(bot_games), Path(tmp) / "sweeps.log"):
+                play = phase_play(
+                    server.port,
+                    play_games,
+                    args.plies,
+                    args.poll_interval,
+                    args.phase_seconds,
+                    args.think_time,
+                    bot_games,
+                )
+            bots = bot_figures(
+                bot_games, "a Celery worker on the bots queue" if BROKER_URL else "run_sweeps"
             )
             burst = phase_burst(
                 server.port,
@@ -788,6 +953,8 @@ def run(args: argparse.Namespace, clients: int) -> None:
         f"  submit/trivial throughput ratio: {share:.2f} (raw submits/s ratio "
         f"{burst['rps'] / trivial['rps']:.2f})"
     )
+    if bots is not None:
+        print(f"  bots' reply: p50 {bots['p50']:.2f} s, p95 {bots['p95']:.2f} s")
     if after is not None:
         print(
             f"  submit with history: p50 {after['p50']:.1f} ms, p95 {after['p95']:.1f} ms "
@@ -797,7 +964,7 @@ def run(args: argparse.Namespace, clients: int) -> None:
         ("play submit p95 ms", play.get("submit", {}).get("p95"), "submit_p95_ms", True),
         ("burst submit p95 ms", burst["p95"], "submit_p95_ms", True),
         ("poll 204 p95 ms", play.get("poll unchanged (204)", {}).get("p95"), "poll_p95_ms", True),
-        ("poll (all) p95 ms", play["poll (all)"]["p95"], "poll_p95_ms", True),
+        ("poll (all) p95 ms", play.get("poll (all)", {}).get("p95"), "poll_p95_ms", True),
         ("submit/trivial ratio", share, "submit_share", False),
     ]
     for name, value, target, at_most in checks:

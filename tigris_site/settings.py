@@ -292,6 +292,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 BOTS_QUEUED = env.bool("BOTS_QUEUED", default=not CELERY_TASK_ALWAYS_EAGER)
 BOT_SWEEP_AFTER_SECONDS = env.float("BOT_SWEEP_AFTER_SECONDS", default=60.0 if BOTS_QUEUED else 0.0)
 BOT_HARD_TIME_LIMIT = env.float("BOT_HARD_TIME_LIMIT", default=2.5)  # seconds a hard bot thinks
+# Seconds a queued bot action waits, so the person sees each action of a bot's turn appear
+# (0 in the real-services tests, which play whole games through the worker).
+BOT_PAUSE_SECONDS = env.float("BOT_PAUSE_SECONDS", default=1.0)
 CELERY_TASK_ROUTES = {
     "games.tasks.play_bot_move": {"queue": "bots"},
     "games.tasks.sweep_bots": {"queue": "bots"},

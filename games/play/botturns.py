@@ -13,7 +13,6 @@ from django.conf import settings
 from games.core import queue
 from games.models import Game, Seat
 
-BOT_PAUSE_SECONDS = 1.0  # between two actions of a bot, so the human sees each in the log
 TAKEOVER_TIER = "medium"  # plays a dropped or resigned seat of a 3–4 player game
 TAKEOVER_MIN_PLAYERS = 3  # in a 2-player game the default policy plays it (issue 6)
 
@@ -60,9 +59,11 @@ def bot_turn_queue(*, game: Game) -> bool:
     Returns whether it was queued. With ``settings.BOTS_QUEUED`` off (the embedded mode,
     where tasks run eagerly, so in the request) nothing is queued: the sweeps process
     beside the server plays waiting bots (``bots.bots_sweep``). The task waits
-    ``BOT_PAUSE_SECONDS`` first so the player sees each action appear.
+    ``settings.BOT_PAUSE_SECONDS`` first so the player sees each action appear.
     """
     if not settings.BOTS_QUEUED or waiting_bot_seat(game) is None:
         return False
-    queue.enqueue_on_commit(queue.PLAY_BOT_MOVE, game.pk, game.version, countdown=BOT_PAUSE_SECONDS)
+    queue.enqueue_on_commit(
+        queue.PLAY_BOT_MOVE, game.pk, game.version, countdown=settings.BOT_PAUSE_SECONDS
+    )
     return True

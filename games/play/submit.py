@@ -188,14 +188,34 @@ def dropped_autoplay(*, game: Game, state: engine.GameState) -> list[Move]:
     return moves
 
 
+def final_ranks(ranking: list[engine.Placing], *, dropped_seats: set[int]) -> dict[int, int]:
+    """Return seat → final place: ``ranking``'s order, dropped seats after every other.
+
+    A seat dropped or resigned ranks last whoever played it since (the default policy, or
+    the medium bot in a 3–4 player game, issue 15), however it scored; the others keep
+    ``engine.final_ranking``'s order (RULES.md §13.2), places shared as there (1, 2, 2, 4).
+    """
+    kept = [p for p in ranking if p.seat not in dropped_seats]
+    places: dict[int, int] = {}
+    for i, placing in enumerate(kept):
+        tied = i > 0 and placing.rank == kept[i - 1].rank
+        places[placing.seat] = places[kept[i - 1].seat] if tied else i + 1
+    return places | dict.fromkeys(dropped_seats, len(kept) + 1)
+
+
 def game_finish(*, game: Game, state: engine.GameState) -> None:
-    """Store each seat's final rank and score sheet from ``engine.final_ranking``."""
+    """Store each seat's final place and score sheet from ``engine.final_ranking``.
+
+    Dropped seats are placed last (``final_ranks``); the signal carries the engine's ranking.
+    """
     ranking = engine.final_ranking(state)
     seats = {seat.position: seat for seat in game.seats.all()}
+    dropped = {p for p, seat in seats.items() if p is not None and seat.dropped_at is not None}
+    places = final_ranks(ranking, dropped_seats=dropped)
     for placing in ranking:
         seat = seats[placing.seat]
         colors = [int(c) for c in placing.colors]
-        seat.final_rank = placing.rank
+        seat.final_rank = places[placing.seat]
         seat.final_score = {
             "colors": dict(zip(engine.COLOR_NAMES, colors, strict=True)),
             "score": min(colors),

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import F, Prefetch, QuerySet
+from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
 
 from games.models import Game, Invitation, Seat
 from games.text.seats import SeatInfo, display_name, taken_over_name
@@ -123,6 +123,51 @@ def games_open(*, limit: int = 50) -> list[OpenGame]:
         )
         for game in games
     ]
+
+
+@dataclass(frozen=True)
+class WatchGame:
+    """One public game in progress on the home page: public facts only, never the row.
+
+    ``players`` in seat order; ``to_act`` the seat that must act now; ``plies`` the moves
+    played so far (the game's version); ``updated_at`` its last move.
+    """
+
+    pk: int
+    num_players: int
+    players: tuple[Player, ...]
+    to_act: Player | None
+    plies: int
+    updated_at: datetime
+    is_rated: bool
+
+
+def games_to_watch(user: UserLike, *, limit: int = 10) -> list[WatchGame]:
+    """Return public games in progress, the most recently moved first, for spectators.
+
+    Private games are never listed, nor ``user``'s own (the home page lists those apart).
+    Two queries (the games, then their seats with users and profiles).
+    """
+    games = Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
+    if user.is_authenticated:
+        mine = Seat.objects.filter(game_id=OuterRef("pk"), user_id=user.pk)
+        games = games.exclude(Exists(mine))
+    rows = []
+    for game in with_seats(games.order_by("-updated_at", "-pk"))[:limit]:
+        seats = sorted(game.seats.all(), key=lambda s: (s.position or 0, s.pk))
+        to_act = next((s for s in seats if s.position == game.to_act_seat), None)
+        rows.append(
+            WatchGame(
+                pk=game.pk,
+                num_players=game.num_players,
+                players=_players(seats),
+                to_act=None if to_act is None else Player(to_act.position, to_act.user),
+                plies=game.version,
+                updated_at=game.updated_at,
+                is_rated=game.is_rated,
+            )
+        )
+    return rows
 
 
 def games_waiting_for(user: UserLike) -> QuerySet[Game]:

@@ -89,14 +89,16 @@ def players(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict
 def ranking(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict[str, Any]]:
     """Return the final ranking rows (rank, seat label, treasures, colours after them, score).
 
-    From ``view.placings`` (RULES.md §13.2): the colours include the treasures.
+    From ``view.placings`` (RULES.md §13.2): the colours include the treasures. The place
+    is the seat's stored one when known, where a dropped seat ranks last (``final_rank``).
     """
     rows = []
     for placing in view.placings:
         colors = list(placing.colors)
+        info = seats.get(placing.seat)
         rows.append(
             {
-                "rank": placing.rank,
+                "rank": (info.final_rank if info else None) or placing.rank,
                 "seat": placing.seat,
                 "label": seat_label(seats, placing.seat),
                 "treasures": (view.scores.get(placing.seat) or {}).get("treasures", 0),
@@ -105,7 +107,7 @@ def ranking(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict
                 "score": placing.score,
             }
         )
-    return rows
+    return sorted(rows, key=lambda r: r["rank"])
 
 
 def decision(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> dict[str, Any] | None:

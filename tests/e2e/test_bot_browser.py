@@ -118,7 +118,10 @@ def test_the_home_page_logged_out_offers_play_a_bot_now(
     page = context.new_page()
     try:
         page.goto(f"{live_server.url}/")
+        assert page.is_visible("#intro #lobby-play-bot") and page.is_visible("#no-watch-games")
         page.screenshot(path=str(screenshots / "home-logged-out.png"), full_page=True)
+        page.set_viewport_size(PHONE)
+        page.screenshot(path=str(screenshots / "home-logged-out-phone.png"), full_page=True)
         page.click("#lobby-play-bot")
         page.wait_for_url("**/accounts/signup/?next=/games/bot")
     finally:

@@ -83,21 +83,29 @@ def _render_game(
     return render(request, template, ctx, status=status)
 
 
+def _lobby(request: HtmxHttpRequest, form: GameCreateForm, *, status: int = 200) -> HttpResponse:
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "open_games": selectors.games_open(),
+            "watch_games": selectors.games_to_watch(request.user),
+            "my_games": selectors.games_of_user(request.user),
+            "invitations": community.invitations_pending(request.user),
+            "followed_games": community.games_of_followed(request.user),
+            "form": form,
+        },
+        status=status,
+    )
+
+
 @require_GET
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
-    """Render the lobby: open public games, the create form and the user's own games, their
-    invitations and the games of the players they follow."""
-    return render(request, "games/lobby.html", _lobby_context(request, GameCreateForm()))
-
-
-def _lobby_context(request: HtmxHttpRequest, form: GameCreateForm) -> dict[str, Any]:
-    return {
-        "open_games": selectors.games_open(),
-        "my_games": selectors.games_of_user(request.user),
-        "invitations": community.invitations_pending(request.user),
-        "followed_games": community.games_of_followed(request.user),
-        "form": form,
-    }
+    """Render the home page: what the game is, "Play a bot now", open games to join, games
+    in progress to watch, the user's own games, their invitations, the games of the players
+    they follow and the create form (two queries a list).
+    """
+    return _lobby(request, GameCreateForm())
 
 
 @require_POST
@@ -106,12 +114,12 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
     """Create a game from ``GameCreateForm`` and go to its page."""
     form = GameCreateForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/lobby.html", _lobby_context(request, form), status=400)
+        return _lobby(request, form, status=400)
     try:
         game = invitations.game_create_inviting(creator=request.user, **form.cleaned_data)
     except InvitationRefused as exc:  # an unknown name: nothing created, the form again
         form.add_error("invite", str(exc))
-        return render(request, "games/lobby.html", _lobby_context(request, form), status=400)
+        return _lobby(request, form, status=400)
     except GameError as exc:
         messages.error(request, str(exc))
         return redirect("games:lobby")

@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 import engine
@@ -15,6 +16,7 @@ from games.core import queue
 from games.core.states import game_state
 from games.models import Game, Move
 from games.play import bots, submit
+from games.text.seats import display_name
 from tests.games.bots_helpers import PLY_LIMIT, bot_game
 from tests.games.playing import passing
 
@@ -211,6 +213,14 @@ def test_a_seat_resigned_in_a_three_player_game_is_played_by_the_medium_bot() ->
     assert game.status == Game.Status.FINISHED
     played = set(Move.objects.filter(game=game, seat=leaver).values_list("source", flat=True))
     assert played == {Move.Source.BOT}
+    # It still ranks last, however the bot scored, under its person's name with "(bot)".
+    ranks = dict(game.seats.values_list("position", "final_rank"))
+    assert ranks[leaver] == 3 and sorted(ranks.values()) in ([1, 2, 3], [1, 1, 3])
+    final = Client().get(f"/games/{game.pk}/").content.decode()
+    final = final[final.index('id="final"') :]
+    rows = final[final.index("<tbody>") : final.index("</tbody>")].split("<tr>")[1:]
+    assert rows[-1].startswith("<td>3</td>")
+    assert f"{display_name(seats[leaver])} (bot)" in rows[-1]
 
 
 @pytest.mark.parametrize("tier", ["medium", "hard"])

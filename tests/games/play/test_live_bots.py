@@ -1,52 +1,68 @@
-"""A bot plays through a real Redis and a real Celery worker on the ``bots`` queue (issue 15).
+"""Bots play through a real Redis and a real Celery worker on the ``bots`` queue (issue 15).
 
-The person's moves are made in this process, which queues the bot's task after each commit
-(``BOTS_QUEUED``); the worker, a subprocess sharing the test database, plays the bot.
+A person plays a whole 2-player game against each tier through HTTP in this process, which
+queues the bot's task after each commit (``BOTS_QUEUED``); the worker, a subprocess sharing
+the test database, plays the bot. The hard bot gets the least budget the site has (one
+search iteration, ``BOT_HARD_TIME_LIMIT=0``) and no pause between actions
+(``BOT_PAUSE_SECONDS=0``): the plumbing is under test, not the bot's strength.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
 import pytest
 
-import engine
-from games.core.states import game_state
 from games.models import Game, Move
-from games.play import submit
 from tests import services
-from tests.games.bots_helpers import bot_game
+from tests.games.bots_helpers import bot_game, human_plays_over_http, hurried
 from tests.games.mail.test_live_email import _worker_database_url, broker  # noqa: F401
-from tests.games.playing import passing
 
 pytestmark = [pytest.mark.live_services, pytest.mark.django_db(transaction=True)]
 
+TIERS = ("easy", "medium", "hard")
 
-def _wait_for_the_person(game: Game, position: int, seconds: float = 60) -> Game:
+
+def _wait_for_the_worker(game: Game, seconds: float = 30) -> None:
+    """Wait until the worker moved ``game`` on from its version now."""
+    version = game.version
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        game.refresh_from_db()
-        if game.to_act_seat == position or game.status != Game.Status.ACTIVE:
-            return game
-        time.sleep(0.2)
+        if Game.objects.filter(pk=game.pk).values_list("version", flat=True)[0] != version:
+            return
+        time.sleep(0.02)
     raise AssertionError(f"the bot did not move within {seconds} s")
 
 
-def test_the_bot_worker_plays_the_bots_turns(settings: Any, broker: str) -> None:  # noqa: F811
+def test_a_person_plays_a_whole_game_against_each_tier_and_the_worker_plays_the_bot(
+    settings: Any,
+    broker: str,  # noqa: F811
+) -> None:
     settings.BOTS_QUEUED = True
-    env = {"DATABASE_URL": _worker_database_url(), "BOTS_QUEUED": "1"}
+    settings.BOT_PAUSE_SECONDS = 0.0
+    env = {
+        "DATABASE_URL": _worker_database_url(),
+        "BOTS_QUEUED": "1",
+        "BOT_PAUSE_SECONDS": "0",
+        "BOT_HARD_TIME_LIMIT": "0",
+    }
     with services.celery_worker(broker, extra_env=env, queues="bots"):
-        game, human, position = bot_game(("easy",), days_per_move=None)
-        for _turn in range(3):
-            game = _wait_for_the_person(game, position)
-            while game.to_act_seat == position:
-                action = passing(engine.legal_actions(game_state(game)))
-                submit.game_submit_action(
-                    game_id=game.pk, user=human, action=str(action), expected_version=game.version
-                )
-                game.refresh_from_db()
-        game = _wait_for_the_person(game, position)
-    bot_moves = Move.objects.filter(game=game).exclude(seat=position)
-    assert bot_moves.count() >= 3
-    assert set(bot_moves.values_list("source", flat=True)) == {Move.Source.BOT}
+        for n, tier in enumerate(TIERS):
+            game, human, position = bot_game((tier,), days_per_move=None)
+            game = human_plays_over_http(
+                game,
+                human,
+                random.Random(n),
+                choose=hurried(random.Random(n)),
+                bots_move=_wait_for_the_worker,
+            )
+            assert game.status == Game.Status.FINISHED, tier
+            moves = Move.objects.filter(game=game)
+            bot_moves = moves.exclude(seat=position)
+            assert bot_moves.exists()
+            assert set(bot_moves.values_list("source", flat=True)) == {Move.Source.BOT}
+            assert set(moves.filter(seat=position).values_list("source", flat=True)) == {
+                Move.Source.PLAYER
+            }
