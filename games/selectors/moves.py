@@ -55,3 +55,19 @@ def moves_since_seat(game_id: int, *, seat: int, up_to: int, limit: int) -> list
 def seat_moved_since(game_id: int, *, seat: int, ply: int) -> bool:
     """Return whether ``seat`` has played a ply after ``ply``."""
     return Move.objects.filter(game_id=game_id, seat=seat, ply__gt=ply).exists()
+
+
+def timeout_moves(game_id: int, *, seat: int, up_to: int, limit: int = 100) -> list[Move]:
+    """Return the moves the default policy just played for ``seat``, ending at ply ``up_to``.
+
+    In ply order. One timeout (issue 6) plays the seat's plies in a row until the game
+    waits on someone else: the run of consecutive ``timeout`` plies of ``seat`` that ends
+    at ``up_to``.
+    """
+    mine = Move.objects.filter(game_id=game_id, ply__lte=up_to).order_by("-ply")
+    played: list[Move] = []
+    for move in mine[:limit]:
+        if move.seat != seat or move.source != Move.Source.TIMEOUT:
+            break
+        played.append(move)
+    return list(reversed(played))
