@@ -267,19 +267,29 @@ class NotificationKind(models.TextChoices):
     GAME_EXPIRED = "game_expired", _("open game expired")
     VACATION_ENDED = "vacation_ended", _("vacation ended")
     INVITATION = "invitation", _("invitation to a game")
+    # Issue 17: told the player whose own deadline passed what was played for them.
+    TIMED_OUT = "timed_out", _("your clock ran out")
 
 
 class Delivery(models.TextChoices):
-    """How a user wants one kind of email: at once, gathered after N minutes, daily, never."""
+    """How a user wants one kind of email: at once, gathered after N minutes, daily, never.
+
+    ``batched`` (the default for turns and decisions, issue 17) waits the player's minutes
+    and then sends only if a game still waits on them, every waiting game in one email.
+    """
 
     IMMEDIATE = "immediate", _("immediately")
-    BATCHED = "batched", _("batched")
+    BATCHED = "batched", _("after a delay, if I have not acted")
     DIGEST = "digest", _("daily digest")
     OFF = "off", _("off")
 
 
 class NotificationPreference(models.Model):
-    """One user's choice for one kind; a missing row means immediate delivery."""
+    """One user's choice for one kind; a missing row means the site's default.
+
+    The default is ``selectors.people.default_delivery`` (batched for turns and decisions,
+    immediate otherwise, issue 17): a row exists only for a choice the player made.
+    """
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_prefs"

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.core import stamps
 from games.models import Delivery, NotificationKind, NotificationPreference, Profile
-from games.selectors.people import DEFAULT_BATCH_MINUTES
+from games.selectors.people import DEFAULT_BATCH_MINUTES, preferences_all
 
 
 def profile_get(user: Any, **defaults: Any) -> Profile:
@@ -60,7 +60,12 @@ def profile_update(
     confirm_actions: bool = True,
     chat_in_email: bool = True,
 ) -> Profile:
-    """Save the settings page: profile fields and kind → ``(delivery, batch_minutes)``."""
+    """Save the settings page: profile fields and kind → ``(delivery, batch_minutes)``.
+
+    Only a kind whose choice differs from what the player has now is stored: saving the
+    page to change one's name chooses no delivery, so a kind left alone keeps following the
+    site's default (``people.default_delivery``) rather than being pinned to today's.
+    """
     with transaction.atomic():
         profile = profile_get(user)
         profile.display_name = display_name
@@ -77,7 +82,12 @@ def profile_update(
                 "chat_in_email",
             ]
         )
+        current = preferences_all(user.pk)
         for kind, (delivery, minutes) in preferences.items():
+            if delivery != Delivery.BATCHED and current.get(kind, ("", 0))[0] == delivery:
+                continue  # the minutes count only for a batched delivery
+            if current.get(kind) == (delivery, minutes):
+                continue
             preference_set(user_id=user.pk, kind=kind, delivery=delivery, batch_minutes=minutes)
         # Their name, time zone and confirm setting show in their games' partials.
         stamps.user_games_changed(user.pk)

@@ -209,11 +209,12 @@ def _claim_group(user_id: int, delivery: str) -> list[int]:
 
 
 def send_group(*, user_id: int, delivery: str) -> str:
-    """Send one email gathering every pending ``delivery`` row of ``user_id``.
+    """Send one email gathering the pending ``delivery`` rows of ``user_id``, if one is due.
 
-    Returns ``"sent"``, ``"skipped"`` (nothing pending, or nothing still worth saying —
-    the rows are marked skipped), ``"retry"`` (transient error: rows back to pending for
-    the next sweep) or ``"failed"``.
+    Returns ``"sent"``, ``"skipped"`` (nothing due and still owed: moot rows are marked
+    skipped, rows owed later go back to pending — ``digest.digest_send`` decides), ``"retry"``
+    (transient error: rows back to pending for the next sweep) or ``"failed"``. Every row
+    the email answered is marked sent with its Message-ID, so each wait is told once.
     """
     ids = _claim_group(user_id, delivery)
     if not ids:
@@ -224,7 +225,7 @@ def send_group(*, user_id: int, delivery: str) -> str:
         .order_by("pk")
     )
     try:
-        message_id = digest_send(rows, delivery=delivery)
+        outcome = digest_send(rows, delivery=delivery, now=timezone.now())
     except Exception as exc:
         text = f"{type(exc).__name__}: {exc}"
         transient = classify(exc) == "transient" and max(r.attempts for r in rows) < MAX_RETRIES
@@ -232,11 +233,22 @@ def send_group(*, user_id: int, delivery: str) -> str:
         Notification.objects.filter(pk__in=ids).update(status=status, error=text[:2000])
         log.warning("digest for user %s: %s", user_id, text)
         return "retry" if transient else "failed"
-    if message_id is None:
-        Notification.objects.filter(pk__in=ids).update(status=Notification.Status.SKIPPED)
+    Notification.objects.filter(pk__in=outcome.moot).update(status=Notification.Status.SKIPPED)
+    if outcome.message_id is None:
+        # Not claimed for good: rows still owed wait for their own window (no send attempted).
+        Notification.objects.filter(pk__in=ids, status=Notification.Status.SENDING).update(
+            status=Notification.Status.PENDING, claimed_at=None, attempts=F("attempts") - 1
+        )
         return "skipped"
-    Notification.objects.filter(pk__in=ids).update(
-        status=Notification.Status.SENT, message_id=message_id, sent_at=timezone.now(), error=""
+    Notification.objects.filter(pk__in=outcome.sent).update(
+        status=Notification.Status.SENT,
+        message_id=outcome.message_id,
+        sent_at=timezone.now(),
+        error="",
+    )
+    # A row claimed but not answered (none today: every owed row is in the email) waits on.
+    Notification.objects.filter(pk__in=ids, status=Notification.Status.SENDING).update(
+        status=Notification.Status.PENDING, claimed_at=None
     )
     return "sent"
 

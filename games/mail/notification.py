@@ -19,14 +19,17 @@ import engine
 from games.core.states import game_state
 from games.mail.sending import absolute, deadline_text, email_send, language_of
 from games.models import Game, Notification, NotificationKind, Seat
+from games.play.timeouts import TIMEOUTS_TO_DROP
 from games.selectors.community import ChatLine, chat_since_for_user
 from games.selectors.games import seat_for, seat_infos, seats_prefetch
-from games.selectors.moves import last_move_time, moves_since_seat, seat_moved_since
+from games.selectors.moves import last_move_time, moves_since_seat, seat_moved_since, timeout_moves
+from games.text import headlines
 from games.text.gamelog import log_entries
 from games.text.seats import display_name
 from games.text.words import COLOR_NAME, list_text
 
 SINCE_PLIES = 30  # the most plies a turn email retells
+TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.DECISION)
 
 
 def _names(game: Game) -> dict[int, str]:
@@ -88,18 +91,16 @@ def _ranking(game: Game) -> list[dict[str, Any]]:
 
 
 def _subject(row: Notification, names: dict[int, str], dropped: Seat | None = None) -> str:
-    """Return the subject of ``row``'s email (``dropped``: the seat a ``seat_dropped`` is about)."""
+    """Return the subject of ``row``'s email (``dropped``: the seat a ``seat_dropped`` is about).
+
+    Turn and decision emails are titled by ``turn_news`` instead.
+    """
     game = row.game
     assert game is not None
     label = _("Game #%(id)s") % {"id": game.pk}
     to_act = names.get(game.to_act_seat or 0, "")
-    if row.kind == NotificationKind.YOUR_TURN:
-        return _("%(game)s: your move") % {"game": label}
-    if row.kind == NotificationKind.DECISION:
-        return _("%(game)s: your decision needed on %(name)s's turn") % {
-            "game": label,
-            "name": names.get(_active_seat(game), to_act),
-        }
+    if row.kind == NotificationKind.TIMED_OUT:
+        return _("%(game)s · your clock ran out — the site played for you") % {"game": label}
     if row.kind == NotificationKind.GAME_STARTED:
         return _("%(game)s has started: %(name)s's move") % {"game": label, "name": to_act}
     if row.kind == NotificationKind.GAME_OVER:
@@ -130,22 +131,56 @@ def _dropped_seat(row: Notification) -> Seat | None:
     return seats.order_by("-dropped_at").first()
 
 
-def _since_lines(row: Notification) -> list[str]:
-    """Return the log since the recipient's last move, up to the row's ply, as their page has it.
+def turn_news(game: Game, user: Any, *, kind: str, up_to: int) -> dict[str, Any]:
+    """Return what a turn or decision email tells ``user`` about ``game`` (with its seats).
 
-    Each string is one ply's sentences (``log_entries`` for the recipient's seat, so
-    another player's swapped-out colours stay hidden: RULES.md §14); at most the last
-    ``SINCE_PLIES`` plies. Empty when the recipient has no seat in the game.
+    Keys: ``subject`` ("Game #2 · Bob started a war over black — your support is needed"),
+    ``happened`` and ``asked`` (its two halves), ``since`` (the log since the recipient's
+    last move up to ply ``up_to``, one string a ply, as their page writes it: another
+    player's swapped-out colours stay hidden, RULES.md §14; at most ``SINCE_PLIES``).
+
+    ``since`` is the hook for what else the player should hear at their next email: a
+    standing order's answer is a move of theirs in this log (its source says so), and
+    chat lines can be merged here in ply order.
     """
+    names = _names(game)
+    label = _("Game #%(id)s") % {"id": game.pk}
+    mine = seat_for(game, user)
+    seat = mine.position if mine is not None else None
+    view = _public_view(game)
+    pending = view.pending if view is not None else None
+    if pending is not None and pending.seat != seat:
+        pending = None  # the decision is someone else's: this email is not about it
+    moves = (
+        moves_since_seat(game.pk, seat=seat, up_to=up_to, limit=SINCE_PLIES)
+        if seat is not None
+        else []
+    )
+    entries = log_entries(moves, seat_infos(game), seat, game_over=False) if seat else []
+    happened = headlines.headline(moves, names, viewer=seat or 0, pending=pending)
+    asked = headlines.ask_text(kind, pending)
+    return {
+        "subject": headlines.turn_subject(label, happened, asked),
+        "happened": happened,
+        "asked": asked,
+        "since": [entry["text"] for entry in entries if entry["text"]],
+    }
+
+
+def _timed_out(row: Notification) -> dict[str, Any]:
+    """Return what a ``timed_out`` email tells: the actions played, the timeouts left."""
     game = row.game
     assert game is not None
     mine = seat_for(game, row.user)
-    seat = mine.position if mine is not None else None
-    if seat is None:
-        return []
-    recent = moves_since_seat(game.pk, seat=seat, up_to=row.ply, limit=SINCE_PLIES)
-    entries = log_entries(recent, seat_infos(game), seat, game_over=False)
-    return [entry["text"] for entry in entries if entry["text"]]
+    seat = mine.position if mine is not None and mine.position is not None else 0
+    moves = timeout_moves(game.pk, seat=seat, up_to=row.ply)
+    entries = log_entries(moves, seat_infos(game), seat, game_over=False)
+    in_row = mine.timeouts_in_row if mine is not None else 0
+    return {
+        "played_for_you": [entry["text"] for entry in entries if entry["text"]],
+        "seat_dropped": mine is not None and mine.dropped_at is not None,
+        "timeouts_left": max(0, TIMEOUTS_TO_DROP - in_row),
+    }
 
 
 def _since_chat(row: Notification) -> list[ChatLine]:
@@ -184,26 +219,26 @@ def notification_send(row: Notification) -> str:
             "to_act_name": names.get(game.to_act_seat or 0, ""),
             "active_name": names.get(_active_seat(game), ""),
             "decision_text": _decision_text(game) if row.kind == NotificationKind.DECISION else "",
+            "happened": "",
             "ranking": _ranking(game) if row.kind == NotificationKind.GAME_OVER else [],
             "players": [names[p] for p in sorted(names)],
             "kind_display": row.get_kind_display(),
             "deadline_text": deadline_text(game.deadline, user),
-            "since": (
-                _since_lines(row)
-                if row.kind in (NotificationKind.YOUR_TURN, NotificationKind.DECISION)
-                else []
-            ),
-            "chat": (
-                _since_chat(row)
-                if row.kind in (NotificationKind.YOUR_TURN, NotificationKind.DECISION)
-                else []
-            ),
+            "since": [],
+            "chat": _since_chat(row) if row.kind in TURN_KINDS else [],
         }
         dropped = _dropped_seat(row) if row.kind == NotificationKind.SEAT_DROPPED else None
         if dropped is not None:
             context["dropped_name"] = names.get(dropped.position or 0, "?")
             context["dropped_resigned"] = dropped.drop_reason == Seat.DropReason.RESIGNED
-        subject = _subject(row, names, dropped)
+        if row.kind in TURN_KINDS:
+            news = turn_news(game, user, kind=row.kind, up_to=row.ply)
+            context.update(happened=news["happened"], since=news["since"])
+            subject = news["subject"]
+        else:
+            if row.kind == NotificationKind.TIMED_OUT:
+                context.update(_timed_out(row))
+            subject = _subject(row, names, dropped)
         return email_send(
             user=user, kind=row.kind, subject=subject, template="notification", context=context
         )

@@ -39,8 +39,9 @@ def seat_timeout(*, game_id: int, expected_version: int) -> list[Move]:
     default policy (``policy.default_action``) plays that seat through the same path as a
     human (``_action_apply``, moves marked ``timeout``) until the game waits on someone
     else — one timeout. The seat's streak grows; at ``TIMEOUTS_TO_DROP`` in a row the seat
-    is dropped (``_seat_drop``). Returns [] when there was nothing to do, so running the
-    sweep twice applies nothing twice. Raises ``GameNotFound``.
+    is dropped (``_seat_drop``). Its player gets a ``timed_out`` email (issue 17).
+    Returns [] when there was nothing to do, so running the sweep twice applies nothing
+    twice. Raises ``GameNotFound``.
     """
     now = timezone.now()
     with transaction.atomic():
@@ -73,6 +74,15 @@ def seat_timeout(*, game_id: int, expected_version: int) -> list[Move]:
             moves.append(move)
         seat.timeouts_in_row += 1
         seat.save(update_fields=["timeouts_in_row"])
+        # The player whose clock ran out hears what was played for them and how many
+        # timeouts are left (issue 17); the others hear of a drop (``seat_dropped``).
+        notifications.notification_create(
+            user_id=seat.user_id,
+            game=game,
+            ply=moves[-1].ply,
+            kind=NotificationKind.TIMED_OUT,
+            fresh=True,
+        )
         if seat.timeouts_in_row >= TIMEOUTS_TO_DROP and seat.dropped_at is None:
             seat_drop(game=game, seat=seat, reason=Seat.DropReason.TIMEOUTS)
         else:

@@ -63,6 +63,8 @@ def moves_for_record(game_id: int) -> list[Move]:
     """Return every move of the game in ply order without their events (a game's record)."""
     fields = ("ply", "seat", "action", "source", "created_at")
     return list(Move.objects.filter(game_id=game_id).order_by("ply").only(*fields))
+
+
 def last_move_time(game_id: int, *, seat: int) -> datetime | None:
     """Return when ``seat`` last played a ply of game ``game_id`` (None: not yet)."""
     return (
@@ -71,3 +73,19 @@ def last_move_time(game_id: int, *, seat: int) -> datetime | None:
         .values_list("created_at", flat=True)
         .first()
     )
+
+
+def timeout_moves(game_id: int, *, seat: int, up_to: int, limit: int = 100) -> list[Move]:
+    """Return the moves the default policy just played for ``seat``, ending at ply ``up_to``.
+
+    In ply order. One timeout (issue 6) plays the seat's plies in a row until the game
+    waits on someone else: the run of consecutive ``timeout`` plies of ``seat`` that ends
+    at ``up_to``.
+    """
+    mine = Move.objects.filter(game_id=game_id, ply__lte=up_to).order_by("-ply")
+    played: list[Move] = []
+    for move in mine[:limit]:
+        if move.seat != seat or move.source != Move.Source.TIMEOUT:
+            break
+        played.append(move)
+    return list(reversed(played))

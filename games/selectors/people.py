@@ -13,22 +13,35 @@ from games.models import Delivery, NotificationKind, NotificationPreference, Pro
 from games.text import names as display_names
 
 DEFAULT_BATCH_MINUTES = 15
+# What a player who never chose gets (issue 17): turns and decisions are batched — sent after
+# the delay only if the game still waits on them, every waiting game in one email — and
+# every other kind at once. A player's choice is a ``NotificationPreference`` row; no row
+# means this default, so a later change of the default reaches everyone who never chose.
+DEFAULT_DELIVERY = {
+    NotificationKind.YOUR_TURN.value: Delivery.BATCHED.value,
+    NotificationKind.DECISION.value: Delivery.BATCHED.value,
+}
+
+
+def default_delivery(kind: str) -> str:
+    """Return the delivery of ``kind`` for a player who never chose one."""
+    return DEFAULT_DELIVERY.get(str(kind), Delivery.IMMEDIATE.value)
+
+
 VACATION_DAYS_PER_YEAR = 21  # vacation days a calendar year (UTC) gives (issue 6)
 
 
 def preference_get(user_id: int, kind: str) -> tuple[str, int]:
-    """Return ``(delivery, batch_minutes)`` for ``user_id`` and ``kind`` (default immediate)."""
+    """Return ``(delivery, batch_minutes)`` for ``user_id`` and ``kind`` (``default_delivery``)."""
     pref = NotificationPreference.objects.filter(user_id=user_id, kind=kind).first()
     if pref is None:
-        return Delivery.IMMEDIATE, DEFAULT_BATCH_MINUTES
+        return default_delivery(kind), DEFAULT_BATCH_MINUTES
     return pref.delivery, pref.batch_minutes
 
 
 def preferences_all(user_id: int) -> dict[str, tuple[str, int]]:
     """Return kind → ``(delivery, batch_minutes)`` for every kind, defaults filled in."""
-    out = {
-        kind.value: (Delivery.IMMEDIATE.value, DEFAULT_BATCH_MINUTES) for kind in NotificationKind
-    }
+    out = {kind.value: (default_delivery(kind), DEFAULT_BATCH_MINUTES) for kind in NotificationKind}
     for pref in NotificationPreference.objects.filter(user_id=user_id):
         out[pref.kind] = (pref.delivery, pref.batch_minutes)
     return out

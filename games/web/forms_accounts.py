@@ -26,6 +26,7 @@ SETTABLE_KINDS = [
     NotificationKind.GAME_OVER,
     NotificationKind.REMINDER,
     NotificationKind.SEAT_DROPPED,
+    NotificationKind.TIMED_OUT,
 ]
 
 
@@ -126,7 +127,7 @@ class SettingsForm(forms.Form):
         self.user = user
         for kind in SETTABLE_KINDS:
             self.fields[f"delivery_{kind.value}"] = forms.ChoiceField(
-                label=kind.label, choices=Delivery.choices, initial=Delivery.IMMEDIATE
+                label=kind.label, choices=Delivery.choices, initial=people.default_delivery(kind)
             )
             self.fields[f"minutes_{kind.value}"] = forms.IntegerField(
                 label=_("minutes"),

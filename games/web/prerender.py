@@ -3,8 +3,10 @@
 After a move commits, ``games.tasks.prerender_partials`` (a Celery worker, off the mover's
 request) renders the partial of every other seated player and keeps it in the shared cache
 for ``TTL`` seconds. When that player's poll finds the game moved on, it answers from the
-cache instead of reading and rendering the game again: three queries instead of seven, and
-no rendering (bench/page_cost.py, bench/web_load.py).
+cache instead of reading and rendering the game again: four queries instead of seven (the
+fourth reads the games waiting on the player: the next game and the navigation's count are
+rendered fresh, never cached), and no rendering of the board (bench/page_cost.py,
+bench/web_load.py).
 
 What a cached partial may show is exactly what the poll would render. The key names the
 game, its version and last update, the player and the language, so any change to the game
@@ -83,7 +85,9 @@ def partials_store(game: Game, *, stamp: str, except_seat: int | None = None) ->
         with translation.override(language):
             context = game_context(game, user)
             context.update(user=user, csrf_token=CSRF_MARK)
-            html = render_to_string("games/game_htmx.html", context)
+            # The #game partial only: the next game and the navigation's count concern
+            # other games too, and the poll renders them fresh (views.game_poll).
+            html = render_to_string("games/game.html#game", context)
         key = partial_key(game.pk, game.version, game.updated_at, user.pk, language)
         cache.set(key, f"{stamp}\n{html}", TTL)
         stored += 1

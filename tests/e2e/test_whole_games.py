@@ -4,8 +4,11 @@ Three new accounts (two and four on the embedded default) sign up on the sign-up
 verify by the link in the email they received, log in on the login page; one creates a
 rated game in the lobby, the others join from the lobby's list; the game is played to its
 end through HTTP only, each player picking a random ``data-action`` their own page offers
-(seeded). Checked: every player is emailed once each time the game comes to wait on them
-after waiting on someone else, everyone gets the game-over email, ratings change once,
+(seeded). The first player chooses "immediately" for turn emails on the settings page; the
+others keep the default, after a delay if they have not acted (issue 17). Checked: the first
+player is emailed once each time the game comes to wait on them after waiting on someone
+else, the others get no turn email (they act within seconds, and once the delay has passed
+every one of their rows is moot), everyone gets the game-over email, ratings change once,
 ``verify_games`` is clean, and no answer any player received shows another player's hand.
 
 - ``test_whole_game_on_real_services`` (``live_services``): Django's ``live_server`` over
@@ -23,18 +26,22 @@ import random
 import time
 from collections import Counter
 from collections.abc import Iterator
+from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from typing import Any
 
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.core import mail as django_mail
 from django.core.cache import cache
 from django.core.management import call_command
+from django.utils import timezone
 
+from games import tasks
 from games.core.states import game_state
-from games.models import Game, Notification, Profile, Seat
+from games.models import Delivery, Game, Notification, Profile, Seat
 from games.play import ratings
 from games.records.replay import replay_record
 from games.web import prerender
@@ -46,6 +53,7 @@ from tests.e2e.whole_game import (
     Played,
     Player,
     check_outbox_rows,
+    choose_immediate_turn_emails,
     create_and_join,
     expected_mails,
     play_to_the_end,
@@ -102,6 +110,17 @@ def _check_the_record(player: Player, game: Game) -> None:
     assert text.status == 200 and text.body.decode().count("\n") > game.version
 
 
+def _check_rows_settled(chose_immediate: Player) -> None:
+    """No row is left owed: the immediate ones were sent, the batched ones found moot."""
+    rows = Notification.objects.values_list("user__email", "delivery", "status")
+    assert {status for _email, _delivery, status in rows} <= {"sent", "skipped"}, list(rows)
+    for email, delivery, status in rows:
+        if delivery == Delivery.BATCHED:
+            assert email != chose_immediate.email and status == "skipped", (email, status)
+        else:
+            assert status == "sent", (email, delivery, status)
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_whole_game_embedded(num_players: int, mailoutbox: list[Any]) -> None:
@@ -114,13 +133,18 @@ def test_whole_game_embedded(num_players: int, mailoutbox: list[Any]) -> None:
     players = [Player(f"{name}{num_players}", ClientWeb()) for name in NAMES[:num_players]]
     for player in players:
         sign_up_and_verify(player, inbox)
+    choose_immediate_turn_emails(players[0])
     signups = len(django_mail.outbox)
     game_id = create_and_join(players)
     played = play_to_the_end(players, game_id, random.Random(7000 + num_players))
 
-    assert not Notification.objects.exclude(status=Notification.Status.SENT).exists()
+    # The others' delay passes: beat's batch sweep finds every turn taken, and sends nothing.
+    with time_machine.travel(timezone.now() + timedelta(minutes=16)):
+        assert tasks.send_batched() == 0
+    _check_rows_settled(players[0])
     check_outbox_rows(players, played, inbox()[signups:])
-    assert received_mails(inbox()[signups:], game_id) == expected_mails(players, played)
+    expected = expected_mails(players, played, immediate={players[0].email})
+    assert received_mails(inbox()[signups:], game_id) == expected
     _check_the_end(players, played)
     print(
         f"\n{num_players} players embedded: {played.plies} plies, "
@@ -213,6 +237,7 @@ def test_whole_game_on_real_services(
         players = [Player(f"{name}3", HttpWeb(live_server.url)) for name in NAMES[:3]]
         for player in players:
             sign_up_and_verify(player, lambda: _smtp_mails(inbox))
+        choose_immediate_turn_emails(players[0])
         signups = len(inbox.messages)
         game_id = create_and_join(players)
         played = play_to_the_end(
@@ -220,11 +245,22 @@ def test_whole_game_on_real_services(
         )
         playing = time.monotonic() - started
         # Only now wait for the worker to drain the outbox (bounded), not after each ply.
-        assert wait_for(
-            lambda: not Notification.objects.exclude(status=Notification.Status.SENT).exists()
-        ), list(Notification.objects.exclude(status="sent").values("kind", "status", "error"))
-        expected = expected_mails(players, played)
+        immediate = Notification.objects.exclude(delivery=Delivery.BATCHED)
+        assert wait_for(lambda: not immediate.exclude(status=Notification.Status.SENT).exists()), (
+            list(immediate.exclude(status="sent").values("kind", "status", "error"))
+        )
+        expected = expected_mails(players, played, immediate={players[0].email})
         wait_for(lambda: len(inbox.messages) - signups >= expected.total(), seconds=30)
+        # The others' delay passes (the worker's clock cannot travel: their rows' time is
+        # moved instead) and beat's batch sweep runs on the worker: every turn was taken.
+        batched = Notification.objects.filter(delivery=Delivery.BATCHED)
+        batched.update(send_after=timezone.now() - timedelta(seconds=1))
+        tasks.send_batched.delay()
+        assert wait_for(lambda: not batched.filter(status__in=["pending", "sending"]).exists()), (
+            list(batched.values("kind", "status"))
+        )
+        time.sleep(1)  # an email the sweep would wrongly send has time to arrive
+        _check_rows_settled(players[0])
     check_outbox_rows(players, played, _smtp_mails(inbox)[signups:])
     assert received_mails(_smtp_mails(inbox)[signups:], game_id) == expected
     assert len(inbox.messages) - signups == expected.total()

@@ -17,6 +17,7 @@ import urllib.request
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from http.cookiejar import CookieJar
 from typing import Any, Protocol
 
@@ -33,9 +34,14 @@ CONFIRM_CODE = re.compile(r"^([A-Z0-9]{4}-[A-Z0-9]{4})\r?$", re.MULTILINE)
 DATA_SEAT = re.compile(r'id="game"[^>]*data-seat="(\d*)"')
 GAME_URL = re.compile(r"^(?:https?://[^/]+)?/games/(\d+)/$")
 
-# What each notification email is about, told by its subject (games/emails.py).
+# What each notification email is about, told by its subject (games/mail/notification.py,
+# games/text/headlines.py): a decision names what it asks, a turn ends "— your move".
 SUBJECT_KINDS = [
-    ("your decision needed", "decision"),
+    ("your support is needed", "decision"),
+    ("choose your treasures", "decision"),
+    ("choose the next war", "decision"),
+    ("build a monument or decline", "decision"),
+    ("your decision is needed", "decision"),
     ("your move is due soon", "reminder"),
     ("your move", "your_turn"),
     ("has started", "game_started"),
@@ -188,6 +194,55 @@ class Player:
         return self.post(path, {"csrfmiddlewaretoken": form_token(form.body), **data})
 
 
+class _FormFields(HTMLParser):
+    """The values a browser would post, unchanged, for the page's form of class ``form_class``."""
+
+    def __init__(self, form_class: str) -> None:
+        super().__init__()
+        self.form_class = form_class
+        self.values: dict[str, str] = {}
+        self._select: str | None = None
+        self._in_form = self._done = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if self._done:
+            return
+        if tag == "form" and self.form_class in a.get("class", "").split():
+            self._in_form = True
+        if not self._in_form:
+            return
+        if tag == "input" and a.get("name"):
+            if a.get("type") == "checkbox":
+                if "checked" in a:
+                    self.values[a["name"]] = a.get("value") or "on"
+            else:
+                self.values[a["name"]] = a.get("value", "")
+        elif tag == "select":
+            self._select = a.get("name")
+        elif tag == "option" and self._select and "selected" in a:
+            self.values[self._select] = a.get("value", "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+        elif tag == "form" and self._in_form:
+            self._in_form, self._done = False, True
+
+
+def choose_immediate_turn_emails(player: Player) -> None:
+    """On the settings page, choose "immediately" for *your move* and *decision needed*."""
+    page = player.get("/settings")
+    assert page.status == 200, page.status
+    fields = _FormFields("settings")
+    fields.feed(page.body.decode())
+    data = dict(fields.values)
+    assert data.get("delivery_your_turn") == "batched", data  # the default: after a delay
+    data["delivery_your_turn"] = data["delivery_decision"] = "immediate"
+    saved = player.post("/settings", data)
+    assert saved.status == 302, saved.body[:2000]
+
+
 def sign_up_and_verify(player: Player, inbox: Any) -> None:
     """Sign up on the page, type the emailed verification code, then log in on its page."""
     answer = player.submit_form(
@@ -325,15 +380,24 @@ def play_to_the_end(
     return played
 
 
-def expected_mails(players: list[Player], played: Played) -> Counter[tuple[str, str]]:
-    """Return how many emails of each kind each address should get over the game."""
+def expected_mails(
+    players: list[Player], played: Played, *, immediate: set[str]
+) -> Counter[tuple[str, str]]:
+    """Return how many emails of each kind each address should get over the game.
+
+    Everyone hears of the start and the end at once. Turns and decisions: a player who
+    chose "immediately" (``immediate``, addresses) is emailed at each wait; the others keep
+    the default, after a delay if they have not acted — and every player here acts within
+    seconds, so they get none (issue 17).
+    """
     email = {p.seat: p.email for p in players}
     expected: Counter[tuple[str, str]] = Counter()
     for player in players:
         expected[(player.email, "game_started")] += 1
         expected[(player.email, "game_over")] += 1
     for _ply, seat in played.waits:
-        expected[(email[seat], "wait")] += 1
+        if email[seat] in immediate:
+            expected[(email[seat], "wait")] += 1
     return expected
 
 
@@ -366,7 +430,7 @@ def check_outbox_rows(players: list[Player], played: Played, mails: list[Mail]) 
     )
     got = sorted((r.ply, r.user.email) for r in rows)
     assert got == sorted((ply, user_of[seat]) for ply, seat in played.waits)
-    by_kind = Counter((r.user.email, str(r.kind)) for r in rows)
+    by_kind = Counter((r.user.email, str(r.kind)) for r in rows if r.status == "sent")
     sent = received_mails(mails, played.game_id, merge_waits=False)
     assert by_kind == Counter({k: n for k, n in sent.items() if k[1] in WAITS})
 

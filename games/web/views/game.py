@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -64,22 +65,44 @@ def _viewable_game(request: HtmxHttpRequest, game_id: int) -> Game:
     return game
 
 
+def _next_game(waiting: list[int], game_id: int) -> int | None:
+    """Return the game to offer next: another one waiting on the viewer, unless this one is.
+
+    The same rule on every path (the page, a submit, a poll, a cached poll): once this game
+    waits on someone else, the oldest game waiting on the viewer is offered (issue 17).
+    """
+    if game_id in waiting:
+        return None
+    return next(iter(waiting), None)
+
+
+def _waiting_ids(request: HtmxHttpRequest) -> list[int]:
+    return selectors.games_waiting_ids(request.user) if request.user.is_authenticated else []
+
+
 def _render_game(
     request: HtmxHttpRequest,
     game: Game,
     *,
     status: int = 200,
-    games_waiting: list[int] | None = None,
+    template: str | None = None,
     **extra: Any,
 ) -> HttpResponse:
-    ctx = game_context(game, request.user, invite_tokens=_invites(request), **extra)
-    if games_waiting is not None:
-        ctx["games_waiting"] = games_waiting  # the navigation's count, read once
+    waiting = _waiting_ids(request)  # one read: the next game and the navigation's count
+    ctx = game_context(
+        game,
+        request.user,
+        invite_tokens=_invites(request),
+        next_game_id=_next_game(waiting, game.pk),
+        **extra,
+    )
+    ctx["games_waiting"] = waiting
     if not request.htmx:  # beside the #game partial: charts, chat, notes (issue 18)
         ctx.update(colour_charts_context(game))
         ctx.update(chat_context(game, request.user))
         ctx.update(notes_context(game, request.user))
-    template = "games/game_htmx.html" if request.htmx else "games/game.html"
+    if template is None:
+        template = "games/game_htmx.html" if request.htmx else "games/game.html"
     return render(request, template, ctx, status=status)
 
 
@@ -237,22 +260,14 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         # A refused action stays in the typed box, to be mended rather than typed again.
         typed = form.cleaned_data["action"] if isinstance(exc, ActionRefused) else ""
         return _render_game(request, game, status=exc.status, error=str(exc), typed_action=typed)
-    # Another game waiting is worth saying only once this one waits on someone else; the
-    # same read gives the navigation's count.
-    passed = result.game.to_act_seat != result.move.seat
-    waiting = selectors.games_waiting_ids(request.user) if passed or request.htmx else []
-    next_game_id = next((pk for pk in waiting if pk != game_id), None) if passed else None
     if not request.htmx:
-        if next_game_id is not None:
-            text = _("Another game is waiting for you: #%(id)s") % {"id": next_game_id}
-            messages.info(request, text)
-        return redirect("games:game", game_id=game_id)
+        return redirect("games:game", game_id=game_id)  # the page offers the next game
     # The service's game comes with its seats, users and profiles, read under its lock; a
     # game that just ended is read again for its seats' final ranks.
     game = result.game
     if game.status == Game.Status.FINISHED:
         game = _viewable_game(request, game_id)
-    return _render_game(request, game, next_game_id=next_game_id, games_waiting=waiting)
+    return _render_game(request, game)
 
 
 @require_GET
@@ -273,8 +288,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         taken = str(len(game.seats.all()))
         if game.status == Game.Status.OPEN and request.GET["waiting"] == taken:
             return HttpResponse(status=204)
-        ctx = game_context(game, request.user, invite_tokens=_invites(request))
-        return render(request, "games/game_htmx.html", ctx)
+        return _render_game(request, game, template="games/game_htmx.html")
     facts = selectors.game_poll_facts(game_id)
     if facts is None:
         raise Http404("no game")
@@ -290,12 +304,18 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             request, game_id=game_id, version=facts.version, updated_at=facts.updated_at
         )
         if html is not None:
-            return HttpResponse(html)
+            # What concerns the player beyond this game is never cached with it.
+            waiting = _waiting_ids(request)
+            beyond = render_to_string(
+                "games/_waiting_oob.html",
+                {"games_waiting": waiting, "next_game_id": _next_game(waiting, game_id)},
+                request=request,
+            )
+            return HttpResponse(html + beyond)
     game = _viewable_game(request, game_id)
     if known == facts.version:
         return HttpResponse(status=204)
-    ctx = game_context(game, request.user, invite_tokens=_invites(request))
-    return render(request, "games/game_htmx.html", ctx)
+    return _render_game(request, game, template="games/game_htmx.html")
 
 
 @require_GET

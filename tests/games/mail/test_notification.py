@@ -32,7 +32,9 @@ def test_a_decision_email_says_what_is_asked_and_on_whose_turn(mailoutbox: Any) 
     game, seats = game_at_state(state)
     message = email_for(seats[2], game, NotificationKind.DECISION, mailoutbox)
     active = emails._names(game)[1]
-    assert message.subject.endswith(f"your decision needed on {active}'s turn")
+    assert message.subject == (
+        f"Game #{game.pk} · {active} started a revolt over red — your support is needed"
+    )
     assert "commit support in a conflict" in message.body
 
 

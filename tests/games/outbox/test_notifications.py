@@ -32,6 +32,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 START = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
 
 
+@pytest.fixture(autouse=True)
+def _players_chose_immediately(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the outbox's immediate path: every player here chose it.
+
+    The default (after a delay, issue 17) is tested in ``tests/games/mail/test_batched.py``.
+    """
+    monkeypatch.setattr(people, "DEFAULT_DELIVERY", {})
+
+
 @pytest.fixture
 def run_on_commit() -> None:
     """Name the tests that rely on on-commit hooks running (they do: real transactions)."""
@@ -70,7 +79,8 @@ def test_a_move_sends_exactly_one_email_to_the_next_player(run_on_commit: Any) -
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == [seats[game.to_act_seat or 0].email]
-    assert message.subject == f"Game #{game.pk}: your move"
+    mover = seat_text.display_name(seats[first or 0])
+    assert message.subject == f"Game #{game.pk} · {mover} passed — your move"
     row = Notification.objects.get(kind=NotificationKind.YOUR_TURN)
     assert row.status == Notification.Status.SENT
     assert row.message_id and message.extra_headers["Message-ID"] == row.message_id
@@ -284,8 +294,14 @@ def test_batched_and_digest_send_one_email_for_several_games(
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == [me.email]
-    waiting = "1 game waiting for you" if count == 1 else f"{count} games waiting for you"
-    assert waiting in message.subject
+    if delivery == Delivery.DIGEST:
+        waiting = "1 game waiting for you" if count == 1 else f"{count} games waiting for you"
+        assert waiting in message.subject
+    elif count == 1:  # one game: its own subject, saying what happened and what is asked
+        assert message.subject.startswith(f"Game #{mine[0].pk} · ")
+        assert message.subject.endswith(" — your move")
+    else:
+        assert message.subject == f"Your move in {count} games"
     for game in mine:
         assert f"/games/{game.pk}/" in message.body
     for game in mine:  # each game is listed with its deadline (3 days per move by default)

@@ -175,6 +175,17 @@ def test_three_timeouts_drop_the_seat_and_the_game_still_reaches_its_end() -> No
             _timeout(game, clock)  # the lazy seat passes by timeout…
             seat = game.seats.get(position=lazy)
             assert seat.timeouts_in_row == n
+            # …and its player is told what was played for them and how many are left.
+            [row] = [r for r in _rows(game, NotificationKind.TIMED_OUT) if r.status == "pending"]
+            assert row.user_id == seats[lazy].pk
+            mail.outbox.clear()
+            emails.notification_send(row)
+            Notification.objects.filter(pk=row.pk).update(status="sent")
+            [told] = mail.outbox
+            assert told.subject.startswith(f"Game #{game.pk} · your clock ran out")
+            assert "timed out: the default action was played" in told.body
+            left = {1: "2 more timeouts in a row", 2: "One more timeout in a row", 3: "third"}
+            assert left[n] in told.body
             if n < 3:
                 assert seat.dropped_at is None
                 game = submit(game, seats, passing)  # …the busy one passes (ends its turn)

@@ -80,7 +80,8 @@ def test_settings_page_saves_preferences_language_and_time_zone(user_factory: An
         "language": "zh-hans",
         "time_zone": "Asia/Baghdad",
     }
-    for kind in ("your_turn", "decision", "game_started", "game_over", "reminder", "seat_dropped"):
+    kinds = ("your_turn", "decision", "game_started", "game_over", "reminder", "seat_dropped")
+    for kind in (*kinds, "timed_out"):
         data[f"delivery_{kind}"] = "immediate"
         data[f"minutes_{kind}"] = "15"
     data["delivery_your_turn"], data["minutes_your_turn"] = "batched", "30"
@@ -100,6 +101,8 @@ def test_settings_page_saves_preferences_language_and_time_zone(user_factory: An
         Delivery.BATCHED,
         people.DEFAULT_BATCH_MINUTES,
     )
+    # "immediately" for decisions is a choice (the default is after a delay): kept as chosen.
+    assert people.preference_get(user.pk, "decision")[0] == Delivery.IMMEDIATE
     bad = client.post("/settings", {**data, "delivery_decision": "hourly"})
     assert bad.status_code == 200
     assert people.preference_get(user.pk, "decision")[0] == Delivery.IMMEDIATE
@@ -161,7 +164,8 @@ def test_two_players_cannot_show_the_same_display_name(user_factory: Any) -> Non
     # In the settings: another's name is refused, one's own is kept.
     cy = user_factory()
     data = {"display_name": "BEN PLAYER", "language": "en", "time_zone": "UTC"}
-    for kind in ("your_turn", "decision", "game_started", "game_over", "reminder", "seat_dropped"):
+    kinds = ("your_turn", "decision", "game_started", "game_over", "reminder", "seat_dropped")
+    for kind in (*kinds, "timed_out"):
         data[f"delivery_{kind}"] = "immediate"
     refused = client_for(cy).post("/settings", data)
     assert refused.status_code == 200

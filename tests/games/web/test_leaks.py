@@ -220,6 +220,21 @@ def test_swapped_colours_are_shown_to_the_swapper_only() -> None:
     assert "swapped 1 tile." in message.body and "discarded" not in message.body
     assert "swapped 1 tile." in str(message.alternatives[0].content)
     assert "discarded" not in str(message.alternatives[0].content)
+    # So does the email after a delay (the default, issue 17), which retells each game.
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.mail import deliver
+
+    assert row.delivery == "batched"
+    Notification.objects.filter(pk=row.pk).update(send_after=timezone.now() - timedelta(seconds=1))
+    mail.outbox.clear()
+    assert deliver.groups_due_send("batched") == 1
+    (batched,) = mail.outbox
+    for part in (batched.body, str(batched.alternatives[0].content)):
+        assert "swapped 1 tile." in part and "discarded" not in part
+        assert_no_leak(part.encode(), game, 2)
 
 
 def test_the_leak_check_catches_a_leak() -> None:
