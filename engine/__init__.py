@@ -40,6 +40,7 @@ from .events import (
     visible_events,
 )
 from .legality import legal_actions
+from .orders import ORDER_SLOTS, StandingOrders, order_action, order_slot
 from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_COLORS, MONUMENT_NAMES
 from .playout import apply_fast, random_playout, sample_action
 from .rules import apply, new_game
@@ -76,6 +77,7 @@ __all__ = [
     "MONUMENT_COLORS",
     "MONUMENT_NAMES",
     "MonumentView",
+    "ORDER_SLOTS",
     "Pass",
     "PlaceCatastrophe",
     "PlaceLeader",
@@ -83,6 +85,7 @@ __all__ = [
     "Placing",
     "PlayerView",
     "SquareView",
+    "StandingOrders",
     "SwapTiles",
     "TakeTreasure",
     "WithdrawLeader",
@@ -96,6 +99,8 @@ __all__ = [
     "final_ranking",
     "legal_actions",
     "new_game",
+    "order_action",
+    "order_slot",
     "random_playout",
     "sample_action",
     "view_for",

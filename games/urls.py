@@ -5,6 +5,7 @@ from django.urls import path
 from games.web.views import accounts as views_accounts
 from games.web.views import game as views
 from games.web.views import i18n as views_i18n
+from games.web.views import orders as views_orders
 from games.web.views import vacation as views_vacation
 
 app_name = "games"
@@ -21,6 +22,8 @@ urlpatterns = [
     path("games/<int:game_id>/resign", views.game_resign, name="resign"),
     path("games/<int:game_id>/invite/<str:token>", views.game_invite, name="invite"),
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
+    path("games/<int:game_id>/orders", views_orders.game_orders, name="orders"),
+    path("settings/orders", views_orders.settings_orders, name="settings_orders"),
     # accounts, notifications and ratings (issue 5)
     path("settings", views_accounts.settings_page, name="settings"),
     path("settings/vacation", views_vacation.vacation_start, name="vacation_start"),

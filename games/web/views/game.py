@@ -27,7 +27,9 @@ from games.play.errors import IllegalAction
 from games.selectors import games as selectors
 from games.web import prerender
 from games.web.forms import ActionForm, GameCreateForm
+from games.web.forms_orders import StandingOrdersForm
 from games.web.game_page import game_context
+from games.web.orders_panel import game_orders_panel
 from games.web.replay_page import replay_context
 
 INVITES_SESSION_KEY = "game_invites"
@@ -65,11 +67,15 @@ def _render_game(
     *,
     status: int = 200,
     games_waiting: list[int] | None = None,
+    orders_form: StandingOrdersForm | None = None,
     **extra: Any,
 ) -> HttpResponse:
     ctx = game_context(game, request.user, invite_tokens=_invites(request), **extra)
     if games_waiting is not None:
         ctx["games_waiting"] = games_waiting  # the navigation's count, read once
+    if not request.htmx:
+        # Outside the #game partial (polls never redraw it), for its owner only (issue 17).
+        ctx["orders_panel"] = game_orders_panel(game, request.user, form=orders_form)
     template = "games/game_htmx.html" if request.htmx else "games/game.html"
     return render(request, template, ctx, status=status)
 
