@@ -44,6 +44,7 @@ from .events import (
     visible_events,
 )
 from .legality import legal_actions
+from .orders import ORDER_SLOTS, StandingOrders, order_action, order_slot
 from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_COLORS, MONUMENT_NAMES
 from .playout import apply_fast, random_playout, sample_action
 from .rules import apply, new_game
@@ -80,6 +81,7 @@ __all__ = [
     "MONUMENT_COLORS",
     "MONUMENT_NAMES",
     "MonumentView",
+    "ORDER_SLOTS",
     "Pass",
     "PlaceCatastrophe",
     "PlaceLeader",
@@ -87,6 +89,7 @@ __all__ = [
     "Placing",
     "PlayerView",
     "SquareView",
+    "StandingOrders",
     "SwapTiles",
     "TakeTreasure",
     "WithdrawLeader",
@@ -101,6 +104,8 @@ __all__ = [
     "legal_actions",
     "new_game",
     "parse_diagram",
+    "order_action",
+    "order_slot",
     "random_playout",
     "render_diagram",
     "sample_action",

@@ -169,14 +169,21 @@ class MoveAdmin(MoveAdminBase):
     list_select_related = ("game",)
     search_fields = ("game__seats__user__username",)
     list_filter = ("game__status",)
-    exclude = ("events", "action")
-    readonly_fields = ("public_action",)
-    SECRET_FIELDS = ("action", "events")
+    exclude = ("events", "action", "source")
+    readonly_fields = ("public_action", "public_source")
+    # ``source`` would tell a standing order's answer (issue 17): secret, even to staff.
+    SECRET_FIELDS = ("action", "events", "source")
 
     @admin.display(description=pgettext_lazy("admin column", "action"))
     def public_action(self, obj: Move) -> str:
         """The notation, a swap's colours hidden until the game is over."""
         return move_public_action(obj)
+
+    @admin.display(description=pgettext_lazy("admin column", "source"))
+    def public_source(self, obj: Move) -> str:
+        """Who chose the move, a standing order shown as the player (orders are secret)."""
+        source = Move.Source.PLAYER if obj.source == Move.Source.ORDER else obj.source
+        return str(Move.Source(source).label)
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         """Refuse URL filters on the notation and the events (they hold a swap's colours)."""

@@ -160,10 +160,12 @@ class Move(models.Model):
         TIMEOUT = "timeout", _("timeout")
         DROPPED = "dropped", _("dropped seat")
         BOT = "bot", _("bot")
+        ORDER = "order", _("standing order")
 
     # Who chose the action: the player, the default policy at a timeout, the default
-    # policy playing a dropped seat (issue 6; the log says so), or a bot's account playing
-    # its own seat (issue 15, ``games.play.bots``).
+    # policy playing a dropped seat (issue 6; the log says so), a bot's account playing
+    # its own seat (issue 15, ``games.play.bots``), or the player's standing order
+    # (issue 17, ``games.play.orders``; secret: only the player's own log says so).
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -595,3 +597,44 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"invitation of {self.invitee_id} to #{self.game_id} ({self.status})"
+
+
+# --------------------------------------------------------------------------- standing orders
+# (issue 17): how a player's decisions are answered while away (engine.orders).
+
+
+class StandingOrders(models.Model):
+    """A player's standing orders: for one game, or (``game`` empty) their default.
+
+    ``orders`` is ``engine.StandingOrders.to_dict()`` (``{slot: kind}``, slots that ask
+    left out). Secret: only their owner reads them (``games.play.orders``); no page of
+    another seat, email, API output or admin page shows them.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="standing_orders"
+    )
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="standing_orders", null=True, blank=True
+    )
+    orders = models.JSONField(default=dict, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game"],
+                condition=models.Q(game__isnull=False),
+                name="standing_orders_one_a_game",
+            ),
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(game__isnull=True),
+                name="standing_orders_one_default",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        # Never the orders themselves (admin and log lines title a row by this).
+        where = f" in #{self.game_id}" if self.game_id else ""
+        return f"standing orders of {self.user_id}{where}"

@@ -9,6 +9,7 @@ from games.web.views import community as views_community
 from games.web.views import game as views
 from games.web.views import i18n as views_i18n
 from games.web.views import records as views_records
+from games.web.views import orders as views_orders
 from games.web.views import vacation as views_vacation
 
 app_name = "games"
@@ -61,6 +62,8 @@ urlpatterns = [
     ),
     path("players/<int:user_id>/follow", views_community.player_follow, name="follow"),
     path("players/<int:user_id>/mute", views_community.player_mute, name="mute"),
+    path("games/<int:game_id>/orders", views_orders.game_orders, name="orders"),
+    path("settings/orders", views_orders.settings_orders, name="settings_orders"),
     # accounts, notifications and ratings (issue 5)
     path("settings", views_accounts.settings_page, name="settings"),
     path("settings/vacation", views_vacation.vacation_start, name="vacation_start"),

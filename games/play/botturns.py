@@ -23,7 +23,7 @@ def bot_tier_of(game: Game, seat: Seat) -> str | None:
     A bot account's seat plays at its account's tier (reads ``seat.user.profile``); a
     seat dropped or resigned in a game of 3–4 players is taken over by the
     ``TAKEOVER_TIER`` bot for the rest of the game (issue 15); in a 2-player game the
-    default policy keeps playing it (``submit.dropped_autoplay``).
+    default policy keeps playing it (``submit.autoplay``).
     """
     if seat.is_bot:
         return str(seat.user.profile.bot_tier)

@@ -1,4 +1,5 @@
-"""Submitting an action: the one path of every ply — human, bot, timeout, dropped (RULES.md §2).
+"""Submitting an action: the one path of every ply — human, bot, timeout, dropped, standing
+order (RULES.md §2).
 
 Each service takes keyword-only arguments, runs in ``transaction.atomic()``, locks the game
 row with ``select_for_update()`` and raises a ``games.core.errors.GameError`` subclass
@@ -17,12 +18,13 @@ import engine
 from games.core import signals
 from games.core.errors import GameNotActive, MalformedAction, NotAPlayer, NotYourTurn, StaleVersion
 from games.core.states import events_to_db, state_from_db, state_to_db
-from games.models import Game, Move
+from games.models import Game, Move, Seat
 from games.play import policy
 from games.play.access import UserLike, locked_game, user_id_of
 from games.play.botturns import bot_played, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, clock_start
 from games.play.errors import IllegalAction
+from games.selectors.orders import orders_for
 from games.text.messages import malformed_action_text
 
 AUTOPLAY_LIMIT = 10_000  # a safety bound on default-policy plies in one transaction
@@ -65,7 +67,8 @@ def game_submit_action(
     ``user`` holds a seat, that the version matches and that the seat must act now; apply
     the action through the engine; append the ``Move`` with its events; save the snapshot;
     bump the version; update who acts; finish the game when the engine says it is over;
-    send ``signals.move_applied`` (and ``game_finished``) inside the transaction.
+    send ``signals.move_applied`` (and ``game_finished``) inside the transaction; then
+    answer at once what follows for dropped seats and standing orders (``autoplay``).
 
     Raises ``MalformedAction`` (400), ``GameNotFound`` (404), ``GameNotActive`` (409),
     ``NotAPlayer``/``NotYourTurn`` (403), ``StaleVersion`` (409) or ``IllegalAction`` (400);
@@ -101,7 +104,7 @@ def game_submit_action(
         if held.timeouts_in_row:
             held.timeouts_in_row = 0  # a human action resets the streak (issue 6)
             held.save(update_fields=["timeouts_in_row"])
-        dropped_autoplay(game=game, state=after)
+        autoplay(game=game, state=after)
     return SubmitResult(game=game, move=move)
 
 
@@ -115,8 +118,8 @@ def action_apply(
 ) -> tuple[Move, engine.GameState]:
     """Apply ``action`` of seat ``position`` to the locked ``game``: the one path of every ply.
 
-    Humans (``game_submit_action``), timeouts (``seat_timeout``) and dropped seats
-    (``_dropped_autoplay``) all come here: append the ``Move`` (with ``source``) and its
+    Humans (``game_submit_action``), timeouts (``seat_timeout``), dropped seats and
+    standing orders (``autoplay``) all come here: append the ``Move`` (with ``source``) and its
     events, save the snapshot, bump the version, restart the clock when the seat to act
     changes, finish the game when it is over, send ``signals.move_applied``
     (and ``game_finished``), and queue the bot's move when the game now waits on a bot
@@ -157,32 +160,31 @@ def action_apply(
     return move, after
 
 
-def dropped_autoplay(*, game: Game, state: engine.GameState) -> list[Move]:
-    """Play the default policy at once for every dropped seat ``game`` waits on (issue 6).
+def autoplay(*, game: Game, state: engine.GameState) -> list[Move]:
+    """Answer at once every decision ``game`` waits on that no person need answer now.
 
-    Stops when the game waits on a seat still played by a person, or is over. In a game
-    of 3–4 players the medium bot plays dropped seats instead (``botturns``), in the
-    background like any bot. The caller holds the game's row lock; returns the moves played
-    (``source`` dropped).
+    A dropped seat is played by the default policy (issue 6; ``source`` dropped); a
+    decision its player's standing order covers is answered by that order (issue 17,
+    ``standing_order_action``; ``source`` order). Stops when the game waits on a person
+    who must answer, or is over. In a game of 3–4 players the medium bot plays dropped
+    seats instead (``botturns``), in the background like any bot. The caller holds the
+    game's row lock; returns the moves played.
     """
-    dropped = {
-        s.position for s in game.seats.all() if s.dropped_at is not None and not bot_played(game, s)
-    }
+    seats = {s.position: s for s in game.seats.all() if s.position is not None}
     moves: list[Move] = []
-    while (
-        dropped
-        and game.status == Game.Status.ACTIVE
-        and game.to_act_seat in dropped
-        and len(moves) < AUTOPLAY_LIMIT
-    ):
-        position = game.to_act_seat
-        assert position is not None
+    while game.status == Game.Status.ACTIVE and len(moves) < AUTOPLAY_LIMIT:
+        seat = seats.get(game.to_act_seat or 0)
+        if seat is None or seat.position is None:
+            break
+        if seat.dropped_at is not None and not bot_played(game, seat):
+            action, source = policy.default_action(state), Move.Source.DROPPED
+        else:
+            order = standing_order_action(game=game, seat=seat, state=state)
+            if order is None:
+                break
+            action, source = order, Move.Source.ORDER
         move, state = action_apply(
-            game=game,
-            position=position,
-            before=state,
-            action=policy.default_action(state),
-            source=Move.Source.DROPPED,
+            game=game, position=seat.position, before=state, action=action, source=source
         )
         moves.append(move)
     return moves
@@ -201,6 +203,30 @@ def final_ranks(ranking: list[engine.Placing], *, dropped_seats: set[int]) -> di
         tied = i > 0 and placing.rank == kept[i - 1].rank
         places[placing.seat] = places[kept[i - 1].seat] if tied else i + 1
     return places | dict.fromkeys(dropped_seats, len(kept) + 1)
+
+
+def standing_order_action(
+    *, game: Game, seat: Seat, state: engine.GameState
+) -> engine.Action | None:
+    """Return the action ``seat``'s player's standing order gives for ``state``, else None.
+
+    Only a person's own seat, never dropped or bot-played, and only for the decision that
+    seat must take now (RULES.md §15): the engine chooses from that seat's own view
+    (``engine.order_action``), so an order is checked against the rules each time and is
+    never applied for another seat. One query, when a decision is pending.
+    """
+    if (
+        state.pending is None
+        or seat.position is None
+        or seat.position != state.to_act
+        or seat.dropped_at is not None
+        or bot_played(game, seat)
+    ):
+        return None
+    orders = orders_for(user_id=seat.user_id, game_id=game.pk)
+    if not orders.kinds:
+        return None
+    return engine.order_action(engine.view_for(state, seat.position), orders)
 
 
 def game_finish(*, game: Game, state: engine.GameState) -> None:

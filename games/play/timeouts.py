@@ -17,7 +17,7 @@ from games.play import policy
 from games.play.access import UserLike, locked_game, user_id_of
 from games.play.botturns import bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, clock_start
-from games.play.submit import AUTOPLAY_LIMIT, action_apply, dropped_autoplay
+from games.play.submit import AUTOPLAY_LIMIT, action_apply, autoplay
 from games.selectors.people import user_on_vacation
 
 TIMEOUTS_TO_DROP = 3  # this many timeouts in a row by one seat drop it (issue 6)
@@ -86,7 +86,7 @@ def seat_timeout(*, game_id: int, expected_version: int) -> list[Move]:
         if seat.timeouts_in_row >= TIMEOUTS_TO_DROP and seat.dropped_at is None:
             seat_drop(game=game, seat=seat, reason=Seat.DropReason.TIMEOUTS)
         else:
-            moves += dropped_autoplay(game=game, state=state)
+            moves += autoplay(game=game, state=state)
     return moves
 
 
@@ -144,7 +144,7 @@ def seat_drop(*, game: Game, seat: Seat, reason: str) -> None:
         game.save(update_fields=["status", "to_act_seat", *CLOCK_FIELDS, "updated_at"])
         return
     notifications.notify_seat_dropped(game=game, seat=seat)
-    dropped_autoplay(game=game, state=state_from_db(game.state or {}))
+    autoplay(game=game, state=state_from_db(game.state or {}))
     bot_turn_queue(game=game)  # 3–4 players: the medium bot takes over the seat (issue 15)
 
 

@@ -20,12 +20,14 @@ def moves_recent(game_id: int, *, version: int, position: int | None) -> tuple[l
     moves = list(Move.objects.filter(game_id=game_id, ply__gt=version - LOG_PLIES).order_by("ply"))
     if position is None:
         return moves, 0
-    mine = [m.ply for m in moves if m.seat == position]
+    # A standing order's answer is not the viewer's move: the page tells them of it.
+    mine = [m.ply for m in moves if m.seat == position and m.source != Move.Source.ORDER]
     if mine:
         return moves, mine[-1]
     first = moves[0].ply if moves else version + 1
     last_mine = (
         Move.objects.filter(game_id=game_id, seat=position, ply__lt=first)
+        .exclude(source=Move.Source.ORDER)
         .order_by("-ply")
         .values_list("ply", flat=True)
         .first()
@@ -47,9 +49,11 @@ def moves_since_seat(game_id: int, *, seat: int, up_to: int, limit: int) -> list
     """Return the moves after ``seat``'s latest one up to ply ``up_to``, the last ``limit``.
 
     In ply order; all of them up to ``up_to`` (at most ``limit``) when ``seat`` has not moved.
+    A standing order's answer (issue 17) is not the player's move: it is among those told.
     """
     moves = Move.objects.filter(game_id=game_id, ply__lte=up_to)
-    last_mine = moves.filter(seat=seat).order_by("-ply").values_list("ply", flat=True).first()
+    mine = moves.filter(seat=seat).exclude(source=Move.Source.ORDER)
+    last_mine = mine.order_by("-ply").values_list("ply", flat=True).first()
     recent = list(moves.filter(ply__gt=last_mine or 0).order_by("-ply")[:limit])
     return list(reversed(recent))
 

@@ -12,6 +12,7 @@ from games.selectors import games as selectors
 from games.selectors import people
 from games.text.seats import display_name
 from games.web.forms import VacationForm
+from games.web.orders_panel import default_orders_form
 
 register = template.Library()
 
@@ -76,3 +77,17 @@ def vacation_panel(context: Any) -> dict[str, Any]:
         "form": VacationForm(),
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.inclusion_tag("accounts/_standing_orders.html", takes_context=True)
+def standing_orders_panel(context: Any) -> dict[str, Any]:
+    """Render the settings page's default standing orders (issue 17), for the viewer only.
+
+    A bound form the view left in the context (``orders_form``, refused) is shown again.
+    """
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"show": False}
+    form = context.get("orders_form") or default_orders_form(user.pk)
+    return {"show": True, "form": form, "csrf_token": context.get("csrf_token")}

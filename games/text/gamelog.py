@@ -190,9 +190,12 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
 def auto_note(source: str, who: str) -> str | None:
     """Return the log's note for a ply the default policy chose (issue 6), else None.
 
-    ``source`` is ``Move.source``: ``timeout`` (the deadline passed) or ``dropped`` (the
-    seat was dropped or resigned and is played automatically).
+    ``source`` is ``Move.source``: ``timeout`` (the deadline passed), ``dropped`` (the
+    seat was dropped or resigned and is played automatically) or ``order`` (the player's
+    standing order answered: ``log_entries`` passes it only for the player's own log).
     """
+    if source == "order":
+        return _("Your standing order answered for you.")
     if source == "timeout":
         return _("%(who)s timed out: the default action was played.") % {"who": who}
     if source == "dropped":
@@ -206,7 +209,8 @@ def log_entries(
     """Return ``[{"ply", "seat", "who", "lines": [str], "text", "squares"}]`` for ``moves``.
 
     ``moves`` are ``Move`` rows (``ply``, ``seat``, ``events``, ``source``); only events
-    the viewer may see are written. ``text`` is the lines joined by spaces.
+    the viewer may see are written, and that a standing order answered only in its
+    owner's log. ``text`` is the lines joined by spaces.
     """
     language = get_language()
     names = tuple((n, info.username, info.dynasty) for n, info in sorted(seats.items()))
@@ -217,6 +221,8 @@ def log_entries(
             labels[move.seat] = seat_label(seats, move.seat)
         events = engine.visible_events(move.events, viewer, game_over=game_over)
         source = getattr(move, "source", "player")
+        if source == "order" and viewer != move.seat:
+            source = "player"  # standing orders are secret: only their owner is told (issue 17)
         lines, squares = _written(
             language, names, move.seat, source, json.dumps(events, sort_keys=True)
         )

@@ -13,6 +13,8 @@ from games.web.players import hand_code, score_code
 HAND = re.compile(r'data-hand="([^"]*)"')
 HAND_SEAT = re.compile(r'data-hand-seat="(\d+)"')
 VP_SEAT = re.compile(r'data-vp-seat="(\d+)" data-vp="([^"]*)"')
+ORDERS_SEAT = re.compile(r'data-orders-seat="(\d+)"')
+ORDER_TOLD = "Your standing order answered for you."
 
 
 def assert_no_leak(
@@ -22,7 +24,9 @@ def assert_no_leak(
 
     ``state`` defaults to the game's current state (a replay passes the state it shows).
     No seed, no stretch of the bag's order, no hand but the viewer's own, and totals only
-    the viewer's own (hidden scoring) — everything once the game is over.
+    the viewer's own (hidden scoring) — everything once the game is over. Standing orders
+    (issue 17) never, not even after the end: no orders panel but the viewer's own, and
+    the log tells of an order's answer only to a viewer whose order answered.
     """
     state = state or game_state(game)
     text = content.decode()
@@ -41,6 +45,13 @@ def assert_no_leak(
         seat = int(seat_text)
         assert over or state.open_scoring or seat == viewer, f"seat {seat}'s totals leaked"
         assert shown == score_code(_scores(data, seat))
+    for seat_text in ORDERS_SEAT.findall(text):
+        assert viewer is not None and int(seat_text) == viewer, "another seat's orders leaked"
+    if ORDER_TOLD in text:
+        from games.models import Move
+
+        mine = Move.objects.filter(game=game, seat=viewer or 0, source=Move.Source.ORDER)
+        assert viewer is not None and mine.exists(), "another seat's order answer was told"
 
 
 def assert_no_private_talk(text: str, game: Game, viewer: int | None) -> None:

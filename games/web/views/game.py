@@ -33,7 +33,9 @@ from games.web import prerender
 from games.web.charts import colour_charts_context
 from games.web.community_page import chat_context, notes_context
 from games.web.forms import ActionForm, GameCreateForm
+from games.web.forms_orders import StandingOrdersForm
 from games.web.game_page import game_context
+from games.web.orders_panel import game_orders_panel
 from games.web.replay_page import replay_context
 
 INVITES_SESSION_KEY = "game_invites"
@@ -86,6 +88,7 @@ def _render_game(
     *,
     status: int = 200,
     template: str | None = None,
+    orders_form: StandingOrdersForm | None = None,
     **extra: Any,
 ) -> HttpResponse:
     waiting = _waiting_ids(request)  # one read: the next game and the navigation's count
@@ -101,6 +104,8 @@ def _render_game(
         ctx.update(colour_charts_context(game))
         ctx.update(chat_context(game, request.user))
         ctx.update(notes_context(game, request.user))
+        # For its owner only (issue 17): standing orders.
+        ctx["orders_panel"] = game_orders_panel(game, request.user, form=orders_form)
     if template is None:
         template = "games/game_htmx.html" if request.htmx else "games/game.html"
     return render(request, template, ctx, status=status)

@@ -22,7 +22,8 @@ import engine
 from games.community.chat import chat_post
 from games.community.notes import note_save
 from games.core.states import game_state, replay
-from games.models import Game, Move
+from games.models import Game, Move, StandingOrders
+from games.play import orders as play_orders
 from games.play.submit import game_submit_action
 from tests.games.factories import client_for, play_random_plies, started_game
 from tests.games.leaks import (
@@ -68,6 +69,8 @@ def secret_in(value: Any, game: Game, path: str = "context", seen: set[int] | No
         return f"{path}: a Game row"
     if isinstance(value, engine.GameState):
         return f"{path}: the engine state"
+    if isinstance(value, StandingOrders | engine.StandingOrders):
+        return f"{path}: standing orders"  # the owner's panel holds only its form (issue 17)
     if isinstance(value, int) and not isinstance(value, bool) and value == game.seed:
         return f"{path}: the seed"
     if isinstance(value, Mapping) and ("bag" in value or "seed" in value):
@@ -132,6 +135,11 @@ def test_no_page_leaks_hidden_information(
         chat_post(game_id=game.pk, user=user, text=f"table talk of seat {n} <b>")
     viewers: dict[int | None, Client] = {n: client_for(u) for n, u in seats.items()}
     viewers[None] = Client()
+    # Standing orders (issue 17) answer decisions on the way: seat 1's for this game, seat
+    # 2's by default; every page must keep them to their owner.
+    every = {slot: kinds[-1] for slot, kinds in engine.ORDER_SLOTS.items()}
+    play_orders.game_orders_set(game_id=game.pk, user=seats[1], orders=every)
+    play_orders.default_orders_set(user=seats[2], orders={**every, "revolt_defender": "all"})
     checked = 0
     for _round in range(6):
         for seat, client in viewers.items():
