@@ -42,6 +42,7 @@ from .events import (
 from .legality import legal_actions
 from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_COLORS, MONUMENT_NAMES
 from .playout import apply_fast, random_playout, sample_action
+from .previews import ConflictPreview, Preview, Score, ply_undoable, preview, undoable_plies
 from .rules import apply, new_game
 from .scoring import Placing, final_ranking
 from .state import DECISION_KINDS, Conflict, Decision, GameState
@@ -63,6 +64,7 @@ __all__ = [
     "ChooseWar",
     "CommitSupport",
     "Conflict",
+    "ConflictPreview",
     "ConflictOutcome",
     "DeclineMonument",
     "DiagramError",
@@ -82,6 +84,8 @@ __all__ = [
     "PlaceTile",
     "Placing",
     "PlayerView",
+    "Preview",
+    "Score",
     "SquareView",
     "SwapTiles",
     "TakeTreasure",
@@ -96,8 +100,11 @@ __all__ = [
     "final_ranking",
     "legal_actions",
     "new_game",
+    "ply_undoable",
+    "preview",
     "random_playout",
     "sample_action",
+    "undoable_plies",
     "view_for",
     "visible_events",
 ]
