@@ -18,6 +18,7 @@ from django.utils.safestring import SafeString
 import engine
 from games.core.states import game_state
 from games.models import Game, Profile, Seat
+from games.play.submit import undoable_count
 from games.selectors.games import seat_for, seat_infos
 from games.selectors.moves import LOG_PLIES, moves_recent
 from games.selectors.people import vacations_until
@@ -162,6 +163,10 @@ def game_context(
         since=since_entries,
         to_act_label=seat_label(seats, game.to_act_seat),
         can_replay=game_over or position is not None,
+    )
+    # Undo (issue 16): the active player's own quiet actions of this turn, from the log's rows.
+    ctx["can_undo"] = bool(
+        ctx["my_turn"] and undoable_count(game=game, state=state, moves=moves) > 0
     )
     if game.status != Game.Status.ACTIVE:
         # An aborted game keeps its board for its players, but nothing can be played.

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from games.core.errors import GameError, MalformedAction
-from games.models import Game
+from games.models import Game, Move
 from games.play import lifecycle, submit, timeouts
 from games.play.errors import IllegalAction
 from games.selectors import games as selectors
@@ -198,7 +198,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """Submit one action (form fields ``action`` and ``version``).
+    """Submit one action (form fields ``action`` and ``version``), or ``undo`` (issue 16).
 
     Success: the fresh ``#game`` partial for HTMX, a redirect to the page otherwise.
     Errors: the page or partial with the message and the error's status (403 wrong
@@ -212,12 +212,17 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             request, game, status=400, error=_("Choose an action or type one first.")
         )
     try:
-        result = submit.game_submit_action(
-            game_id=game_id,
-            user=request.user,
-            action=form.cleaned_data["action"],
-            expected_version=form.cleaned_data["version"],
-        )
+        if form.cleaned_data["action"].lower() == Move.UNDO:  # take back (issue 16)
+            result = submit.game_undo(
+                game_id=game_id, user=request.user, expected_version=form.cleaned_data["version"]
+            )
+        else:
+            result = submit.game_submit_action(
+                game_id=game_id,
+                user=request.user,
+                action=form.cleaned_data["action"],
+                expected_version=form.cleaned_data["version"],
+            )
     except GameError as exc:
         game = _viewable_game(request, game_id)  # 404 before any message, if not viewable
         # A refused action stays in the typed box, to be mended rather than typed again.
