@@ -148,14 +148,22 @@ def game_context(
     game_over = view.is_over
     # "Since your last move": everything after the viewer's latest ply.
     entries = log_entries(moves, seats, position, game_over=game_over)
-    since_entries = [e for e in entries if e["ply"] > last_mine] if last_mine else []
+    since_entries = [e for e in entries if e["ply"] > last_mine] if position else []
     changed: set[str] = set()
     for entry in since_entries:
         changed |= entry["squares"]
-    ctx.update(view_context(view, seats, changed=changed))
+    # "+1 red": the points scored since the viewer's last move, or by it when it is the last.
+    recent = ([m for m in moves if m.ply > last_mine] if last_mine else []) or moves[-1:]
+    scored = [
+        e
+        for m in recent
+        for e in engine.visible_events(m.events, position, game_over=game_over)
+        if e.get("code") == "vp_scored"
+    ]
+    ctx.update(view_context(view, seats, changed=changed, scored=scored))
     log = entries[-LOG_PLIES:]
     for entry in log:
-        entry["new"] = last_mine > 0 and entry["ply"] > last_mine
+        entry["new"] = position is not None and entry["ply"] > last_mine
         entry["html"] = _log_item(entry["ply"], entry["new"], entry["text"])
     ctx.update(
         log=list(reversed(log)),

@@ -28,6 +28,7 @@ from games.selectors import games as selectors
 from games.web import prerender
 from games.web.forms import ActionForm, GameCreateForm
 from games.web.game_page import game_context
+from games.web.previews import action_preview
 from games.web.replay_page import replay_context
 
 INVITES_SESSION_KEY = "game_invites"
@@ -287,6 +288,25 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse(status=204)
     ctx = game_context(game, request.user, invite_tokens=_invites(request))
     return render(request, "games/game_htmx.html", ctx)
+
+
+@require_GET
+def game_preview(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Answer the confirm step's preview of ``?action=…&version=N`` (issue 16), as a fragment.
+
+    200 with what the action will start; the refusal's status (400 illegal, 403 not the
+    seat to act, 409 stale) with its reason, so a typed action is refused before the
+    confirm step; 404 for a game the viewer may not see.
+    """
+    game = _viewable_game(request, game_id)
+    try:
+        version: int | None = int(request.GET["version"])
+    except (KeyError, ValueError):
+        version = None
+    answer = action_preview(
+        game, request.user, action=request.GET.get("action", "")[:64], version=version
+    )
+    return render(request, "games/_preview.html", {"answer": answer}, status=answer.status)
 
 
 @require_GET
