@@ -47,6 +47,7 @@ from .legality import legal_actions
 from .orders import ORDER_SLOTS, StandingOrders, order_action, order_slot
 from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_COLORS, MONUMENT_NAMES
 from .playout import apply_fast, random_playout, sample_action
+from .previews import ConflictPreview, Preview, Score, ply_undoable, preview, undoable_plies
 from .rules import apply, new_game
 from .scoring import Placing, final_ranking
 from .state import DECISION_KINDS, Conflict, Decision, GameState
@@ -68,6 +69,7 @@ __all__ = [
     "ChooseWar",
     "CommitSupport",
     "Conflict",
+    "ConflictPreview",
     "ConflictOutcome",
     "DeclineMonument",
     "DiagramError",
@@ -88,6 +90,8 @@ __all__ = [
     "PlaceTile",
     "Placing",
     "PlayerView",
+    "Preview",
+    "Score",
     "SquareView",
     "StandingOrders",
     "SwapTiles",
@@ -106,9 +110,12 @@ __all__ = [
     "parse_diagram",
     "order_action",
     "order_slot",
+    "ply_undoable",
+    "preview",
     "random_playout",
     "render_diagram",
     "sample_action",
+    "undoable_plies",
     "view_for",
     "visible_events",
 ]

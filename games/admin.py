@@ -44,7 +44,7 @@ def move_public_action(move: Move) -> str:
     A swap's colours stay hidden until the game is over: "swap (2 tiles, colours hidden)".
     ``move.game`` should be fetched with it (``list_select_related``).
     """
-    if move.game.status == Game.Status.FINISHED:
+    if move.game.status == Game.Status.FINISHED or move.is_undo:
         return move.action
     action = engine.Action.parse(move.action)
     if not isinstance(action, engine.SwapTiles):

@@ -167,7 +167,14 @@ class Move(models.Model):
     # its own seat (issue 15, ``games.play.bots``), or the player's standing order
     # (issue 17, ``games.play.orders``; secret: only the player's own log says so).
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
+    # Undo within a turn (issue 16): the history stays append-only. Taking back ply n appends
+    # an ``UNDO`` row (its own ply, so every version is one row and ``verify_games`` still
+    # counts them) whose event names n, and marks row n ``undone``: kept for the record, left
+    # out of the line of play (replays, bots' history, the log) by this one flag.
+    undone = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    UNDO = "undo"  # the action of an undo row: not an engine action
 
     class Meta:
         constraints = [
@@ -179,6 +186,11 @@ class Move(models.Model):
         # Not the notation: a swap's colours are secret until the game is over (admin pages
         # title a move by this).
         return f"#{self.game_id} ply {self.ply}"
+
+    @property
+    def is_undo(self) -> bool:
+        """Return whether this row takes back an earlier ply (issue 16) instead of acting."""
+        return self.action == self.UNDO
 
     @property
     def by_timeout(self) -> bool:

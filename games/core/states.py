@@ -51,7 +51,8 @@ def events_to_db(state: engine.GameState) -> list[dict[str, Any]]:
 def replay(game: Game, moves: list[Move] | None = None) -> engine.GameState:
     """Return the state after re-applying ``moves`` to ``game``'s seed, in order.
 
-    ``moves`` defaults to every ``Move`` of the game in ply order. Raises
+    ``moves`` defaults to every ``Move`` of the game in ply order; plies taken back and
+    undo rows are skipped (issue 16). Raises
     ``engine.IllegalActionError``/``ValueError`` when a recorded move no longer applies.
     """
     if moves is None:
@@ -61,5 +62,7 @@ def replay(game: Game, moves: list[Move] | None = None) -> engine.GameState:
     open_scoring = bool((game.state or {}).get("open_scoring", game.open_scoring))
     state = engine.new_game(game.num_players, game.seed, open_scoring=open_scoring)
     for move in moves:
+        if move.undone or move.is_undo:
+            continue  # taken back, or the row that took it back (issue 16)
         state = engine.apply(state, engine.Action.parse(move.action))
     return state

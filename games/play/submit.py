@@ -16,8 +16,15 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.core import signals
-from games.core.errors import GameNotActive, MalformedAction, NotAPlayer, NotYourTurn, StaleVersion
-from games.core.states import events_to_db, state_from_db, state_to_db
+from games.core.errors import (
+    GameError,
+    GameNotActive,
+    MalformedAction,
+    NotAPlayer,
+    NotYourTurn,
+    StaleVersion,
+)
+from games.core.states import events_to_db, replay, state_from_db, state_to_db
 from games.models import Game, Move, Seat
 from games.play import policy
 from games.play.access import UserLike, locked_game, user_id_of
@@ -25,6 +32,7 @@ from games.play.botturns import bot_played, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, clock_start
 from games.play.errors import IllegalAction
 from games.selectors.orders import orders_for
+from games.selectors.moves import moves_turn_tail
 from games.text.messages import malformed_action_text
 
 AUTOPLAY_LIMIT = 10_000  # a safety bound on default-policy plies in one transaction
@@ -105,6 +113,78 @@ def game_submit_action(
             held.timeouts_in_row = 0  # a human action resets the streak (issue 6)
             held.save(update_fields=["timeouts_in_row"])
         autoplay(game=game, state=after)
+    return SubmitResult(game=game, move=move)
+
+
+class NothingToUndo(GameError):
+    """Nothing of this turn can be taken back any more (409, issue 16)."""
+
+    status = 409
+    default_message = _(
+        "Nothing to take back: only your own actions of this turn, before a tile is drawn "
+        "or anyone has to answer, can be taken back."
+    )
+
+
+def undoable_count(*, game: Game, state: engine.GameState, moves: list[Move] | None = None) -> int:
+    """Return how many plies the active seat may take back now (``engine.undoable_plies``).
+
+    ``moves`` is the recent history when the caller has read it already (the game page's
+    log, in ply order), else the turn's tail is read.
+    """
+    if game.status != Game.Status.ACTIVE:
+        return 0
+    if moves is None:
+        moves = moves_turn_tail(game.pk, version=game.version)
+    tail = [m for m in moves if not m.undone and not m.is_undo]
+    plies = [(m.seat, engine.Action.parse(m.action), m.events) for m in tail[-12:]]
+    return engine.undoable_plies(state, plies)
+
+
+def game_undo(*, game_id: int, user: UserLike, expected_version: int) -> SubmitResult:
+    """Take back ``user``'s last action of the current turn (issue 16); return the undo row.
+
+    Checked as ``game_submit_action`` checks a ply (in progress, seated, version, to act),
+    then ``engine.undoable_plies`` must allow it, else ``NothingToUndo`` (409). In one
+    transaction with the game row locked: mark the last ply of the line of play ``undone``,
+    append an ``UNDO`` row (version + 1, so other pages poll the change and a repeated
+    request is stale), and put back the snapshot replayed from the seed without it. Nothing
+    hidden is revealed: an undoable ply drew nothing and asked nobody.
+    """
+    user_id = user_id_of(user)
+    with transaction.atomic():
+        game = locked_game(game_id, with_seats=True)
+        if game.status != Game.Status.ACTIVE:
+            raise GameNotActive()
+        held = next((s for s in game.seats.all() if s.user_id == user_id), None)
+        if held is None or bot_played(game, held):
+            raise NotAPlayer()
+        if expected_version != game.version:
+            raise StaleVersion()
+        if held.position is None or held.position != game.to_act_seat:
+            raise NotYourTurn()
+        before = state_from_db(game.state or {})
+        tail = moves_turn_tail(game.pk, version=game.version)
+        plies = [(m.seat, engine.Action.parse(m.action), m.events) for m in tail]
+        if not tail or engine.undoable_plies(before, plies) < 1:
+            raise NothingToUndo()
+        taken = tail[-1]
+        taken.undone = True
+        taken.save(update_fields=["undone"])
+        after = replay(game)
+        game.version += 1
+        move = Move.objects.create(
+            game=game,
+            ply=game.version,
+            seat=held.position,
+            action=Move.UNDO,
+            events=[{"code": "undone", "params": {"seat": held.position, "ply": taken.ply}}],
+            source=Move.Source.PLAYER,
+        )
+        game.state = state_to_db(after)
+        game.to_act_seat = after.to_act
+        game.save(update_fields=["state", "version", "to_act_seat", "updated_at"])
+        signals.move_applied.send(sender=Game, game=game, move=move, before=before, after=after)
     return SubmitResult(game=game, move=move)
 
 

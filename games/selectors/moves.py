@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from django.db.models import QuerySet
 
 from games.models import Move
 
@@ -17,7 +18,11 @@ def moves_recent(game_id: int, *, version: int, position: int | None) -> tuple[l
     page costs the same at ply 300 as at ply 30: one query, or three when the viewer's
     latest move is older than the last ``LOG_PLIES``.
     """
-    moves = list(Move.objects.filter(game_id=game_id, ply__gt=version - LOG_PLIES).order_by("ply"))
+    moves = list(
+        Move.objects.filter(game_id=game_id, ply__gt=version - LOG_PLIES, undone=False).order_by(
+            "ply"
+        )
+    )
     if position is None:
         return moves, 0
     # A standing order's answer is not the viewer's move: the page tells them of it.
@@ -35,14 +40,34 @@ def moves_recent(game_id: int, *, version: int, position: int | None) -> tuple[l
     if last_mine is None:
         return moves, 0
     earlier = list(
-        Move.objects.filter(game_id=game_id, ply__gt=last_mine, ply__lt=first).order_by("ply")
+        Move.objects.filter(
+            game_id=game_id, ply__gt=last_mine, ply__lt=first, undone=False
+        ).order_by("ply")
     )
     return earlier + moves, last_mine
 
 
 def moves_all(game_id: int) -> list[Move]:
-    """Return every move of the game in ply order (replays)."""
-    return list(Move.objects.filter(game_id=game_id).order_by("ply"))
+    """Return the line of play in ply order (replays, bots' history).
+
+    Plies taken back and the undo rows that took them back are left out (issue 16).
+    """
+    return list(played(Move.objects.filter(game_id=game_id)).order_by("ply"))
+
+
+def played(moves: QuerySet[Move]) -> QuerySet[Move]:
+    """Return ``moves`` without the plies taken back nor the undo rows (issue 16)."""
+    return moves.filter(undone=False).exclude(action=Move.UNDO)
+
+
+def moves_turn_tail(game_id: int, *, version: int, limit: int = 12) -> list[Move]:
+    """Return the last ``limit`` plies of the line of play up to ``version``, in ply order.
+
+    A turn has two actions plus the answers to its decisions: what ``engine.undoable_plies``
+    reads to say what the active player may take back.
+    """
+    rows = played(Move.objects.filter(game_id=game_id, ply__lte=version)).order_by("-ply")
+    return list(reversed(rows[:limit]))
 
 
 def moves_since_seat(game_id: int, *, seat: int, up_to: int, limit: int) -> list[Move]:
@@ -51,7 +76,7 @@ def moves_since_seat(game_id: int, *, seat: int, up_to: int, limit: int) -> list
     In ply order; all of them up to ``up_to`` (at most ``limit``) when ``seat`` has not moved.
     A standing order's answer (issue 17) is not the player's move: it is among those told.
     """
-    moves = Move.objects.filter(game_id=game_id, ply__lte=up_to)
+    moves = Move.objects.filter(game_id=game_id, ply__lte=up_to, undone=False)
     mine = moves.filter(seat=seat).exclude(source=Move.Source.ORDER)
     last_mine = mine.order_by("-ply").values_list("ply", flat=True).first()
     recent = list(moves.filter(ply__gt=last_mine or 0).order_by("-ply")[:limit])

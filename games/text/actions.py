@@ -79,12 +79,26 @@ def _words(
     if isinstance(action, engine.ChooseWar):
         return _("Fight the %(color)s war next") % {"color": COLOR_NAME[action.color_name]}
     if isinstance(action, engine.BuildMonument):
-        return _("Build the %(name)s monument on %(square)s") % {
+        return _("Build the %(name)s monument on the 2×2 square %(block)s") % {
             "name": monument_name(action.monument_name),
-            "square": at,
+            "block": block_words(at or ""),
         }
     if isinstance(action, engine.DeclineMonument):
         return _("Decline to build a monument")
     if isinstance(action, engine.TakeTreasure):
         return _("Take the treasure on %(square)s") % {"square": at}
     return str(action)
+
+
+def block_words(top: str) -> str:
+    """Return the 2×2 square whose top-left square is ``top`` in words: ``"b5–c6"``.
+
+    A monument is named by its top-left square in the notation (RULES.md §8.2); players
+    read the block it covers, from that square to the one diagonally below it.
+    """
+    if len(top) < 2 or not top[1:].isdigit() or top[0] not in _COLS[:-1]:
+        return top
+    return f"{top}–{_COLS[_COLS.index(top[0]) + 1]}{int(top[1:]) + 1}"
+
+
+_COLS = "abcdefghijklmnop"

@@ -174,6 +174,9 @@ def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | N
         }
     if code == "passed":
         return _("%(who)s passed.") % {"who": who()}
+    if code == "undone":
+        # An undo row (issue 16, not an engine event): what was taken back was public.
+        return _("%(who)s took back their last action.") % {"who": who()}
     if code == "turn_ended":
         return None
     if code == "game_over":

@@ -20,6 +20,8 @@ COLORS = ("red", "black", "blue", "green")
 LEADERS = ("king", "priest", "farmer", "trader")
 # Letters drawn on tiles so colour is never the only cue (temple, settlement, farm, market).
 TILE_LETTER = {"red": "T", "black": "S", "blue": "F", "green": "M"}
+# The civilization tile of each colour (RULES.md §1.2): the drawing each is shown with.
+TILE_KIND = {"red": "temple", "black": "settlement", "blue": "farm", "green": "market"}
 # A leader's letter on the board: king, priest, farmer, trader.
 LEADER_LETTER = {"king": "K", "priest": "P", "farmer": "F", "trader": "T"}
 TILE_NAME: dict[str, Promise] = {

@@ -18,7 +18,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import engine
-from games.text.actions import SQUARE_MARK, action_words
+from games.text.actions import SQUARE_MARK, action_words, block_words
 from games.text.words import COLOR_NAME, LEADER_NAME, TILE_NAME, monument_name
 
 
@@ -106,7 +106,7 @@ def _group_title(action: engine.Action) -> str:
 def _short(action: engine.Action, words: str) -> str:
     """Return the text of ``action``'s button: its square, or a word or two."""
     if isinstance(action, engine.BuildMonument):
-        return f"{monument_name(action.monument_name)} {action.target}"
+        return f"{monument_name(action.monument_name)} · {block_words(action.target or '')}"
     if action.target is not None:
         return action.target
     if isinstance(action, engine.WithdrawLeader):

@@ -22,7 +22,14 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.text.seats import SeatInfo
-from games.text.words import LEADER_LETTER, LEADER_NAME, TILE_LETTER, TILE_NAME, monument_name
+from games.text.words import (
+    LEADER_LETTER,
+    LEADER_NAME,
+    TILE_KIND,
+    TILE_LETTER,
+    TILE_NAME,
+    monument_name,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +59,31 @@ class BoardCell:
     changed: bool
     targets: str
     pick: str
+    banks: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        """Return the drawing of the square's tile (``temple``, ``settlement``…), else ``""``."""
+        return TILE_KIND.get(self.square.color or "", "") if self.square.piece == "tile" else ""
+
+
+def _banks(squares: tuple[engine.SquareView, ...]) -> tuple[tuple[str, ...], ...]:
+    """Return per square the sides where a river square meets land: its banks (drawn only).
+
+    Between two river squares no line is drawn, so the rivers read as rivers, not cells.
+    """
+    out: list[tuple[str, ...]] = []
+    for sq in squares:
+        if not sq.river:
+            out.append(())
+            continue
+        sides = []
+        for side, dr, dc in (("n", -1, 0), ("e", 0, 1), ("s", 1, 0), ("w", 0, -1)):
+            r, c = sq.row - 1 + dr, sq.col + dc
+            if 0 <= r < 11 and 0 <= c < 16 and not squares[r * 16 + c].river:
+                sides.append(side)
+        out.append(tuple(sides))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +127,7 @@ def _cell(
     changed: bool,
     targets: str,
     pick: str,
+    banks: tuple[str, ...] = (),
 ) -> tuple[BoardCell, SafeString]:
     # Cached per language and everything drawn; read-only values, shared between renders.
     if square.piece == "tile" and square.color:
@@ -103,9 +136,17 @@ def _cell(
         letter = LEADER_LETTER[square.leader]
     else:
         letter = ""
-    cell = BoardCell(square, _label(square, owner), letter, owner, changed, targets, pick)
+    cell = BoardCell(square, _label(square, owner), letter, owner, changed, targets, pick, banks)
     # The autoescaping template's output is already safe; the stubs type it as ``str``.
     return cell, SafeString(get_template("games/_square.html").render({"c": cell}))
+
+
+_BANKS: list[tuple[str, ...]] = []  # the river banks: the map never changes (RULES.md §1.1)
+
+
+def _banks_once(squares: tuple[engine.SquareView, ...]) -> list[tuple[str, ...]]:
+    _BANKS[:] = _banks(squares)
+    return _BANKS
 
 
 @lru_cache(maxsize=4096)
@@ -134,6 +175,7 @@ def board_rows(
     picks = picks or {}
     owners = {n: Owner(info.symbol, info.dynasty, info.label) for n, info in seats.items()}
     squares = view.squares
+    banks = _BANKS or _banks_once(squares)
     rows = []
     for r in range(11):
         drawn = [
@@ -144,8 +186,9 @@ def board_rows(
                 sq.name in changed_set,
                 " ".join(targets.get(sq.name, ())),
                 picks.get(sq.name, ""),
+                banks[r * 16 + i],
             )
-            for sq in squares[r * 16 : r * 16 + 16]
+            for i, sq in enumerate(squares[r * 16 : r * 16 + 16])
         ]
         cell_html = tuple(html for _cell, html in drawn)
         rows.append(

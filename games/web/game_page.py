@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString
 import engine
 from games.core.states import game_state
 from games.models import Game, Move, Profile, Seat
+from games.play.submit import undoable_count
 from games.selectors.games import seat_for, seat_infos
 from games.selectors.moves import LOG_PLIES, moves_recent
 from games.selectors.people import vacations_until
@@ -144,6 +145,7 @@ def game_context(
         "confirm_actions": _confirm_actions(seat),
         # Where the hand's and the decision's forms post (the analysis board posts elsewhere).
         "act_url": reverse("games:act", args=[game.pk]),
+        "preview_url": reverse("games:preview", args=[game.pk]),
     }
     if game.state is None:
         ctx["started"] = False
@@ -157,14 +159,22 @@ def game_context(
     game_over = view.is_over
     # "Since your last move": everything after the viewer's latest ply.
     entries = log_entries(moves, seats, position, game_over=game_over)
-    since_entries = [e for e in entries if e["ply"] > last_mine] if last_mine else []
+    since_entries = [e for e in entries if e["ply"] > last_mine] if position else []
     changed: set[str] = set()
     for entry in since_entries:
         changed |= entry["squares"]
-    ctx.update(view_context(view, seats, changed=changed))
+    # "+1 red": the points scored since the viewer's last move, or by it when it is the last.
+    recent = ([m for m in moves if m.ply > last_mine] if last_mine else []) or moves[-1:]
+    scored = [
+        e
+        for m in recent
+        for e in engine.visible_events(m.events, position, game_over=game_over)
+        if e.get("code") == "vp_scored"
+    ]
+    ctx.update(view_context(view, seats, changed=changed, scored=scored))
     log = entries[-LOG_PLIES:]
     for entry in log:
-        entry["new"] = last_mine > 0 and entry["ply"] > last_mine
+        entry["new"] = position is not None and entry["ply"] > last_mine
         entry["html"] = _log_item(entry["ply"], entry["new"], entry["text"])
     ctx.update(
         log=list(reversed(log)),
@@ -177,6 +187,10 @@ def game_context(
         to_act_label=seat_label(seats, game.to_act_seat),
         can_replay=game_over or position is not None,
         can_rematch=game.status == Game.Status.FINISHED and seat is not None and not seat.is_bot,
+    )
+    # Undo (issue 16): the active player's own quiet actions of this turn, from the log's rows.
+    ctx["can_undo"] = bool(
+        ctx["my_turn"] and undoable_count(game=game, state=state, moves=moves) > 0
     )
     if game.status != Game.Status.ACTIVE:
         # An aborted game keeps its board for its players, but nothing can be played.

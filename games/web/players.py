@@ -6,7 +6,7 @@ totals only where the view has them, hands only the viewer's own until the end (
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import engine
@@ -17,6 +17,7 @@ from games.text.words import (
     COLORS,
     LEADER_NAME,
     LEADERS,
+    TILE_KIND,
     TILE_LETTER,
     TILE_NAME,
     conflict_name,
@@ -31,7 +32,12 @@ def hand_tiles(hand: Mapping[str, int] | None) -> list[dict[str, Any]]:
     if not hand:
         return []
     return [
-        {"color": color, "letter": TILE_LETTER[color], "name": TILE_NAME[color]}
+        {
+            "color": color,
+            "letter": TILE_LETTER[color],
+            "name": TILE_NAME[color],
+            "kind": TILE_KIND[color],
+        }
         for color in COLORS
         for _unused in range(int(hand.get(color, 0)))
     ]
@@ -51,8 +57,45 @@ def score_code(scores: Mapping[str, int] | None) -> str:
     return ",".join(f"{k}:{int(scores.get(k, 0))}" for k in (*COLORS, "treasures"))
 
 
-def players(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict[str, Any]]:
-    """Return the public panel of every seat, with totals only where the view has them."""
+def gains(
+    view: engine.PlayerView, scored: Iterable[Mapping[str, Any]]
+) -> dict[int, list[dict[str, Any]]]:
+    """Return per seat the points ``scored`` (``vp_scored`` events) summed by colour.
+
+    Only for the seats whose totals ``view`` shows (the viewer's own, or all in open
+    scoring or once the game is over): "+1 red" never hints at a hidden total (RULES.md §14).
+    """
+    sums: dict[int, dict[str, int]] = {}
+    for event in scored:
+        if event.get("code") != "vp_scored":
+            continue
+        p = event.get("params", {})
+        seat = int(p.get("seat", 0))
+        if seat not in view.scores:
+            continue
+        by_color = sums.setdefault(seat, {})
+        by_color[str(p["color"])] = by_color.get(str(p["color"]), 0) + int(p.get("amount", 0))
+    return {
+        seat: [
+            {"color": c, "amount": by_color[c], "name": COLOR_NAME[c]}
+            for c in COLORS
+            if by_color.get(c)
+        ]
+        for seat, by_color in sums.items()
+    }
+
+
+def players(
+    view: engine.PlayerView,
+    seats: Mapping[int, SeatInfo],
+    *,
+    gains: Mapping[int, list[dict[str, Any]]] | None = None,
+) -> list[dict[str, Any]]:
+    """Return the public panel of every seat, with totals only where the view has them.
+
+    ``gains`` are the points just scored per seat (``gains()``), shown as "+1 red".
+    """
+    gains = gains or {}
     out = []
     for n in range(1, view.num_players + 1):
         info = seats.get(n)
@@ -81,6 +124,7 @@ def players(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict
                 "hand": hand_tiles(hand) if hand is not None else None,
                 "final_rank": info.final_rank if info else None,
                 "final_score": info.final_score if info else None,
+                "gains": gains.get(n, []),
             }
         )
     return out

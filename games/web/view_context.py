@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import engine
@@ -18,14 +19,17 @@ def view_context(
     seats: dict[int, SeatInfo],
     *,
     changed: set[str],
+    scored: list[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Return the view-derived part of a game or replay page's context for ``view``.
 
-    ``seats`` are the seats' public facts, ``changed`` the squares to mark on the board.
+    ``seats`` are the seats' public facts, ``changed`` the squares to mark on the board,
+    ``scored`` the recent ``vp_scored`` events to show as "+1 red" beside their seat.
     """
     groups = action_groups(view)
     me = view.seat
     my_scores = view.scores.get(me) if me is not None else None
+    panels = players.players(view, seats, gains=players.gains(view, scored or []))
     return {
         "view_seat": me,
         "board_rows": board_rows(
@@ -40,7 +44,8 @@ def view_context(
         "hand_code": players.hand_code(view.hand),
         "my_scores": my_scores,
         "my_score_code": players.score_code(my_scores),
-        "players": players.players(view, seats),
+        "players": panels,
+        "me": next((p for p in panels if p["is_me"]), None),
         "decision": players.decision(view, seats),
         "waiting": waiting_text(view, seats),
         "action_groups": groups,

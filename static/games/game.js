@@ -37,7 +37,7 @@
       var box = targets[i].getBoundingClientRect();
       if (box.bottom > 0 && box.top < window.innerHeight) { return; }
     }
-    if (targets.length) { targets[0].scrollIntoView({block: "center", behavior: "smooth"}); }
+    if (targets.length) { targets[0].scrollIntoView({block: "nearest", inline: "center", behavior: "smooth"}); }
   }
 
   // An action's words: its own data-words, or its group's with "@" standing for the
@@ -74,6 +74,36 @@
     return true;
   }
 
+  // The engine's preview of an action (GET /games/<id>/preview): what it will start, or
+  // why it is refused; calls back with (ok, fragment element).
+  function fetchPreview(notation, done) {
+    var form = document.getElementById("act-form");
+    var root = game();
+    if (!form || !form.dataset.preview || !root) { done(true, null); return; }
+    var url = form.dataset.preview + "?action=" + encodeURIComponent(notation) + "&version=" + encodeURIComponent(root.dataset.version);
+    fetch(url, {credentials: "same-origin"}).then(function (r) {
+      return r.text().then(function (text) {
+        var holder = document.createElement("template");
+        holder.innerHTML = text;  // our own escaped fragment (games/_preview.html); no script runs
+        var el = holder.content.querySelector(".preview");
+        done(!!el && el.dataset.legal === "1", el);
+      });
+    }).catch(function () { done(true, null); });
+  }
+
+  function showPreview(notation) {
+    var box = document.getElementById("confirm-preview");
+    var ok = document.getElementById("confirm-ok");
+    if (!box) { return; }
+    box.textContent = "";
+    box.dataset.for = notation;
+    fetchPreview(notation, function (legal, el) {
+      if (box.dataset.for !== notation) { return; }  // another action was chosen meanwhile
+      if (el) { box.appendChild(el); }
+      if (ok) { ok.disabled = !legal; }
+    });
+  }
+
   function choose(root, notation, words) {
     var form = document.getElementById("act-form");
     var input = document.getElementById("act-action");
@@ -81,6 +111,9 @@
     input.value = notation;
     input.disabled = false;
     if (!confirmWanted()) { form.requestSubmit(); return true; }
+    var ok = document.getElementById("confirm-ok");
+    if (ok) { ok.disabled = false; }
+    showPreview(notation);
     before = document.activeElement;
     // Mark the square the action names (its last word), if it is one on the board.
     document.querySelectorAll(".sq.chosen").forEach(function (el) { el.classList.remove("chosen"); });
@@ -119,7 +152,8 @@
       if (buttons.length === 1) {
         choose(root, buttons[0].dataset.action, wordsOf(buttons[0]));
       } else if (group) {
-        group.open = true; group.scrollIntoView({block: "nearest"});
+        for (var d = group; d; d = d.parentElement && d.parentElement.closest("details")) { d.open = true; }
+        group.scrollIntoView({block: "nearest"});
       }
     }
   });
@@ -143,10 +177,19 @@
     var field = form.elements.namedItem("action");
     var notation = field && field.value.trim();
     if (!notation) { return; }
-    // A typed action is put in words when the page offers it; else it is sent as typed
-    // and the server answers whether it is legal.
+    // A typed action is put in words when the page offers it. The engine is asked first:
+    // an illegal one is refused here, with its reason, before any confirm step.
     var offered = offeredAction(root, notation.toLowerCase().split(/\s+/).join(" "));
-    if (choose(root, notation, offered ? wordsOf(offered) : notation)) { ev.preventDefault(); }
+    ev.preventDefault();
+    var note = form.querySelector(".refused");
+    if (note) { note.remove(); }
+    fetchPreview(notation, function (legal, el) {
+      if (!legal && el) {
+        var refused = el.querySelector(".refused");
+        if (refused) { form.appendChild(refused); if (field.focus) { field.focus(); } return; }
+      }
+      choose(root, notation, offered ? wordsOf(offered) : notation);
+    });
   });
 
   document.addEventListener("change", function (ev) {
@@ -163,6 +206,29 @@
     var toggle = document.getElementById("outline-toggle");
     if (toggle) { toggle.checked = on; }
   }
+
+  // The board is a grid: one tab stop, arrow keys move between squares (Home/End: the row's
+  // ends), Enter or Space acts on a square as a click does.
+  document.addEventListener("keydown", function (ev) {
+    var sq = ev.target.closest && ev.target.closest("td.sq");
+    if (!sq) { return; }
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); sq.click(); return; }
+    var cells = Array.prototype.slice.call(sq.closest("table").querySelectorAll("td.sq"));
+    var i = cells.indexOf(sq);
+    var step = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -16, ArrowDown: 16}[ev.key];
+    var next = null;
+    if (step) { next = cells[i + step]; }
+    else if (ev.key === "Home") { next = cells[i - (i % 16)]; }
+    else if (ev.key === "End") { next = cells[i - (i % 16) + 15]; }
+    if (!next) { return; }
+    ev.preventDefault();
+    sq.tabIndex = -1; next.tabIndex = 0; next.focus();
+  });
+
+  // A new board (a move, a poll) takes the page's messages away.
+  document.addEventListener("htmx:afterSwap", function () {
+    document.querySelectorAll("body > .messages").forEach(function (el) { el.remove(); });
+  });
 
   function refresh() {
     var root = game();

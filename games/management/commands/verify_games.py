@@ -17,6 +17,10 @@ def game_mismatch(game: Game) -> str | None:
         return "plies are not 1..n"
     if len(moves) != game.version:
         return f"version {game.version} but {len(moves)} moves"
+    undone = {m.ply for m in moves if m.undone}
+    named = [m.events[0]["params"]["ply"] for m in moves if m.is_undo and m.events]
+    if sorted(named) != sorted(undone) or len(named) != sum(m.is_undo for m in moves):
+        return "undo rows and plies taken back do not pair"
     try:
         final = replay(game, moves)
     except ValueError as exc:

@@ -24,7 +24,7 @@ from django_htmx.middleware import HtmxDetails
 from games.community import invitations
 from games.community.errors import InvitationRefused
 from games.core.errors import GameError, MalformedAction
-from games.models import Game
+from games.models import Game, Move
 from games.play import lifecycle, submit, timeouts
 from games.play.errors import IllegalAction
 from games.selectors import community
@@ -36,6 +36,7 @@ from games.web.forms import ActionForm, GameCreateForm
 from games.web.forms_orders import StandingOrdersForm
 from games.web.game_page import game_context
 from games.web.orders_panel import game_orders_panel
+from games.web.previews import action_preview
 from games.web.replay_page import replay_context
 
 INVITES_SESSION_KEY = "game_invites"
@@ -240,7 +241,7 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """Submit one action (form fields ``action`` and ``version``).
+    """Submit one action (form fields ``action`` and ``version``), or ``undo`` (issue 16).
 
     Success: the fresh ``#game`` partial for HTMX, a redirect to the page otherwise.
     Errors: the page or partial with the message and the error's status (403 wrong
@@ -254,12 +255,17 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             request, game, status=400, error=_("Choose an action or type one first.")
         )
     try:
-        result = submit.game_submit_action(
-            game_id=game_id,
-            user=request.user,
-            action=form.cleaned_data["action"],
-            expected_version=form.cleaned_data["version"],
-        )
+        if form.cleaned_data["action"].lower() == Move.UNDO:  # take back (issue 16)
+            result = submit.game_undo(
+                game_id=game_id, user=request.user, expected_version=form.cleaned_data["version"]
+            )
+        else:
+            result = submit.game_submit_action(
+                game_id=game_id,
+                user=request.user,
+                action=form.cleaned_data["action"],
+                expected_version=form.cleaned_data["version"],
+            )
     except GameError as exc:
         game = _viewable_game(request, game_id)  # 404 before any message, if not viewable
         # A refused action stays in the typed box, to be mended rather than typed again.
@@ -321,6 +327,25 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if known == facts.version:
         return HttpResponse(status=204)
     return _render_game(request, game, template="games/game_htmx.html")
+
+
+@require_GET
+def game_preview(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Answer the confirm step's preview of ``?action=…&version=N`` (issue 16), as a fragment.
+
+    200 with what the action will start; the refusal's status (400 illegal, 403 not the
+    seat to act, 409 stale) with its reason, so a typed action is refused before the
+    confirm step; 404 for a game the viewer may not see.
+    """
+    game = _viewable_game(request, game_id)
+    try:
+        version: int | None = int(request.GET["version"])
+    except (KeyError, ValueError):
+        version = None
+    answer = action_preview(
+        game, request.user, action=request.GET.get("action", "")[:64], version=version
+    )
+    return render(request, "games/_preview.html", {"answer": answer}, status=answer.status)
 
 
 @require_GET

@@ -88,11 +88,26 @@ def test_the_viewers_own_leader_that_may_move_is_picked_on_the_board() -> None:
     assert all("data-group" not in cell for cell in html(2).values())
 
 
-def test_a_built_monument_shows_its_two_colours_on_each_of_its_squares() -> None:
+def test_a_built_monument_is_one_piece_in_its_two_colours_named_on_each_square() -> None:
+    """Issue 16: drawn once, across its 2×2 from the top-left square; each square says it."""
     block = ("a10", "b10", "a11", "b11")
     state = position(dict.fromkeys(block, "#"), monuments={"red-black": "a10"})
     cells = cells_by_square(engine.view_for(state, 1))
     for square in block:
-        assert '<span class="piece facedown mon a-red b-black">' in cells[square]["html"]
         assert "red/black monument" in cells[square]["label"]
-    assert [name for name, cell in cells.items() if "mon " in str(cell["html"])] == list(block)
+    drawn = [name for name, cell in cells.items() if "mon-piece" in str(cell["html"])]
+    assert drawn == ["a10"]
+    assert '<svg class="mon-piece a-red b-black"' in cells["a10"]["html"]
+
+
+def test_pieces_are_drawn_from_the_sprite_sheet_and_rivers_have_banks_only_at_land() -> None:
+    state = position({"e5": "r", "f5": "1K", "e1": "b", "a5": "k"})
+    cells = cells_by_square(engine.view_for(state, 1))
+    assert '<use href="#p-temple"/>' in cells["e5"]["html"]
+    assert '<use href="#p-farm"/>' in cells["e1"]["html"]
+    assert '<use href="#p-settlement"/>' in cells["a5"]["html"]
+    assert '<use href="#p-king"/>' in cells["f5"]["html"]
+    assert "treasure special" in cells["b2"]["html"] and "#p-special" in cells["b2"]["html"]
+    assert "#p-treasure" in cells["k1"]["html"]
+    # e1 (river) lies between river e2 and land d1: a bank on its west side, none south.
+    assert "rb-w" in cells["e1"]["html"] and "rb-s" not in cells["e1"]["html"]

@@ -38,7 +38,7 @@ def test_a_monument_decision_offers_its_choices_inside_the_decision_panel() -> N
     panel = section(body, 'id="decision"', "</section>")
     for choice in ("monument red-blue g4", "monument red-black g4", "decline monument"):
         assert f'data-action="{choice}"' in panel
-    assert "red/blue g4" in panel  # named by its colours
+    assert "red/blue · g4–h5" in panel  # named by its colours and the 2×2 it covers
 
 
 def test_an_aborted_game_stays_readable_for_its_players_only() -> None:

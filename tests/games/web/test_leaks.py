@@ -415,3 +415,32 @@ def test_no_api_answer_leaks_hidden_information(num_players: int, open_scoring: 
             if game.status == Game.Status.ACTIVE:
                 game = submit(game, seats, randomly(rng))
     assert checked >= 3 * len(paths) * num_players
+
+
+def test_taking_back_an_action_reveals_nothing_to_anyone() -> None:
+    """Issue 16: the undo row names a ply only; every page after it passes the leak scan."""
+    game, seats = started_game(2)
+    state = game_state(game)
+    quiet = next(
+        a
+        for a in engine.legal_actions(state)
+        if isinstance(a, engine.PlaceTile) and engine.preview(state, a).undoable
+    )
+    game_submit_action(game_id=game.pk, user=seats[1], action=str(quiet), expected_version=0)
+    mover = client_for(seats[1])
+    undo = mover.post(
+        f"/games/{game.pk}/act", {"action": "undo", "version": 1}, HTTP_HX_REQUEST="true"
+    )
+    assert undo.status_code == 200
+    game.refresh_from_db()
+    assert game_state(game) == state
+    row = Move.objects.get(game=game, ply=2)
+    assert row.events == [{"code": "undone", "params": {"seat": 1, "ply": 1}}]
+    viewers: dict[int | None, Client] = {1: mover, 2: client_for(seats[2]), None: Client()}
+    for seat, client in viewers.items():
+        for response, shown in pages_for(client, game):
+            if response.status_code == 302:
+                continue
+            assert_no_leak(response.content, game, seat, shown)
+            assert_context_holds_no_secret(response, game)
+    assert_no_leak(undo.content, game, 1)

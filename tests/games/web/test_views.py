@@ -312,14 +312,15 @@ def test_polling_a_private_game_tells_a_stranger_nothing() -> None:
     assert client_for(seats[2]).get(f"/games/{game.pk}/poll?version=0").status_code == 204
 
 
-def test_each_dynasty_is_marked_in_the_players_list_as_its_leaders_are_ringed() -> None:
+def test_each_dynasty_is_marked_in_the_players_list_with_the_sign_its_leaders_carry() -> None:
     game, seats = started_game(2)
     page = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
     dynasties = {s.dynasty for s in game.seats.all()}
     assert len(dynasties) == 2
     for dynasty in dynasties:
-        assert f'class="sym dyn d-{dynasty}"' in page
-        assert f".piece.leader.d-{dynasty} " in (STATIC / "games/game.css").read_text()
+        assert f'class="who d-{dynasty}"' in page and f'<use href="#p-{dynasty}"/>' in page
+        assert f'<symbol id="p-{dynasty}"' in page  # drawn by the page's sprite sheet
+        assert f".d-{dynasty} .dy" in (STATIC / "games/game.css").read_text()
 
 
 def test_a_spectator_asking_for_the_replay_of_a_game_in_progress_is_told_why_not() -> None:

@@ -1,0 +1,228 @@
+"""Previews and undo: what an action would start, and which plies may be taken back.
+
+``preview(state, action)`` applies the action with the engine's own ``apply`` and reads
+what it caused (its events and the decision it leaves pending), so a preview can never
+disagree with the rules: nothing here re-derives them. ``undoable_plies`` reads the plies
+of the turn so far (their actions and events) and says how many the active player may
+take back (issue 16): none once something was revealed (a tile drawn, a swap), once
+someone else had to answer or a decision started (a revolt, a war, a monument, a
+treasure), or once the turn ended.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import (
+    Action,
+    BuildMonument,
+    ChooseWar,
+    CommitSupport,
+    DeclineMonument,
+    PlaceCatastrophe,
+    PlaceLeader,
+    PlaceTile,
+    TakeTreasure,
+    WithdrawLeader,
+)
+from .determinize import determinize
+from .events import Event
+from .rules import apply
+from .state import GameState
+from .views import PlayerView
+
+# A ply whose events include one of these fixed the past: it revealed hidden information
+# (tiles drawn, the colours swapped), made someone answer (a conflict, whose support is
+# committed from a hidden hand), or ended the turn or the game.
+UNDO_BARRIERS: frozenset[str] = frozenset(
+    {
+        "tiles_swapped",
+        "tiles_discarded",
+        "tiles_drawn",
+        "revolt_started",
+        "war_started",
+        "support_committed",
+        "conflict_resolved",
+        "monument_built",
+        "monument_declined",
+        "treasure_taken",
+        "passed",
+        "turn_ended",
+        "game_over",
+    }
+)
+# Only ordinary actions may be taken back, never the answer to a decision (§15).
+UNDOABLE_ACTIONS: tuple[type[Action], ...] = (
+    PlaceTile,
+    PlaceLeader,
+    WithdrawLeader,
+    PlaceCatastrophe,
+)
+_ANSWERS: tuple[type[Action], ...] = (
+    CommitSupport,
+    ChooseWar,
+    BuildMonument,
+    DeclineMonument,
+    TakeTreasure,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictPreview:
+    """A revolt or war an action starts: the leaders' colour, seats and strengths before support.
+
+    Strengths are what ``revolt_started``/``war_started`` record (RULES.md §6.2, §7.2):
+    adjacent temples for a revolt, the leader's kingdom's tiles of its colour in a war.
+    """
+
+    kind: str
+    color: str
+    attacker: int
+    defender: int
+    attacker_strength: int
+    defender_strength: int
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Points an action scores at once: ``amount`` of ``color`` to ``seat`` (RULES.md §5.2)."""
+
+    seat: int
+    color: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What ``action`` would start, from the engine's own resolution of it (issue 16).
+
+    ``conflict`` the revolt or first war it starts (None if none); ``wars`` the colours of
+    every war a unification would fight (RULES.md §7.1), empty otherwise; ``monuments``
+    the monuments it would offer as notation arguments (``"red-blue e4"``, §8.1);
+    ``treasures`` how many treasures the active player would have to choose; ``scores``
+    the points it scores at once; ``ends_turn`` whether it is the turn's last action.
+    ``undoable`` whether the player could take it back afterwards (``undoable_plies``).
+    Everything in a preview is what the player would see once the action is applied.
+    """
+
+    action: str
+    seat: int
+    conflict: ConflictPreview | None = None
+    wars: tuple[str, ...] = ()
+    monuments: tuple[str, ...] = ()
+    treasures: int = 0
+    scores: tuple[Score, ...] = ()
+    ends_turn: bool = False
+    undoable: bool = False
+
+    @property
+    def quiet(self) -> bool:
+        """Return whether the action starts nothing and scores nothing (no preview to show)."""
+        return not (self.conflict or self.wars or self.monuments or self.treasures or self.scores)
+
+
+def preview(state: GameState | PlayerView, action: Action) -> Preview:
+    """Return what ``action`` would start when played in ``state`` (issue 16).
+
+    ``state`` is a ``GameState`` or the acting seat's ``PlayerView`` (a state is dealt
+    from the view with ``determinize``: what an action starts never depends on hidden
+    tiles, only the end of turn's draw does, which a preview leaves out). Raises
+    ``IllegalActionError`` with the engine's reason when ``action`` is illegal there.
+    """
+    if isinstance(state, PlayerView):
+        state = determinize(state, random.Random(0))
+    seat = state.to_act
+    after = apply(state, action)
+    conflict = None
+    wars: tuple[str, ...] = ()
+    scores: list[Score] = []
+    for event in after.events:
+        p = event.params
+        if event.code in ("revolt_started", "war_started") and conflict is None:
+            conflict = ConflictPreview(
+                kind="revolt" if event.code == "revolt_started" else "war",
+                color=str(p["color"]),
+                attacker=int(p["attacker"]),
+                defender=int(p["defender"]),
+                attacker_strength=int(p["attacker_strength"]),
+                defender_strength=int(p["defender_strength"]),
+            )
+        elif event.code == "unification":
+            wars = tuple(str(c) for c in p["wars"])
+        elif event.code == "vp_scored" and event.params.get("reason") == "tile":
+            scores.append(Score(int(p["seat"]), str(p["color"]), int(p["amount"])))
+        elif event.code == "turn_ended":
+            break  # the end of turn's own points and draws are not this action's
+    pending = after.pending
+    monuments = pending.options if pending is not None and pending.kind == "monument" else ()
+    treasures = pending.count if pending is not None and pending.kind == "treasure" else 0
+    return Preview(
+        action=str(action),
+        seat=seat or 0,
+        conflict=conflict,
+        wars=wars,
+        monuments=tuple(monuments),
+        treasures=treasures,
+        scores=tuple(scores),
+        ends_turn=state.pending is None
+        and (after.is_over or after.active_seat != state.active_seat),
+        undoable=ply_undoable(state, action, after.events, pending_after=pending is not None),
+    )
+
+
+def ply_undoable(
+    before: GameState | None,
+    action: Action,
+    events: Iterable[Event | Mapping[str, Any]],
+    *,
+    pending_after: bool = False,
+) -> bool:
+    """Return whether one ply, alone, could be taken back by the seat that played it.
+
+    ``before`` is the state it was played in (or None when unknown: the site's history
+    knows only the action and its events, and an answer to a decision is told by its
+    action); ``events`` what it caused (``Event`` values or their ``to_dict`` form);
+    ``pending_after`` whether it left a decision waiting (a monument or treasure choice).
+    """
+    if not isinstance(action, UNDOABLE_ACTIONS) or isinstance(action, _ANSWERS):
+        return False
+    if before is not None and before.pending is not None:
+        return False
+    if pending_after:
+        return False
+    for event in events:
+        code = event.code if isinstance(event, Event) else event.get("code")
+        if code in UNDO_BARRIERS:
+            return False
+    return True
+
+
+def undoable_plies(
+    state: GameState | PlayerView,
+    plies: Sequence[tuple[int, Action, Sequence[Event | Mapping[str, Any]]]],
+) -> int:
+    """Return how many of the last ``plies`` the active player may take back now (issue 16).
+
+    ``state`` is the position now (a ``GameState`` or any seat's ``PlayerView``);
+    ``plies`` the history so far, oldest first, each ``(seat, action, events)`` (the site
+    passes the tail of its move history; plies already taken back must be left out).
+    Counts back from the last ply while each was an ordinary action of the active seat
+    that revealed nothing and asked nobody (``ply_undoable``); 0 when a decision is
+    waiting or the game is over.
+    """
+    if state.is_over or state.pending is not None:
+        return 0
+    active = state.active_seat if isinstance(state, GameState) else _view_active(state)
+    n = 0
+    for seat, action, events in reversed(plies):
+        if seat != active or not ply_undoable(None, action, events):
+            break
+        n += 1
+    return n
+
+
+def _view_active(view: PlayerView) -> int:
+    return int(view.active_seat)

@@ -1,0 +1,195 @@
+"""The board and tray in a real browser (issue 16), one game flow per width.
+
+At 1366×900 and at 390×844, in one seeded 2-player game (seed chosen so that the first
+seat holds three temples): a tile from the tray, taken back with Undo, then a leader and a
+tile from the tray by mouse or tap; the opponent's page catches up within its poll
+interval; the opponent's leader starts a revolt, its preview said so, the attacker commits
+and the defender answers in their own context; the opponent swaps; then the first seat
+completes a red 2×2 (the preview says a monument may be built) and builds the monument
+with a button naming its 2×2 in words. Along the way: squares ≥ 36 CSS px on the phone, no
+sideways page scroll, a page at most two screens tall, and cumulative layout shift ≤ 0.1
+on each page over a turn with a decision. Screenshots go to ``var/screenshots/board-*``.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from games.core.states import game_state, state_to_db
+from games.management.commands.verify_games import game_mismatch
+from games.models import Game
+from tests.e2e.test_browser import (  # noqa: F401 (enforced_csp: the policy, enforced)
+    POLL_SECONDS,
+    _log_in,
+    _version,
+    _with_password,
+    enforced_csp,
+)
+from tests.games.factories import started_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SEED = 987654334  # seat 1 is dealt three temples (red tiles): enough for a red 2×2 by turn 3
+WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+# Cumulative layout shift, summed as the browser reports it (shifts right after the
+# player's own input excluded, as the metric does); evaluated through the DevTools
+# protocol, so the page's Content-Security-Policy does not apply to it.
+CLS_WATCH = """() => { window.__cls = 0; new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) { if (!e.hadRecentInput) { window.__cls += e.value; } }
+}).observe({type: "layout-shift", buffered: true}); }"""
+
+
+def _seeded_game() -> tuple[Game, dict[int, Any]]:
+    game, seats = started_game(2, is_rated=False)
+    game.seed = SEED
+    state = engine.new_game(2, SEED, open_scoring=game.open_scoring)
+    game.state = state_to_db(state)
+    game.to_act_seat = state.to_act
+    game.save(update_fields=["seed", "state", "to_act_seat"])
+    return game, {n: _with_password(u) for n, u in seats.items()}
+
+
+def _shot(page: Any, screenshots: Path, width: str, name: str) -> None:
+    page.screenshot(
+        path=str(screenshots / f"board-{width}-{name}.png"), full_page=True, caret="initial"
+    )
+
+
+def _pick_and_place(page: Any, pick: str, square: str) -> str:
+    """Pick ``pick`` (a tray button's selector), tap ``square``; return the confirm's text."""
+    page.click(pick)
+    target = page.locator(f'#board .sq.target[data-square="{square}"]')
+    target.wait_for(state="visible")
+    target.click()
+    page.locator("#confirm").wait_for(state="visible")
+    page.locator("#confirm-preview .preview").wait_for(state="attached")
+    return page.text_content("#confirm") or ""
+
+
+def _confirm(page: Any) -> None:
+    before = _version(page)
+    page.click("#confirm-ok")
+    page.wait_for_selector(f"#game[data-version='{before + 1}']")
+
+
+def _layout_checks(page: Any, viewport: dict[str, int], *, phone: bool) -> None:
+    sizes = page.evaluate(
+        "(() => { const b = document.querySelector('#board td.sq').getBoundingClientRect();"
+        " return {w: b.width, h: b.height, page: document.documentElement.scrollWidth,"
+        " tall: document.documentElement.scrollHeight}; })()"
+    )
+    assert sizes["page"] <= viewport["width"] + 1, f"the page scrolls sideways: {sizes}"
+    if phone:
+        assert sizes["w"] >= 36 and sizes["h"] >= 36, f"squares under 36 px: {sizes}"
+        assert sizes["tall"] <= 2 * viewport["height"], f"page over two screens: {sizes}"
+        tray = page.locator("#tray").bounding_box()
+        assert tray is not None and tray["y"] + tray["height"] >= viewport["height"] - 1
+    else:
+        board = page.locator("#board").bounding_box()
+        tray = page.locator("#tray").bounding_box()
+        assert board and tray and tray["x"] >= board["x"] + board["width"] - 1, "not side by side"
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_a_game_on_the_board_and_tray(
+    width: str, browser: Any, live_server: Any, screenshots: Path
+) -> None:
+    viewport = WIDTHS[width]
+    phone = width == "phone"
+    game, seats = _seeded_game()
+    path = f"/games/{game.pk}/"
+    first_context, me = _log_in(browser, live_server.url, seats[1], path, viewport)
+    second_context, other = _log_in(browser, live_server.url, seats[2], path, viewport)
+    try:
+        for page in (me, other):
+            page.evaluate(CLS_WATCH)
+        _shot(me, screenshots, width, "1-start")
+        _layout_checks(me, viewport, phone=phone)
+
+        # Turn 1: a tile from the tray, taken back, then a leader and a tile.
+        start = game_state(game)
+        text = _pick_and_place(me, "#hand .tiles button[data-group='tile-black']", "a1")
+        assert "settlement on a1" in text, text
+        _confirm(me)
+        me.click("#hand button.undo")
+        me.locator("#confirm").wait_for(state="visible")
+        me.locator("#confirm-preview .preview").wait_for(state="attached")
+        assert "Takes back your last action" in (me.text_content("#confirm") or "")
+        _shot(me, screenshots, width, "2-undo-confirm")
+        _confirm(me)
+        game.refresh_from_db()
+        assert game_state(game) == start and game.version == 2 and game_mismatch(game) is None
+        assert me.locator('#board .sq[data-square="a1"] svg.piece').count() == 0
+        assert me.locator("#hand button.undo").count() == 0
+        text = _pick_and_place(me, "#hand .supply button[data-group='leader-king']", "e10")
+        assert "Place your king on e10" in text, text
+        _confirm(me)
+        _pick_and_place(me, "#hand .tiles button[data-group='tile-red']", "j7")
+        assert "last action" in (me.text_content("#confirm-preview") or "")
+        _confirm(me)
+        moved_at = time.monotonic()
+        assert me.locator('#board .sq[data-square="e10"] use[href="#p-king"]').count() == 1
+        _shot(me, screenshots, width, "3-turn-played")
+
+        # The opponent's page shows the turn within its poll interval.
+        other.wait_for_selector("#game[data-version='4']", timeout=(POLL_SECONDS + 3) * 1000)
+        assert time.monotonic() - moved_at <= POLL_SECONDS + 2
+        assert other.locator('#board .sq[data-square="j7"].changed').count() == 1
+
+        # Turn 2: the opponent's king starts a revolt; the preview says so before sending.
+        text = _pick_and_place(other, "#hand .supply button[data-group='leader-king']", "g10")
+        assert "Starts a revolt over the king: you 1 against" in text, text
+        _shot(other, screenshots, width, "4-revolt-preview")
+        _confirm(other)
+        other.click('#decision button[data-action="commit 0"]')
+        other.locator("#confirm").wait_for(state="visible")
+        _confirm(other)
+        # The defender answers in their own context, once their page has polled.
+        me.wait_for_selector("#decision.pending", timeout=(POLL_SECONDS + 3) * 1000)
+        _shot(me, screenshots, width, "5-defender-decision")
+        _layout_checks(me, viewport, phone=phone)
+        me.click('#decision button[data-action="commit 0"]')
+        me.locator("#confirm").wait_for(state="visible")
+        _confirm(me)
+        assert me.locator("#players .gain[data-gain-seat='1']").count() == 1  # +1 red
+        _shot(me, screenshots, width, "6-revolt-won")
+
+        # The opponent swaps a tile: the turn passes back.
+        other.wait_for_selector("#tray-swap, details.swap", timeout=(POLL_SECONDS + 3) * 1000)
+        other.click("details.swap summary")
+        other.locator("form.swap-pick input[name=swap]").first.check()
+        other.click("form.swap-pick button[type=submit]")
+        other.locator("#confirm").wait_for(state="visible")
+        assert (other.text_content("#confirm-words") or "").startswith("Swap 1 tile: ")
+        _confirm(other)
+
+        # Turn 3: two temples complete a red 2×2 with i7 and j7: a monument.
+        me.wait_for_selector("#game[data-my-turn='1']", timeout=(POLL_SECONDS + 3) * 1000)
+        _pick_and_place(me, "#hand .tiles button[data-group='tile-red']", "i8")
+        _confirm(me)
+        text = _pick_and_place(me, "#hand .tiles button[data-group='tile-red']", "j8")
+        assert "you may build a monument" in text, text
+        _confirm(me)
+        build = me.locator('#decision button[data-action="monument red-black i7"]')
+        assert (build.text_content() or "").strip() == "red/black · i7–j8"
+        _shot(me, screenshots, width, "7-monument-offer")
+        build.click()
+        assert "2×2 square i7–j8" in (me.text_content("#confirm-words") or "")
+        _confirm(me)
+        assert me.locator('#board .sq[data-square="i7"] svg.mon-piece').count() == 1
+        _layout_checks(me, viewport, phone=phone)
+        _shot(me, screenshots, width, "8-monument-built")
+        for page in (me, other):
+            cls = page.evaluate("window.__cls")
+            assert cls <= 0.1, f"cumulative layout shift {cls:.3f}"
+        game.refresh_from_db()
+        assert game_mismatch(game) is None
+    finally:
+        first_context.close()
+        second_context.close()
