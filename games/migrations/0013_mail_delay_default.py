@@ -29,7 +29,7 @@ def unpin_old_defaults(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0011_seat_is_bot"),
+        ("games", "0012_move_undone"),
     ]
 
     operations = [

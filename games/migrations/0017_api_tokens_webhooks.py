@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0011_seat_is_bot'),
+        ('games', '0015_community'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
