@@ -487,6 +487,8 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to webhook {self.webhook_id} for #{self.game_id} ply {self.ply}"
+
+
 # --------------------------------------------------------------------------- players, not
 # just games (issue 18, games/community/): chat, private notes, follows, invitations.
 

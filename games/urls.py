@@ -8,8 +8,8 @@ from games.web.views import charts as views_charts
 from games.web.views import community as views_community
 from games.web.views import game as views
 from games.web.views import i18n as views_i18n
-from games.web.views import records as views_records
 from games.web.views import orders as views_orders
+from games.web.views import records as views_records
 from games.web.views import vacation as views_vacation
 
 app_name = "games"

@@ -31,8 +31,8 @@ from games.play.access import UserLike, locked_game, user_id_of
 from games.play.botturns import bot_played, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, clock_start
 from games.play.errors import IllegalAction
-from games.selectors.orders import orders_for
 from games.selectors.moves import moves_turn_tail
+from games.selectors.orders import orders_for
 from games.text.messages import malformed_action_text
 
 AUTOPLAY_LIMIT = 10_000  # a safety bound on default-policy plies in one transaction

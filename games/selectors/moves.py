@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+
 from django.db.models import QuerySet
 
 from games.models import Move

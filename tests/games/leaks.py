@@ -173,6 +173,8 @@ def assert_record_no_leak(content: bytes, game: Game, viewer: int | None) -> Non
                 f"seat {seat}'s swapped colours leaked: {action!r}"
             )
             assert source in {"player", "timeout", "dropped", "bot"}, source
+
+
 SECRET_KEYS = {"bag", "seed", "state", "private_to", "invite_token", "key_hash", "notes"}
 
 
