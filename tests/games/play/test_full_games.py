@@ -9,7 +9,6 @@ and ``verify_games`` is clean.
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from django.core.management import call_command
@@ -28,7 +27,6 @@ MAX_PLIES = 600  # random games end by the bag long before this
 
 @pytest.mark.parametrize(("num_players", "open_scoring"), [(2, False), (3, True), (4, False)])
 def test_whole_game_through_the_views(num_players: int, open_scoring: bool) -> None:
-    started = time.monotonic()
     rng = random.Random(1000 + num_players)
     users = [UserFactory() for _ in range(num_players)]
     clients = [client_for(u) for u in users]
@@ -85,4 +83,3 @@ def test_whole_game_through_the_views(num_players: int, open_scoring: bool) -> N
     assert replayed.final == game_state(game)
     by_seat = dict(game.seats.values_list("position", "final_rank"))
     assert {p["seat"]: p["rank"] for p in replayed.ranking} == by_seat
-    assert time.monotonic() - started < 60, "a whole game should take seconds"
