@@ -83,7 +83,8 @@ def game_record(game: Game, perspective: int | None) -> dict[str, Any]:
     """
     finished = game.status == Game.Status.FINISHED
     state = game_state(game)
-    moves = moves_for_record(game.pk)
+    # The plies of the snapshot read: one applied since is not in this record's view.
+    moves = [m for m in moves_for_record(game.pk) if m.ply <= game.version]
     record: dict[str, Any] = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
