@@ -19,7 +19,8 @@ def production_settings(app_configs: Any, **kwargs: Any) -> list[CheckMessage]:
 
     Returns ``games.W001`` (``SITE_URL`` names this machine) and ``games.W003`` (no broker:
     tasks run in the web process and nothing runs the periodic sweeps unless ``manage.py
-    run_sweeps`` does). Django's own ``mail.E001`` already reports a missing ``EMAIL_URL``
+    run_sweeps`` does), and ``games.W019`` (webhooks may reach private addresses or use
+    plain http: issue 19). Django's own ``mail.E001`` already reports a missing ``EMAIL_URL``
     (mail written to files).
     """
     if settings.DEBUG:
@@ -41,6 +42,15 @@ def production_settings(app_configs: Any, **kwargs: Any) -> list[CheckMessage]:
                 "runs the sweeps (deadlines, reminders, batched emails, digests).",
                 hint="Set CELERY_BROKER_URL and run a Celery worker and one beat.",
                 id="games.W003",
+            )
+        )
+    if settings.WEBHOOKS_ALLOW_PRIVATE or settings.WEBHOOKS_ALLOW_HTTP:
+        found.append(
+            Warning(
+                "WEBHOOKS_ALLOW_PRIVATE or WEBHOOKS_ALLOW_HTTP is on: players' webhooks may "
+                "reach this network's private addresses, or go out unencrypted.",
+                hint="Turn both off unless every player is trusted (games/webhooks/addresses.py).",
+                id="games.W019",
             )
         )
     return found

@@ -15,11 +15,33 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
+from ninja.openapi.schema import OpenAPISchema
 
 from games.api.auth import TokenAuth
 from games.api.endpoints import ApiError, router
 
-api = NinjaAPI(
+TOKEN_ONLY = ("/me",)  # paths (under the API's root) that answer 401 without a token
+
+
+class ReadAPI(NinjaAPI):
+    """The API, whose schema says what is true: a token is optional but on ``/me…``."""
+
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None
+    ) -> OpenAPISchema:
+        """Return django-ninja's schema with anonymous access (``{}``) allowed where it is."""
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        root = self.get_root_path(path_params or {}) if path_prefix is None else path_prefix
+        for path, operations in schema["paths"].items():
+            if path.removeprefix(root.rstrip("/")).startswith(TOKEN_ONLY):
+                continue
+            for operation in operations.values():
+                if "security" in operation and {} not in operation["security"]:
+                    operation["security"] = [{}, *operation["security"]]
+        return schema
+
+
+api = ReadAPI(
     title="Tigris & Euphrates",
     version="1",
     description=(

@@ -29,3 +29,11 @@ def test_the_embedded_mode_is_not_production(settings: Any) -> None:
     settings.DEBUG = True
     settings.SITE_URL = "http://127.0.0.1:8000"
     assert _ids() == set()
+
+
+def test_webhooks_reaching_private_addresses_are_reported(settings: Any) -> None:
+    settings.DEBUG = False
+    settings.SITE_URL = "https://tigris.example"
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.WEBHOOKS_ALLOW_PRIVATE = True
+    assert _ids() == {"games.W019"}

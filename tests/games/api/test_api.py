@@ -62,6 +62,10 @@ def test_the_schema_is_valid_openapi_and_every_path_is_tested() -> None:
     tested = {p.replace("{owner}", "{user_id}") for p in tested}
     assert documented == tested
     assert schema["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"
+    # a token is optional everywhere but on /me…
+    security = {p: ops["get"]["security"] for p, ops in schema["paths"].items()}
+    assert security[f"{API}/me"] == [{"TokenAuth": []}]
+    assert security[f"{API}/games"] == [{}, {"TokenAuth": []}]
 
 
 @pytest.mark.parametrize(("path", "anonymous", "owner"), ENDPOINTS)

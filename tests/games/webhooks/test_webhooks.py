@@ -281,3 +281,18 @@ def test_the_settings_panel_reads_in_chinese(receiver: Receiver) -> None:
     for content in (created.content, client.get("/settings").content):
         assert not untranslated(content, english_phrases(), [seats[2].username, "bot"])
         assert "API 令牌" in visible_text(content) and CJK.search(visible_text(content))
+
+
+def test_a_turn_notice_sent_late_after_the_player_moved_is_skipped(receiver: Receiver) -> None:
+    game, seats, hook = _hooked_game(receiver)
+    if game.to_act_seat == 2:
+        while game.to_act_seat == 2:
+            game = submit(game, seats, passing)
+    while game.to_act_seat != 2:  # the notice is written, not sent (no commit in this test)
+        game = submit(game, seats, passing)
+    row = WebhookDelivery.objects.get(webhook=hook, kind=NotificationKind.YOUR_TURN)
+    assert row.status == "pending"
+    game = submit(game, seats, passing)  # seat 2 moves before the notice goes out
+    assert deliver.webhook_deliver(row.pk) == "skipped"
+    row.refresh_from_db()
+    assert row.status == "skipped" and receiver.bodies == []
