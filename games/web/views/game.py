@@ -30,7 +30,7 @@ from games.selectors import community
 from games.selectors import games as selectors
 from games.web import prerender
 from games.web.charts import colour_charts_context
-from games.web.community_page import chat_context, notes_context
+from games.web.community_page import chat_context, invitation_context, notes_context
 from games.web.forms import ActionForm, GameCreateForm
 from games.web.game_page import game_context
 from games.web.replay_page import replay_context
@@ -79,6 +79,7 @@ def _render_game(
         ctx.update(colour_charts_context(game))
         ctx.update(chat_context(game, request.user))
         ctx.update(notes_context(game, request.user))
+        ctx.update(invitation_context(game, request.user))
     template = "games/game_htmx.html" if request.htmx else "games/game.html"
     return render(request, template, ctx, status=status)
 
