@@ -63,6 +63,7 @@ def test_declining_is_one_click_and_an_unknown_name_creates_nothing() -> None:
     invitation.refresh_from_db()
     assert invitation.status == Invitation.Status.DECLINED
     assert "invites you" not in guest.get("/").content.decode()
+    assert guest.get(f"/games/{invitation.game_id}/").status_code == 404  # private again
     refused = guest.post(f"/invitations/{invitation.pk}/accept", follow=True)
     assert "You declined this invitation." in refused.content.decode()
     assert not Seat.objects.filter(user=mei).exists()
