@@ -229,13 +229,25 @@ def invitations_pending(user: UserLike) -> list[InvitationNotice]:
     ]
 
 
-def invited_to(game: Game, user: UserLike) -> bool:
-    """Return whether ``user`` holds a pending invitation to ``game`` (lets them see it)."""
-    if not user.is_authenticated:
-        return False
-    return Invitation.objects.filter(
-        game_id=game.pk, invitee_id=user.pk, status=Invitation.Status.PENDING
-    ).exists()
+def invitation_pending(game: Game, user: UserLike) -> InvitationNotice | None:
+    """Return ``user``'s pending invitation to ``game`` while it is open and they are not
+    seated in it (the game page offers accept and decline), else None."""
+    if not user.is_authenticated or game.status != Game.Status.OPEN:
+        return None
+    if seat_for(game, user) is not None:
+        return None
+    row = (
+        Invitation.objects.filter(
+            game_id=game.pk, invitee_id=user.pk, status=Invitation.Status.PENDING
+        )
+        .select_related("inviter__profile")
+        .first()
+    )
+    if row is None:
+        return None
+    return InvitationNotice(
+        pk=row.pk, game_id=game.pk, num_players=game.num_players, inviter=display_name(row.inviter)
+    )
 
 
 def human_seats(game: Game) -> list[Seat]:

@@ -77,7 +77,9 @@ def game_can_view(game: Game, user: UserLike, *, invite_tokens: list[str] | None
         return True
     # Invited by name (issue 18): the invitation shows the game until it is answered.
     return user.is_authenticated and (
-        Invitation.objects.filter(game_id=game.pk, invitee_id=user.pk).exists()
+        Invitation.objects.filter(
+            game_id=game.pk, invitee_id=user.pk, status=Invitation.Status.PENDING
+        ).exists()
     )
 
 

@@ -100,8 +100,6 @@ def since_chat(
     ]
 
 
-def rematch_context(game: Game, user: UserLike) -> dict[str, Any]:
-    """Return ``{"rematch": …}``: whether ``user`` may ask for a rematch, and the one made."""
-    seat = seat_for(game, user)
-    offered = game.status == Game.Status.FINISHED and seat is not None and not seat.is_bot
-    return {"rematch": {"offered": offered, "game_id": game.pk}}
+def invitation_context(game: Game, user: UserLike) -> dict[str, Any]:
+    """Return ``{"invitation": …}``: ``user``'s pending invitation to this open game, or None."""
+    return {"invitation": community.invitation_pending(game, user)}

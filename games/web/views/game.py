@@ -31,7 +31,7 @@ from games.selectors import community
 from games.selectors import games as selectors
 from games.web import prerender
 from games.web.charts import colour_charts_context
-from games.web.community_page import chat_context, notes_context
+from games.web.community_page import chat_context, invitation_context, notes_context
 from games.web.forms import ActionForm, GameCreateForm
 from games.web.forms_orders import StandingOrdersForm
 from games.web.game_page import game_context
@@ -105,6 +105,7 @@ def _render_game(
         ctx.update(colour_charts_context(game))
         ctx.update(chat_context(game, request.user))
         ctx.update(notes_context(game, request.user))
+        ctx.update(invitation_context(game, request.user))
         # For its owner only (issue 17): standing orders.
         ctx["orders_panel"] = game_orders_panel(game, request.user, form=orders_form)
     if template is None:

@@ -43,7 +43,8 @@ def test_an_invitation_by_name_emails_shows_in_my_games_and_is_accepted(
     guest = client_for(mei)
     lobby = guest.get("/").content.decode()
     assert "Host invites you to game #" in lobby
-    assert guest.get(f"/games/{game.pk}/").status_code == 200  # private, but invited
+    page = guest.get(f"/games/{game.pk}/")  # private, but invited: the email's link
+    assert page.status_code == 200 and b"/decline" in page.content
     invitation = Invitation.objects.get(invitee=mei)
     joined = guest.post(f"/invitations/{invitation.pk}/accept")
     assert joined.status_code == 302 and joined["Location"] == f"/games/{game.pk}/"
@@ -62,6 +63,7 @@ def test_declining_is_one_click_and_an_unknown_name_creates_nothing() -> None:
     invitation.refresh_from_db()
     assert invitation.status == Invitation.Status.DECLINED
     assert "invites you" not in guest.get("/").content.decode()
+    assert guest.get(f"/games/{invitation.game_id}/").status_code == 404  # private again
     refused = guest.post(f"/invitations/{invitation.pk}/accept", follow=True)
     assert "You declined this invitation." in refused.content.decode()
     assert not Seat.objects.filter(user=mei).exists()
