@@ -111,7 +111,9 @@ def _players(seats: Iterable[Seat]) -> tuple[Player, ...]:
 def games_open(*, limit: int = 50) -> list[OpenGame]:
     """Return open public games, oldest first; two queries (games, then seats with users)."""
     games = with_seats(
-        Game.objects.filter(status=Game.Status.OPEN, is_public=True).order_by("created_at")
+        Game.objects.filter(status=Game.Status.OPEN, is_public=True)
+        .defer("state")
+        .order_by("created_at")
     )[:limit]
     return [
         OpenGame(
@@ -148,14 +150,15 @@ def games_to_watch(user: UserLike, *, limit: int = 10) -> list[WatchGame]:
     """Return public games in progress, the most recently moved first, for spectators.
 
     Private games are never listed, nor ``user``'s own (the home page lists those apart).
-    Two queries (the games, then their seats with users and profiles).
+    Two queries (the games, then their seats with users and profiles); the snapshot
+    (``Game.state``, every hand) is never read.
     """
     games = Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
     if user.is_authenticated:
         mine = Seat.objects.filter(game_id=OuterRef("pk"), user_id=user.pk)
         games = games.exclude(Exists(mine))
     rows = []
-    for game in with_seats(games.order_by("-updated_at", "-pk"))[:limit]:
+    for game in with_seats(games.defer("state").order_by("-updated_at", "-pk"))[:limit]:
         seats = sorted(game.seats.all(), key=lambda s: (s.position or 0, s.pk))
         to_act = next((s for s in seats if s.position == game.to_act_seat), None)
         rows.append(
@@ -219,6 +222,7 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
         with_seats(
             Game.objects.filter(seats__user_id=user.pk)
             .exclude(status=Game.Status.ABORTED)
+            .defer("state")  # the snapshot, never needed for a list
             .order_by("-updated_at")
         )[:limit]
     )
