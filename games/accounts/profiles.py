@@ -6,7 +6,7 @@ none yet), so every caller goes through ``profile_get``.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -58,6 +58,8 @@ def profile_update(
     time_zone: str,
     preferences: dict[str, tuple[str, int]],
     confirm_actions: bool = True,
+    quiet_start: time | None = None,
+    quiet_end: time | None = None,
 ) -> Profile:
     """Save the settings page: profile fields and kind → ``(delivery, batch_minutes)``.
 
@@ -71,7 +73,21 @@ def profile_update(
         profile.language = language
         profile.time_zone = time_zone
         profile.confirm_actions = confirm_actions
-        profile.save(update_fields=["display_name", "language", "time_zone", "confirm_actions"])
+        # Quiet hours (issue 17): both ends or none; they apply from the next email and
+        # the next clock started.
+        both = quiet_start is not None and quiet_end is not None
+        profile.quiet_start = quiet_start if both else None
+        profile.quiet_end = quiet_end if both else None
+        profile.save(
+            update_fields=[
+                "display_name",
+                "language",
+                "time_zone",
+                "confirm_actions",
+                "quiet_start",
+                "quiet_end",
+            ]
+        )
         current = preferences_all(user.pk)
         for kind, (delivery, minutes) in preferences.items():
             if delivery != Delivery.BATCHED and current.get(kind, ("", 0))[0] == delivery:

@@ -67,6 +67,12 @@ class GameCreateForm(forms.Form):
         initial=True,
         help_text=_("Untick to keep every deadline running even while a player is away."),
     )
+    quiet_hours_allowed = forms.BooleanField(
+        label=_("Players' quiet hours stop the clock"),
+        required=False,
+        initial=True,
+        help_text=_("Untick to keep every deadline running through a player's quiet hours."),
+    )
     seat_2 = forms.ChoiceField(label=_("Second seat"), choices=SEAT_CHOICES, required=False)
     seat_3 = forms.ChoiceField(
         label=_("Third seat (3 or 4 players)"), choices=SEAT_CHOICES, required=False

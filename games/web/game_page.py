@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.template.loader import get_template
+from django.utils import timezone
 from django.utils.safestring import SafeString
 
 import engine
@@ -20,7 +21,7 @@ from games.core.states import game_state
 from games.models import Game, Profile, Seat
 from games.selectors.games import seat_for, seat_infos
 from games.selectors.moves import LOG_PLIES, moves_recent
-from games.selectors.people import vacations_until
+from games.selectors.people import quiet_hours_of, vacations_until
 from games.text.gamelog import log_entries
 from games.text.seats import display_name, seat_label
 from games.web.header import GameHeader
@@ -44,8 +45,9 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     """Return the public facts of the game's clock for the page (issue 6, time controls).
 
     ``{"deadline", "deadline_label", "paused", "tz", "away": [{"label", "until"}],
-    "dropped": [{"label", "reason"}], "can_resign"}``; datetimes are aware (UTC) and the
-    template shows them in ``tz``, the viewer's time zone (UTC when anonymous or unset).
+    "quiet": [{"label", "until"}], "quiet_allowed", "dropped": [{"label", "reason"}],
+    "can_resign"}``; datetimes are aware (UTC) and the template shows them in ``tz``, the
+    viewer's time zone (UTC when anonymous or unset).
     """
     seats = [s for s in game.seats.all() if s.position is not None]
     labels = {s.position: display_name(s.user) for s in seats}
@@ -65,6 +67,8 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
             tz = "UTC"
     active = game.status == Game.Status.ACTIVE
     return {
+        "quiet": _in_quiet_hours(seats, labels) if active else [],
+        "quiet_allowed": game.quiet_hours_allowed,
         "deadline": game.deadline if active else None,
         "deadline_label": labels.get(game.deadline_seat or 0, ""),
         "paused": paused,
@@ -78,6 +82,24 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
         "vacation_allowed": game.vacation_allowed,
         "can_resign": active and seat is not None and seat.dropped_at is None,
     }
+
+
+def _in_quiet_hours(seats: list[Seat], labels: dict[int | None, str]) -> list[dict[str, Any]]:
+    """Return ``[{"label", "until"}]`` of the players in their quiet hours now (issue 17).
+
+    Reads the profiles the seats were fetched with (``with_seats``): no query.
+    """
+    now = timezone.now()
+    out = []
+    for s in seats:
+        try:
+            quiet = quiet_hours_of(s.user.profile)
+        except Profile.DoesNotExist:
+            continue
+        until = quiet.quiet_until(now) if quiet is not None else None
+        if until is not None and s.position is not None:
+            out.append({"label": labels[s.position], "until": until})
+    return out
 
 
 def _confirm_actions(seat: Seat | None) -> bool:
