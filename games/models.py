@@ -70,6 +70,9 @@ class Game(models.Model):
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
     )
+    quiet_hours_allowed = models.BooleanField(
+        default=True, help_text="Whether a player's quiet hours stop this game's clock."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -225,6 +228,11 @@ class Profile(models.Model):
     chat_in_email = models.BooleanField(
         default=True, help_text="Quote the chat since one's last move in turn emails (issue 18)."
     )
+    # Quiet hours (issue 17), local times in ``time_zone``, every day; both empty: none.
+    # No email reaches the player then (held until they end), and their clock stands still
+    # in games that allow it (``Game.quiet_hours_allowed``; games/core/quiet.py).
+    quiet_start = models.TimeField(null=True, blank=True)
+    quiet_end = models.TimeField(null=True, blank=True)
     # The look-alike key of ``display_name`` (games/text/names.py), set by ``save``; unique, so
     # two players who look alike never both exist. An empty key (no name) claims nothing.
     name_key = models.CharField(max_length=names.MAX_KEY_LENGTH, blank=True, editable=False)

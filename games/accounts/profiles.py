@@ -6,7 +6,7 @@ none yet), so every caller goes through ``profile_get``.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -59,6 +59,8 @@ def profile_update(
     preferences: dict[str, tuple[str, int]],
     confirm_actions: bool = True,
     chat_in_email: bool = True,
+    quiet_start: time | None = None,
+    quiet_end: time | None = None,
 ) -> Profile:
     """Save the settings page: profile fields and kind → ``(delivery, batch_minutes)``.
 
@@ -73,6 +75,11 @@ def profile_update(
         profile.time_zone = time_zone
         profile.confirm_actions = confirm_actions
         profile.chat_in_email = chat_in_email
+        # Quiet hours (issue 17): both ends or none; they apply from the next email and
+        # the next clock started.
+        both = quiet_start is not None and quiet_end is not None
+        profile.quiet_start = quiet_start if both else None
+        profile.quiet_end = quiet_end if both else None
         profile.save(
             update_fields=[
                 "display_name",
@@ -80,6 +87,8 @@ def profile_update(
                 "time_zone",
                 "confirm_actions",
                 "chat_in_email",
+                "quiet_start",
+                "quiet_end",
             ]
         )
         current = preferences_all(user.pk)

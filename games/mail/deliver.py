@@ -14,6 +14,7 @@ import smtplib
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import F, prefetch_related_objects
@@ -24,6 +25,7 @@ from games.mail.digest import digest_send
 from games.mail.notification import notification_send, still_owed
 from games.models import Delivery, Notification
 from games.selectors.games import seats_prefetch
+from games.selectors.people import quiet_hours_of, quiet_until
 from games.text.headers import header_safe
 
 log = logging.getLogger(__name__)
@@ -75,8 +77,10 @@ def notification_deliver(notification_id: int) -> str:
     """Send the immediate email of outbox row ``notification_id``; return what happened.
 
     Returns ``"sent"``, ``"skipped"`` (row not pending: already sent, claimed by another
-    worker, failed or gone; or a turn the player has taken meanwhile: ``emails.still_owed``)
-    or ``"failed"`` (permanent error, stored on the row). Raises ``TransientSendError`` to
+    worker, failed or gone; or a turn the player has taken meanwhile: ``emails.still_owed``),
+    ``"held"`` (the recipient is in their quiet hours: the row waits, pending, until they
+    end, when ``outbox_sweep`` queues it again) or ``"failed"`` (permanent error, stored on
+    the row). Raises ``TransientSendError`` to
     let Celery retry, after putting the row back to pending.
     """
     claimed = Notification.objects.filter(
@@ -91,6 +95,15 @@ def notification_deliver(notification_id: int) -> str:
     # The recipient's profile (language, time zone) and the game's seats are read once here
     # for the whole email.
     row = Notification.objects.select_related("user__profile", "game").get(pk=notification_id)
+    held = _quiet_until(row)
+    if held is not None:  # issue 17: nothing reaches a player in their quiet hours
+        Notification.objects.filter(pk=notification_id, status=Notification.Status.SENDING).update(
+            status=Notification.Status.PENDING,
+            claimed_at=None,
+            send_after=held,
+            attempts=F("attempts") - 1,
+        )
+        return "held"
     if row.game is not None:
         prefetch_related_objects([row.game], seats_prefetch())
     if not still_owed(row):  # sent late, after the player already moved: moot
@@ -118,6 +131,16 @@ def notification_deliver(notification_id: int) -> str:
         status=Notification.Status.SENT, message_id=message_id, sent_at=timezone.now(), error=""
     )
     return "sent"
+
+
+def _quiet_until(row: Notification) -> datetime | None:
+    """Return when the quiet hours the recipient of ``row`` is in end, or None."""
+    try:
+        profile = row.user.profile
+    except ObjectDoesNotExist:
+        return None
+    quiet = quiet_hours_of(profile)
+    return quiet.quiet_until(timezone.now()) if quiet is not None else None
 
 
 def account_email_payload(message: EmailMessage) -> dict[str, Any]:
@@ -254,10 +277,15 @@ def send_group(*, user_id: int, delivery: str) -> str:
 
 
 def groups_due_send(delivery: str) -> int:
-    """Send each user with due ``delivery`` rows one email gathering them; return emails sent."""
+    """Send each user with due ``delivery`` rows one email gathering them; return emails sent.
+
+    A user in their quiet hours (issue 17) is passed over: their rows stay pending, and the
+    first sweep after the quiet hours sends them, in one email.
+    """
     user_ids = set(
         Notification.objects.filter(
             status=Notification.Status.PENDING, delivery=delivery, send_after__lte=timezone.now()
         ).values_list("user_id", flat=True)
     )
-    return sum(send_group(user_id=uid, delivery=delivery) == "sent" for uid in sorted(user_ids))
+    awake = [uid for uid in sorted(user_ids) if quiet_until(uid) is None]
+    return sum(send_group(user_id=uid, delivery=delivery) == "sent" for uid in awake)

@@ -1,4 +1,5 @@
-"""Turns and decisions are emailed after a delay by default (issue 17), and the clock-ran-out kind.
+"""Turns and decisions are emailed after a delay by default (issue 17), the clock-ran-out
+kind, and quiet hours (a player's local hours, the game's permission).
 
 Before, a player with no ``NotificationPreference`` row got every kind at once, and the
 settings page stored a row for every kind whenever it was saved (to change one's name, say),
@@ -97,5 +98,22 @@ class Migration(migrations.Migration):
                 ],
                 max_length=20,
             ),
+        ),
+        migrations.AddField(
+            model_name="game",
+            name="quiet_hours_allowed",
+            field=models.BooleanField(
+                default=True, help_text="Whether a player's quiet hours stop this game's clock."
+            ),
+        ),
+        migrations.AddField(
+            model_name="profile",
+            name="quiet_end",
+            field=models.TimeField(blank=True, null=True),
+        ),
+        migrations.AddField(
+            model_name="profile",
+            name="quiet_start",
+            field=models.TimeField(blank=True, null=True),
         ),
     ]

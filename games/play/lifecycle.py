@@ -33,13 +33,15 @@ def game_create(
     open_scoring: bool = False,
     days_per_move: int | None = 3,
     vacation_allowed: bool = True,
+    quiet_hours_allowed: bool = True,
     bots: Sequence[str] = (),
     chat_spectators: bool = True,
 ) -> Game:
     """Create an open game of ``num_players`` (2–4) seats and seat its creator.
 
     ``days_per_move`` is the time per decision in days (None: no limit, unrated games
-    only); ``vacation_allowed`` False means players' vacations do not pause its deadlines.
+    only); ``vacation_allowed`` False means players' vacations do not pause its deadlines,
+    ``quiet_hours_allowed`` False that their quiet hours do not stop its clock (issue 17).
     ``bots`` names a tier (``easy``, ``medium``, ``hard``) for each other seat a bot takes
     (issue 15): a game with a bot is unrated, whatever ``is_rated`` says, and a game whose
     seats are then all taken starts at once. Raises ``JoinRefused`` for a player count
@@ -67,6 +69,7 @@ def game_create(
             days_per_move=days_per_move,
             vacation_allowed=vacation_allowed,
             chat_spectators=chat_spectators,
+            quiet_hours_allowed=quiet_hours_allowed,
         )
         Seat.objects.create(game=game, user_id=creator_id)
         for tier in bots:

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
+from games.core.quiet import QuietHours
 from games.models import Delivery, NotificationKind, NotificationPreference, Profile, Vacation
 from games.text import names as display_names
 
@@ -51,6 +52,26 @@ def profile_time_zone(user_id: int) -> str:
     """Return the time zone ``user_id`` chose (``"Europe/Paris"``), or ``""`` when none."""
     zone = Profile.objects.filter(user_id=user_id).values_list("time_zone", flat=True).first()
     return zone or ""
+
+
+def quiet_hours_of(profile: Profile | None) -> QuietHours | None:
+    """Return the quiet hours ``profile`` set (in its time zone), or None (issue 17)."""
+    if profile is None or profile.quiet_start is None or profile.quiet_end is None:
+        return None
+    if profile.quiet_start == profile.quiet_end:
+        return None
+    return QuietHours(profile.quiet_start, profile.quiet_end, profile.time_zone or "UTC")
+
+
+def quiet_until(user_id: int, now: datetime | None = None) -> datetime | None:
+    """Return when the quiet hours ``user_id`` is in now end, or None (one query)."""
+    profile = (
+        Profile.objects.filter(user_id=user_id)
+        .only("quiet_start", "quiet_end", "time_zone")
+        .first()
+    )
+    quiet = quiet_hours_of(profile)
+    return quiet.quiet_until(now or timezone.now()) if quiet is not None else None
 
 
 def _active(user_id: int | None) -> Q:

@@ -76,6 +76,12 @@ class GameCreateForm(forms.Form):
         max_length=200,
         help_text=_("Separate names with commas. They get an email and a notice in My games."),
     )
+    quiet_hours_allowed = forms.BooleanField(
+        label=_("Players' quiet hours stop the clock"),
+        required=False,
+        initial=True,
+        help_text=_("Untick to keep every deadline running through a player's quiet hours."),
+    )
     seat_2 = forms.ChoiceField(label=_("Second seat"), choices=SEAT_CHOICES, required=False)
     seat_3 = forms.ChoiceField(
         label=_("Third seat (3 or 4 players)"), choices=SEAT_CHOICES, required=False

@@ -120,6 +120,21 @@ class SettingsForm(forms.Form):
         initial=True,
         label_suffix="",
     )
+    # Quiet hours (issue 17), in the time zone above; both empty: none.
+    quiet_start = forms.TimeField(
+        label=_("Quiet hours from"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+    quiet_end = forms.TimeField(
+        label=_("to"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text=_(
+            "In your time zone, every day: no email is sent to you then (it waits until they "
+            "end), and your clock stands still in games that allow it. Leave both empty for none."
+        ),
+    )
 
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         """``user`` is the account being edited: its own current name is not "taken"."""
@@ -141,6 +156,16 @@ class SettingsForm(forms.Form):
         """Refuse a name another player already shows as (keeping one's own is fine)."""
         mine = self.user.pk if self.user is not None else None
         return unique_display_name(str(self.cleaned_data["display_name"]), except_user_id=mine)
+
+    def clean(self) -> dict[str, Any]:
+        """Refuse quiet hours with one end only, or that begin when they end."""
+        data = super().clean() or {}
+        start, end = data.get("quiet_start"), data.get("quiet_end")
+        if (start is None) != (end is None):
+            self.add_error("quiet_end", _("Give both ends of your quiet hours, or neither."))
+        elif start is not None and start == end:
+            self.add_error("quiet_end", _("Your quiet hours must end at another time."))
+        return data
 
     def kind_rows(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
         """Return ``(label, delivery field, minutes field)`` per kind, for the template."""
@@ -169,6 +194,8 @@ class SettingsForm(forms.Form):
             "time_zone": profile.time_zone,
             "confirm_actions": profile.confirm_actions,
             "chat_in_email": profile.chat_in_email,
+            "quiet_start": profile.quiet_start,
+            "quiet_end": profile.quiet_end,
         }
         for kind, (delivery, minutes) in people.preferences_all(user.pk).items():
             data[f"delivery_{kind}"] = delivery

@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import SafeString
 
 import engine
@@ -23,7 +24,7 @@ from games.models import Game, Move, Profile, Seat
 from games.play.submit import undoable_count
 from games.selectors.games import seat_for, seat_infos
 from games.selectors.moves import LOG_PLIES, moves_recent
-from games.selectors.people import vacations_until
+from games.selectors.people import quiet_hours_of, vacations_until
 from games.text.gamelog import log_entries
 from games.text.seats import display_name, seat_label
 from games.web.community_page import since_chat
@@ -48,8 +49,9 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     """Return the public facts of the game's clock for the page (issue 6, time controls).
 
     ``{"deadline", "deadline_label", "paused", "tz", "away": [{"label", "until"}],
-    "dropped": [{"label", "reason"}], "can_resign"}``; datetimes are aware (UTC) and the
-    template shows them in ``tz``, the viewer's time zone (UTC when anonymous or unset).
+    "quiet": [{"label", "until"}], "quiet_allowed", "dropped": [{"label", "reason"}],
+    "can_resign"}``; datetimes are aware (UTC) and the template shows them in ``tz``, the
+    viewer's time zone (UTC when anonymous or unset).
     """
     seats = [s for s in game.seats.all() if s.position is not None]
     labels = {s.position: display_name(s.user) for s in seats}
@@ -69,6 +71,8 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
             tz = "UTC"
     active = game.status == Game.Status.ACTIVE
     return {
+        "quiet": _in_quiet_hours(seats, labels) if active else [],
+        "quiet_allowed": game.quiet_hours_allowed,
         "deadline": game.deadline if active else None,
         "deadline_label": labels.get(game.deadline_seat or 0, ""),
         "paused": paused,
@@ -87,6 +91,24 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
 def _move_time(moves: list[Move], ply: int) -> datetime | None:
     """Return when ply ``ply`` was played, if it is among ``moves`` (no query)."""
     return next((m.created_at for m in moves if m.ply == ply), None)
+
+
+def _in_quiet_hours(seats: list[Seat], labels: dict[int | None, str]) -> list[dict[str, Any]]:
+    """Return ``[{"label", "until"}]`` of the players in their quiet hours now (issue 17).
+
+    Reads the profiles the seats were fetched with (``with_seats``): no query.
+    """
+    now = timezone.now()
+    out = []
+    for s in seats:
+        try:
+            quiet = quiet_hours_of(s.user.profile)
+        except Profile.DoesNotExist:
+            continue
+        until = quiet.quiet_until(now) if quiet is not None else None
+        if until is not None and s.position is not None:
+            out.append({"label": labels[s.position], "until": until})
+    return out
 
 
 def _confirm_actions(seat: Seat | None) -> bool:

@@ -279,6 +279,7 @@ def create_and_join(players: list[Player]) -> int:
             "is_rated": "on",
             "days_per_move": "2",
             "vacation_allowed": "on",
+            "quiet_hours_allowed": "on",
         },
     )
     assert created_page.status == 302, created_page.body[:2000]

@@ -103,5 +103,6 @@ def settings_form_data(client: Client) -> dict[str, Any]:
     form = client.get("/settings").context["form"]
     data = {k: v for k, v in form.initial.items() if v is not None}
     for name, field in form.fields.items():
-        data.setdefault(name, field.initial)
+        if field.initial is not None:  # an empty field (no quiet hours) is not posted
+            data.setdefault(name, field.initial)
     return data

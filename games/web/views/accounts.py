@@ -65,6 +65,8 @@ def settings_page(request: HttpRequest) -> HttpResponse:
                     preferences=form.preferences(),
                     confirm_actions=form.cleaned_data["confirm_actions"],
                     chat_in_email=form.cleaned_data["chat_in_email"],
+                    quiet_start=form.cleaned_data.get("quiet_start"),
+                    quiet_end=form.cleaned_data.get("quiet_end"),
                 )
             except IntegrityError:  # a look-alike saved since the form's check: nothing saved
                 form.add_error("display_name", NAME_TAKEN)

@@ -24,6 +24,7 @@ from games.play import deadlines, lifecycle, policy, timeouts
 from games.text import seats as seat_text
 from tests.engine.rules_helpers import play, position
 from tests.games.factories import client_for, game_at_state, started_game
+from tests.games.leaks import assert_no_leak
 from tests.games.playing import passing, submit
 
 pytestmark = pytest.mark.django_db
@@ -186,6 +187,8 @@ def test_three_timeouts_drop_the_seat_and_the_game_still_reaches_its_end() -> No
             assert "timed out: the default action was played" in told.body
             left = {1: "2 more timeouts in a row", 2: "One more timeout in a row", 3: "third"}
             assert left[n] in told.body
+            assert_no_leak(told.body.encode(), game, lazy)
+            assert_no_leak(str(told.alternatives[0].content).encode(), game, lazy)
             if n < 3:
                 assert seat.dropped_at is None
                 game = submit(game, seats, passing)  # …the busy one passes (ends its turn)

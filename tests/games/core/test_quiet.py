@@ -1,0 +1,55 @@
+"""Quiet hours in a player's own time zone, across midnight and daylight-saving changes."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+
+from games.core.quiet import QuietHours, clock_end
+
+NIGHT_NY = QuietHours(time(22), time(7), "America/New_York")
+
+
+def test_a_night_in_new_york_is_quiet_in_utc_hours_that_follow_the_offset() -> None:
+    # EST (UTC−5) in February: 22:00–07:00 local is 03:00–12:00 UTC.
+    assert NIGHT_NY.quiet_until(datetime(2026, 2, 10, 3, 0, tzinfo=UTC)) == datetime(
+        2026, 2, 10, 12, 0, tzinfo=UTC
+    )
+    assert NIGHT_NY.quiet_until(datetime(2026, 2, 10, 2, 59, tzinfo=UTC)) is None
+    assert NIGHT_NY.quiet_until(datetime(2026, 2, 10, 12, 0, tzinfo=UTC)) is None
+    # EDT (UTC−4) in July: 02:00–11:00 UTC.
+    assert NIGHT_NY.quiet_until(datetime(2026, 7, 10, 10, 30, tzinfo=UTC)) == datetime(
+        2026, 7, 10, 11, 0, tzinfo=UTC
+    )
+    tokyo_day = QuietHours(time(9), time(17), "Asia/Tokyo")  # UTC+9, no DST, same-day hours
+    assert tokyo_day.quiet_until(datetime(2026, 7, 10, 1, 0, tzinfo=UTC)) == datetime(
+        2026, 7, 10, 8, 0, tzinfo=UTC
+    )
+    assert QuietHours(time(8), time(8), "UTC").quiet_until(datetime(2026, 1, 1, tzinfo=UTC)) is None
+
+
+def test_the_nights_of_a_daylight_saving_change_last_eight_and_ten_hours() -> None:
+    # 2026-03-08: New York springs forward at 02:00; 2026-11-01 it falls back.
+    begin, end = NIGHT_NY.period_of(date(2026, 3, 7))
+    assert (begin, end - begin) == (datetime(2026, 3, 8, 3, 0, tzinfo=UTC), timedelta(hours=8))
+    begin, end = NIGHT_NY.period_of(date(2026, 10, 31))
+    assert (begin, end - begin) == (datetime(2026, 11, 1, 2, 0, tzinfo=UTC), timedelta(hours=10))
+
+
+def test_the_clock_stands_still_in_quiet_hours_and_a_deadline_moves_by_them() -> None:
+    day = timedelta(days=1)
+    start = datetime(2026, 2, 10, 17, 0, tzinfo=UTC)  # noon in New York
+    assert clock_end(start, day, None) == start + day
+    assert clock_end(start, day, NIGHT_NY) == start + day + timedelta(hours=9)
+    # Started inside the quiet hours: the clock starts when they end.
+    night = datetime(2026, 2, 10, 4, 0, tzinfo=UTC)
+    assert clock_end(night, timedelta(hours=1), NIGHT_NY) == datetime(
+        2026, 2, 10, 13, 0, tzinfo=UTC
+    )
+    # Over the spring-forward night the pause is an hour shorter: 15 running hours a day.
+    spring = datetime(2026, 3, 7, 17, 0, tzinfo=UTC)  # noon EST, Saturday
+    assert clock_end(spring, day, NIGHT_NY) == spring + day + timedelta(hours=8)
+    autumn = datetime(2026, 10, 31, 16, 0, tzinfo=UTC)  # noon EDT, Saturday
+    assert clock_end(autumn, day, NIGHT_NY) == autumn + day + timedelta(hours=10)
+    # Three days of running clock, at 15 running hours a day, cross five nights: 09:00 on
+    # the fifth day after (10 h the first day, 15 h on each of four, 2 h on the fifth).
+    assert clock_end(start, 3 * day, NIGHT_NY) == start + 3 * day + timedelta(hours=45)
