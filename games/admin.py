@@ -182,8 +182,7 @@ class MoveAdmin(MoveAdminBase):
     @admin.display(description=pgettext_lazy("admin column", "source"))
     def public_source(self, obj: Move) -> str:
         """Who chose the move, a standing order shown as the player (orders are secret)."""
-        source = Move.Source.PLAYER if obj.source == Move.Source.ORDER else obj.source
-        return str(Move.Source(source).label)
+        return str(Move.Source(obj.public_source).label)
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         """Refuse URL filters on the notation and the events (they hold a swap's colours)."""
