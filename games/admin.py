@@ -111,6 +111,9 @@ class GameAdmin(GameAdminBase):
         "is_rated",
         "open_scoring",
         "days_per_move",
+        "bank_days",
+        "bank_increment_hours",
+        "bank_cap_days",
         "vacation_allowed",
         "deadline",
         "deadline_seat",
@@ -182,8 +185,7 @@ class MoveAdmin(MoveAdminBase):
     @admin.display(description=pgettext_lazy("admin column", "source"))
     def public_source(self, obj: Move) -> str:
         """Who chose the move, a standing order shown as the player (orders are secret)."""
-        source = Move.Source.PLAYER if obj.source == Move.Source.ORDER else obj.source
-        return str(Move.Source(source).label)
+        return str(Move.Source(obj.public_source).label)
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         """Refuse URL filters on the notation and the events (they hold a swap's colours)."""

@@ -73,6 +73,19 @@ class Game(models.Model):
     quiet_hours_allowed = models.BooleanField(
         default=True, help_text="Whether a player's quiet hours stop this game's clock."
     )
+    # A time bank with increment (issue 17), instead of ``days_per_move``: each seat starts
+    # with ``bank_days``, its clock runs only while the game waits on it (its
+    # ``Seat.bank_seconds`` is what is left while stopped), and each of its turns that
+    # ends adds ``bank_increment_hours``, up to ``bank_cap_days``.
+    bank_days = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Time bank of each seat at the start, in days."
+    )
+    bank_increment_hours = models.PositiveSmallIntegerField(
+        default=0, help_text="Hours added to a seat's bank at the end of each of its turns."
+    )
+    bank_cap_days = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The most a seat's time bank may hold, in days."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -133,6 +146,9 @@ class Seat(models.Model):
     # bots' sweep and ratings read the seat alone. One bot account may hold several seats
     # of a game (three easy bots), a person only one.
     is_bot = models.BooleanField(default=False)
+    # The time left in this seat's bank while its clock is stopped (issue 17; a time-bank
+    # game only): while it runs, ``Game.deadline`` is when the bank runs out.
+    bank_seconds = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -194,6 +210,12 @@ class Move(models.Model):
     def is_undo(self) -> bool:
         """Return whether this row takes back an earlier ply (issue 16) instead of acting."""
         return self.action == self.UNDO
+
+    def public_source(self) -> str:
+        """Return ``source`` as anyone but the mover may know it: a standing order's answer
+        reads as the player's own (issue 17: orders are secret, in pages, emails, the API
+        and the admin alike)."""
+        return self.Source.PLAYER if self.source == self.Source.ORDER else self.source
 
     @property
     def by_timeout(self) -> bool:

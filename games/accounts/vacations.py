@@ -23,7 +23,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.core import stamps
-from games.core.clock import reminder_time
 from games.core.errors import JoinRefused
 from games.models import Game, NotificationKind, Vacation
 from games.outbox import notifications
@@ -78,8 +77,9 @@ def _shift_deadlines(vacation: Vacation, end: datetime) -> int:
         if shift <= timedelta(0):
             continue
         game.deadline += shift
-        if game.reminder_at is not None and game.days_per_move:
-            game.reminder_at = reminder_time(game.deadline, game.days_per_move)
+        if game.reminder_at is not None:
+            # The same as ``reminder_time`` of the new deadline, for a time bank too.
+            game.reminder_at += shift
         game.save(update_fields=["deadline", "reminder_at", "updated_at"])
         moved += 1
     return moved

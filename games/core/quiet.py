@@ -81,3 +81,26 @@ def clock_end(started: datetime, duration: timedelta, quiet: QuietHours | None) 
         left -= pause - moment
         moment = pause
     return moment + left  # pragma: no cover
+
+
+def running_time(start: datetime, end: datetime, quiet: QuietHours | None) -> timedelta:
+    """Return how much of ``start``–``end`` lies outside ``quiet`` hours (0 when end ≤ start).
+
+    The inverse of ``clock_end``: ``running_time(s, clock_end(s, d, q), q) == d``.
+    """
+    if end <= start:
+        return timedelta(0)
+    if quiet is None or quiet.start == quiet.end:
+        return end - start
+    total, moment = timedelta(0), start
+    for _day in range(2 * MAX_DAYS):
+        if moment >= end:
+            break
+        held = quiet.quiet_until(moment)
+        if held is not None:
+            moment = held
+            continue
+        pause = min(quiet.next_start(moment), end)
+        total += pause - moment
+        moment = pause
+    return total

@@ -1,38 +1,107 @@
-"""A game's running deadline: who must act by when, and when the reminder is due (issue 6)."""
+"""A game's running deadline: who must act by when, and when the reminder is due (issue 6).
+
+Two time controls: days per move (each decision gets ``days_per_move``), or a time bank
+with increment (issue 17: each seat's bank runs only while the game waits on it, and
+each of its turns that ends adds the increment, capped). ``decision_time`` says how long
+the seat to act has; ``clock_start`` turns that into the deadline; ``bank_settle`` keeps
+the banks when the game stops waiting on a seat. A deadline shifted for other reasons
+(vacations, ``games.accounts.vacations``) keeps its seat's bank in step, since a bank's
+time left is always read off the deadline. Quiet hours (``games.play.quiet``) move a
+deadline later by the quiet time it crosses, and a bank spends none of that time.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.utils import timezone
 
-from games.core.clock import reminder_time
-from games.models import Game
-from games.play.quiet import quiet_shift
+from games.core.clock import bank_credited, reminder_for
+from games.models import Game, Seat
+from games.play.quiet import quiet_running, quiet_shift
+from games.selectors.people import vacation_current
 
 CLOCK_FIELDS = ["deadline", "deadline_seat", "deadline_set_at", "reminder_at"]
 
 
-def deadline_for(game: Game) -> datetime | None:
+def decision_time(game: Game) -> timedelta | None:
+    """Return how long the seat that must act now in ``game`` has, or None without a limit.
+
+    ``days_per_move``, or in a time-bank game what that seat's bank holds (its
+    ``Seat.bank_seconds``; the seats as ``game.seats.all()`` reads them). None when nobody
+    is to act.
+    """
+    if game.to_act_seat is None:
+        return None
+    if game.bank_days:
+        seat = _seat(game, game.to_act_seat)
+        return timedelta(seconds=seat.bank_seconds or 0) if seat is not None else None
     if game.days_per_move:
-        return timezone.now() + timedelta(days=game.days_per_move)
+        return timedelta(days=game.days_per_move)
     return None
 
 
 def clock_start(game: Game) -> None:
     """Start the clock of whoever must act now in ``game`` (not saved: the caller saves).
 
-    Sets ``deadline`` (``days_per_move`` from now, later by the quiet hours of the player
+    Sets ``deadline`` (``decision_time`` from now, later by the quiet hours of the player
     to act that it crosses: ``games.play.quiet``), ``deadline_seat``, ``deadline_set_at``
-    and ``reminder_at``; clears them all in a game without a time limit or nobody to act.
+    and ``reminder_at`` (a quarter of that time before, at most a day); clears them all in
+    a game without a time limit or nobody to act.
     """
-    deadline = deadline_for(game) if game.to_act_seat is not None else None
-    if deadline is not None:
-        deadline = quiet_shift(game, deadline)  # the clock stands still in quiet hours
-    game.deadline = deadline
-    if deadline is None or not game.days_per_move:
-        game.deadline_seat = game.deadline_set_at = game.reminder_at = None
+    time = decision_time(game)
+    if time is None:
+        game.deadline = game.deadline_seat = game.deadline_set_at = game.reminder_at = None
         return
+    now = timezone.now()
+    game.deadline = quiet_shift(game, now + time, started=now)  # stands still in quiet hours
     game.deadline_seat = game.to_act_seat
-    game.deadline_set_at = timezone.now()
-    game.reminder_at = reminder_time(deadline, game.days_per_move)
+    game.deadline_set_at = now
+    game.reminder_at = reminder_for(game.deadline, time)
+
+
+def banks_fill(game: Game) -> None:
+    """Give every seat of a starting time-bank ``game`` its initial bank (saved)."""
+    if not game.bank_days:
+        return
+    for seat in game.seats.all():
+        seat.bank_seconds = int(timedelta(days=game.bank_days).total_seconds())
+        seat.save(update_fields=["bank_seconds"])
+
+
+def bank_settle(game: Game, *, turn_ended_for: int | None) -> None:
+    """Stop the running bank of ``game`` and credit a turn's increment (a time-bank game).
+
+    Call before ``clock_start`` when the game stops waiting on ``game.deadline_seat``: that
+    seat keeps what its bank holds then (the deadline less now; while its player is on a
+    vacation that pauses this game, the time since the vacation began is not spent).
+    ``turn_ended_for`` is the seat whose turn just ended, if one did: it gets
+    ``bank_increment_hours``, up to ``bank_cap_days`` (RULES.md §12: one turn, with any
+    decisions taken in it). Seats changed are saved; nothing happens in other games.
+    """
+    if not game.bank_days:
+        return
+    now = timezone.now()
+    seats = {s.position: s for s in game.seats.all()}  # one read: the same seat may be both
+    running = seats.get(game.deadline_seat) if game.deadline is not None else None
+    if running is not None and game.deadline is not None:
+        stopped_at = now
+        vacation = vacation_current(user_id=running.user_id) if game.vacation_allowed else None
+        if vacation is not None:
+            stopped_at = max(vacation.starts_at, game.deadline_set_at or vacation.starts_at)
+        # What is left runs outside the player's quiet hours only (the deadline was moved
+        # later by those it would cross).
+        left = quiet_running(game, running, stopped_at, game.deadline)
+        running.bank_seconds = int(left.total_seconds())
+        running.save(update_fields=["bank_seconds"])
+    ended = seats.get(turn_ended_for)
+    if ended is not None and game.bank_increment_hours:
+        cap = timedelta(days=game.bank_cap_days or game.bank_days)
+        left = timedelta(seconds=ended.bank_seconds or 0)
+        credited = bank_credited(left, timedelta(hours=game.bank_increment_hours), cap)
+        ended.bank_seconds = int(credited.total_seconds())
+        ended.save(update_fields=["bank_seconds"])
+
+
+def _seat(game: Game, position: int | None) -> Seat | None:
+    return next((s for s in game.seats.all() if s.position == position), None)

@@ -19,7 +19,7 @@ from games.models import Game, NotificationKind, Seat
 from games.outbox import notifications
 from games.play.access import UserLike, locked_game, user_id_of
 from games.play.botturns import bot_turn_queue
-from games.play.deadlines import clock_start
+from games.play.deadlines import banks_fill, clock_start
 
 OPEN_GAME_LIFETIME = timedelta(days=14)
 
@@ -36,11 +36,17 @@ def game_create(
     quiet_hours_allowed: bool = True,
     bots: Sequence[str] = (),
     chat_spectators: bool = True,
+    bank_days: int | None = None,
+    bank_increment_hours: int = 0,
+    bank_cap_days: int | None = None,
 ) -> Game:
     """Create an open game of ``num_players`` (2–4) seats and seat its creator.
 
     ``days_per_move`` is the time per decision in days (None: no limit, unrated games
-    only); ``vacation_allowed`` False means players' vacations do not pause its deadlines,
+    only); ``bank_days`` instead gives each seat a time bank of that many days, which
+    runs only while the game waits on the seat and gains ``bank_increment_hours`` at the
+    end of each of its turns, up to ``bank_cap_days`` (at least ``bank_days``; issue 17).
+    ``vacation_allowed`` False means players' vacations do not pause its deadlines,
     ``quiet_hours_allowed`` False that their quiet hours do not stop its clock (issue 17).
     ``bots`` names a tier (``easy``, ``medium``, ``hard``) for each other seat a bot takes
     (issue 15): a game with a bot is unrated, whatever ``is_rated`` says, and a game whose
@@ -57,7 +63,12 @@ def game_create(
         raise JoinRefused(_("Bots can take only the seats other than yours."))
     if bots:
         is_rated = False  # ratings measure people against people
-    if is_rated and not days_per_move:
+    if bank_days:
+        days_per_move = None  # one time control: the bank
+        bank_cap_days = max(bank_cap_days or bank_days, bank_days)
+    else:
+        bank_days, bank_increment_hours, bank_cap_days = None, 0, None
+    if is_rated and not (days_per_move or bank_days):
         raise JoinRefused(_("A rated game needs a time limit per move."))
     with transaction.atomic():
         game = Game.objects.create(
@@ -70,6 +81,9 @@ def game_create(
             vacation_allowed=vacation_allowed,
             chat_spectators=chat_spectators,
             quiet_hours_allowed=quiet_hours_allowed,
+            bank_days=bank_days,
+            bank_increment_hours=bank_increment_hours,
+            bank_cap_days=bank_cap_days,
         )
         Seat.objects.create(game=game, user_id=creator_id)
         for tier in bots:
@@ -164,6 +178,7 @@ def game_start(*, game: Game) -> Game:
     game.status = Game.Status.ACTIVE
     game.to_act_seat = state.to_act
     game.started_at = timezone.now()
+    banks_fill(game)
     clock_start(game)
     game.save()
     signals.game_started.send(sender=Game, game=game)

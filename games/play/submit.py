@@ -29,7 +29,7 @@ from games.models import Game, Move, Seat
 from games.play import policy
 from games.play.access import UserLike, locked_game, user_id_of
 from games.play.botturns import bot_played, bot_turn_queue
-from games.play.deadlines import CLOCK_FIELDS, clock_start
+from games.play.deadlines import CLOCK_FIELDS, bank_settle, clock_start
 from games.play.errors import IllegalAction
 from games.selectors.moves import moves_turn_tail
 from games.selectors.orders import orders_for
@@ -229,7 +229,10 @@ def action_apply(
         fields += ["status", "finished_at"]
     else:
         game.to_act_seat = after.to_act
-        if after.to_act != before.to_act:
+        turn_ended = before.active_seat if after.active_seat != before.active_seat else None
+        # A time bank (issue 17) also settles when a turn ends on the same seat's clock.
+        if after.to_act != before.to_act or (game.bank_days and turn_ended is not None):
+            bank_settle(game, turn_ended_for=turn_ended)
             clock_start(game)
     game.save(update_fields=fields)
     signals.move_applied.send(sender=Game, game=game, move=move, before=before, after=after)

@@ -102,6 +102,7 @@ class OpenGame:
     days_per_move: int | None
     is_rated: bool
     open_scoring: bool
+    bank_days: int | None = None  # a time bank instead of days per move (issue 17)
 
 
 def _players(seats: Iterable[Seat]) -> tuple[Player, ...]:
@@ -124,6 +125,7 @@ def games_open(*, limit: int = 50) -> list[OpenGame]:
             days_per_move=game.days_per_move,
             is_rated=game.is_rated,
             open_scoring=game.open_scoring,
+            bank_days=game.bank_days,
         )
         for game in games
     ]

@@ -20,6 +20,26 @@ DAYS_PER_MOVE_CHOICES = [
 ]
 
 
+BANK_DAYS_CHOICES = [
+    ("", _("no time bank: days per move")),
+    ("3", _("3 days")),
+    ("7", _("7 days")),
+    ("14", _("14 days")),
+    ("21", _("21 days")),
+]
+BANK_INCREMENT_CHOICES = [
+    ("0", _("nothing")),
+    ("12", _("12 hours")),
+    ("24", _("1 day")),
+    ("48", _("2 days")),
+]
+BANK_CAP_CHOICES = [
+    ("7", _("7 days")),
+    ("14", _("14 days")),
+    ("21", _("21 days")),
+    ("30", _("30 days")),
+]
+
 SEAT_CHOICES = [
     ("", _("open for a player")),
     ("easy", _("bot, easy")),
@@ -60,6 +80,34 @@ class GameCreateForm(forms.Form):
         empty_value=None,
         required=False,
         initial="3",
+    )
+    bank_days = forms.TypedChoiceField(
+        label=_("Or a time bank for each player"),
+        choices=BANK_DAYS_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial="",
+        help_text=_(
+            "A player's bank runs only while the game waits on them, decisions included; "
+            "it replaces the days per move."
+        ),
+    )
+    bank_increment_hours = forms.TypedChoiceField(
+        label=_("Added to the bank at the end of each of the player's turns"),
+        choices=BANK_INCREMENT_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial="24",
+    )
+    bank_cap_days = forms.TypedChoiceField(
+        label=_("The most a bank may hold"),
+        choices=BANK_CAP_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial="14",
     )
     vacation_allowed = forms.BooleanField(
         label=_("Players' vacations pause the clock"),
@@ -108,7 +156,13 @@ class GameCreateForm(forms.Form):
         data["invitees"] = [n for n in data.pop("invite", "").split(",") if n.strip()]
         if data["bots"]:
             data["is_rated"] = False
-        if data.get("is_rated") and not data.get("days_per_move"):
+        data["bank_increment_hours"] = data.get("bank_increment_hours") or 0
+        if data.get("bank_days"):
+            data["days_per_move"] = None  # one time control: the bank (issue 17)
+            cap = data.get("bank_cap_days")
+            if cap is not None and cap < data["bank_days"]:
+                self.add_error("bank_cap_days", _("The most a bank holds is at least its start."))
+        if data.get("is_rated") and not (data.get("days_per_move") or data.get("bank_days")):
             self.add_error(
                 "days_per_move",
                 _("A rated game needs a time limit: choose the days per move, or untick Rated."),

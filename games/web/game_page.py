@@ -8,7 +8,7 @@ the engine state, the seed or the bag (RULES.md §14).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -21,10 +21,11 @@ from django.utils.safestring import SafeString
 import engine
 from games.core.states import game_state
 from games.models import Game, Move, Profile, Seat
+from games.play.quiet import quiet_running
 from games.play.submit import undoable_count
 from games.selectors.games import seat_for, seat_infos
 from games.selectors.moves import LOG_PLIES, moves_recent
-from games.selectors.people import quiet_hours_of, vacations_until
+from games.selectors.people import quiet_hours_of, vacation_current, vacations_until
 from games.text.gamelog import log_entries
 from games.text.seats import display_name, seat_label
 from games.web.community_page import since_chat
@@ -73,6 +74,7 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     return {
         "quiet": _in_quiet_hours(seats, labels) if active else [],
         "quiet_allowed": game.quiet_hours_allowed,
+        "banks": bank_rows(game, seats, labels, paused=paused) if active else [],
         "deadline": game.deadline if active else None,
         "deadline_label": labels.get(game.deadline_seat or 0, ""),
         "paused": paused,
@@ -109,6 +111,33 @@ def _in_quiet_hours(seats: list[Seat], labels: dict[int | None, str]) -> list[di
         if until is not None and s.position is not None:
             out.append({"label": labels[s.position], "until": until})
     return out
+
+
+def bank_rows(
+    game: Game, seats: list[Seat], labels: dict[int | None, str], *, paused: bool
+) -> list[dict[str, Any]]:
+    """Return every player's time bank (issue 17): ``[{"label", "until", "running"}]``.
+
+    ``until`` is when the bank would run out if it ran from now (the running one's is the
+    deadline), so the page writes what is left with ``timeuntil``; empty unless the game
+    has a time bank. A bank paused by a vacation is shown with the time it had left.
+    """
+    if not game.bank_days:
+        return []
+    now = timezone.now()
+    rows = []
+    for s in seats:
+        running = s.position == game.deadline_seat and game.deadline is not None
+        if running and game.deadline is not None:
+            since = now
+            vacation = vacation_current(user_id=s.user_id) if paused else None
+            if vacation is not None:  # the clock stopped when the vacation began
+                since = max(vacation.starts_at, game.deadline_set_at or vacation.starts_at)
+            left = quiet_running(game, s, since, game.deadline)  # quiet time is not spent
+        else:
+            left = timedelta(seconds=s.bank_seconds or 0)
+        rows.append({"label": labels[s.position], "until": now + left, "running": running})
+    return rows
 
 
 def _confirm_actions(seat: Seat | None) -> bool:

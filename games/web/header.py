@@ -19,7 +19,8 @@ class GameHeader:
     """Public facts of one game: ``pk``, ``status`` (``open``, ``active``…) and its words,
     ``version`` (plies applied), ``num_players``, ``seats_taken``, the flags (``is_public``,
     ``is_rated``, ``open_scoring``, ``vacation_allowed``), ``days_per_move`` (None: no
-    limit), ``deadline`` (aware, UTC; None without one) and ``to_act_seat``."""
+    limit), ``deadline`` (aware, UTC; None without one), ``to_act_seat``, and a time
+    bank's ``bank_days``, ``bank_increment_hours`` and ``bank_cap_days`` (issue 17)."""
 
     pk: int
     status: str
@@ -34,6 +35,10 @@ class GameHeader:
     days_per_move: int | None
     deadline: datetime | None
     to_act_seat: int | None
+    # A time bank instead of days per move (issue 17): start, increment a turn, cap.
+    bank_days: int | None = None
+    bank_increment_hours: int = 0
+    bank_cap_days: int | None = None
 
     @staticmethod
     def of(game: Game) -> GameHeader:
@@ -52,4 +57,7 @@ class GameHeader:
             days_per_move=game.days_per_move,
             deadline=game.deadline,
             to_act_seat=game.to_act_seat,
+            bank_days=game.bank_days,
+            bank_increment_hours=game.bank_increment_hours,
+            bank_cap_days=game.bank_cap_days,
         )

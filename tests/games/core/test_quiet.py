@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
 
-from games.core.quiet import QuietHours, clock_end
+from games.core.quiet import QuietHours, clock_end, running_time
 
 NIGHT_NY = QuietHours(time(22), time(7), "America/New_York")
 
@@ -53,3 +53,23 @@ def test_the_clock_stands_still_in_quiet_hours_and_a_deadline_moves_by_them() ->
     # Three days of running clock, at 15 running hours a day, cross five nights: 09:00 on
     # the fifth day after (10 h the first day, 15 h on each of four, 2 h on the fifth).
     assert clock_end(start, 3 * day, NIGHT_NY) == start + 3 * day + timedelta(hours=45)
+
+
+def test_a_stopped_clock_keeps_the_running_time_left_before_its_moved_deadline() -> None:
+    """What a time bank holds when stopped early: the deadline less the quiet time ahead."""
+    # Started on a Saturday evening in New York, the night the clocks go forward (8 h).
+    start = datetime(2026, 3, 7, 23, 0, tzinfo=UTC)  # 18:00 EST
+    for hours in (1, 5, 30, 80):
+        given = timedelta(hours=hours)
+        deadline = clock_end(start, given, NIGHT_NY)
+        assert running_time(start, deadline, NIGHT_NY) == given
+    deadline = clock_end(start, timedelta(hours=30), NIGHT_NY)
+    # Stopped after two running hours, before the night: 28 running hours are left, not the
+    # 45 between then and the deadline, which the two nights it crosses (8 quiet hours the
+    # night the clocks go forward, then 9) moved later.
+    stopped = start + timedelta(hours=2)
+    assert deadline == datetime(2026, 3, 9, 22, 0, tzinfo=UTC)
+    assert deadline - stopped == timedelta(hours=45)
+    assert running_time(stopped, deadline, NIGHT_NY) == timedelta(hours=28)
+    assert running_time(deadline, stopped, NIGHT_NY) == timedelta(0)
+    assert running_time(start, deadline, None) == deadline - start

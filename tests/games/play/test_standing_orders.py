@@ -192,3 +192,17 @@ def test_the_decision_email_is_not_sent_once_an_order_answered(
     with django_capture_on_commit_callbacks(execute=True):
         act(game, seats, "leader priest e6", "commit 0")
     assert not [m for m in mailoutbox if seats[2].email in m.to]
+
+
+def test_the_players_next_email_tells_of_the_orders_answer(mailoutbox: list[Any]) -> None:
+    from games.mail import notification as emails
+    from games.models import Notification, NotificationKind
+
+    game, seats = revolt_game()
+    play_orders.game_orders_set(game_id=game.pk, user=seats[2], orders={"revolt_defender": "all"})
+    game = act(game, seats, "leader priest e6", "commit 0", "pass")
+    row = Notification.objects.get(game=game, user=seats[2], kind=NotificationKind.YOUR_TURN)
+    emails.notification_send(row)
+    (message,) = [m for m in mailoutbox if seats[2].email in m.to]
+    assert "Your standing order answered for you." in message.body
+    assert "committed 2" in message.body or "commit" in message.body.lower()
