@@ -11,6 +11,7 @@ from django.test import Client
 from games.core.states import game_state
 from games.models import Game
 from games.play import lifecycle
+from games.play.submit import game_submit_action
 from tests.engine.rules_helpers import play, position
 from tests.games.factories import (
     UserFactory,
@@ -81,3 +82,16 @@ def test_a_finished_games_replay_shows_every_hand_but_an_unfinished_ones_does_no
     assert game.status == Game.Status.FINISHED
     after = client_for(seats[1]).get(f"/games/{game.pk}/replay?ply=3").content.decode()
     assert 'data-hand-seat="1"' in after and 'data-hand-seat="2"' in after
+
+
+def test_log_lines_name_each_player_once_in_their_dynastys_colour_and_sign() -> None:
+    """Issue 16: the first mention is the sign and the name, later ones the sign alone."""
+    game, seats = game_at_state(position({"e5": "r", "f5": "1K"}, hands={1: "r r k", 2: "b"}))
+    game_submit_action(game_id=game.pk, user=seats[1], action="tile red e6", expected_version=0)
+    body = client_for(seats[2]).get(f"/games/{game.pk}/").content.decode()
+    item = section(body, '<li value="1"', "</li>")
+    dynasty = game.seats.get(position=1).dynasty
+    name = seats[1].username
+    assert item.count(name) == 2  # the name once, and the sign's accessible name
+    assert f'<span class="who d-{dynasty}">' in item and f'aria-label="{name}"' in item
+    assert "Seat 1" not in item
