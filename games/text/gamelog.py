@@ -232,7 +232,7 @@ def marked_html(text: str, seats: Mapping[int, SeatInfo]) -> SafeString:
     The log names each player once a line (issue 16), and never by colour alone.
     """
     seen: set[int] = set()
-    out = []
+    out: list[str] = []
     pos = 0
     for m in _MARK.finditer(text):
         out.append(escape(text[pos : m.start()]))
