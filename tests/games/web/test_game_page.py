@@ -95,3 +95,16 @@ def test_log_lines_name_each_player_once_in_their_dynastys_colour_and_sign() -> 
     assert item.count(name) == 2  # the name once, and the sign's accessible name
     assert f'<span class="who d-{dynasty}">' in item and f'aria-label="{name}"' in item
     assert "Seat 1" not in item
+
+
+def test_the_waiting_room_counts_seats_taken_and_offers_to_copy_the_invitation() -> None:
+    """Issue 16's words: "1 of 2 seats taken", a copy button, 《两河流域》 in the title."""
+    creator = UserFactory()
+    game = lifecycle.game_create(creator=creator, num_players=2, is_public=False)
+    client = client_for(creator)
+    body = client.get(f"/games/{game.pk}/").content.decode()
+    assert "1 of 2 seats taken" in body
+    assert 'data-copy="invite-link"' in body and f"/invite/{game.invite_token}" in body
+    client.post("/i18n/setlang/", {"language": "zh-hans"})
+    body = client.get(f"/games/{game.pk}/").content.decode()
+    assert "《两河流域》</title>" in body and "已占1/2个座位" in body

@@ -145,7 +145,7 @@ def test_act_without_javascript_redirects_and_with_htmx_returns_the_partial() ->
 @pytest.mark.parametrize(
     ("case", "status", "message"),
     [
-        ("anonymous", 403, "Log in to play."),
+        ("anonymous", 403, "Sign in to play."),
         ("wrong_user", 403, "You are not playing in this game."),
         ("wrong_seat", 403, "It is not your turn to act."),
         ("stale", 409, "The game moved on"),
