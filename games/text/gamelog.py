@@ -243,14 +243,14 @@ def marked_html(text: str, seats: Mapping[int, SeatInfo]) -> SafeString:
         sign = f'<use href="#p-{escape(dynasty)}"/>'
         if n in seen:
             out.append(
-                f'<svg class="dsym d-{escape(dynasty)}" viewBox="0 0 20 20" role="img" '
+                f'<svg class="dsym d-{escape(dynasty)}" role="img" '
                 f'aria-label="{escape(name)}">{sign}</svg>'
             )
         else:
             seen.add(n)
             out.append(
-                f'<span class="who d-{escape(dynasty)}"><svg class="dsym" viewBox="0 0 20 20" '
-                f'aria-hidden="true">{sign}</svg> {escape(name)}</span>'
+                f'<span class="who d-{escape(dynasty)}"><svg class="dsym">{sign}</svg> '
+                f"{escape(name)}</span>"
             )
         pos = m.end()
     out.append(escape(text[pos:]))
