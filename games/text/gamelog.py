@@ -240,18 +240,13 @@ def marked_html(text: str, seats: Mapping[int, SeatInfo]) -> SafeString:
         info = seats.get(n)
         name = info.username if info else str(n)
         dynasty = info.dynasty if info else ""
-        sign = f'<use href="#p-{escape(dynasty)}"/>'
+        # The dynasty's sign is drawn by the stylesheet (game.css: .who::before), in its
+        # colour; a later mention shows the sign alone, its name hidden but read aloud.
         if n in seen:
-            out.append(
-                f'<svg class="dsym d-{escape(dynasty)}" role="img" '
-                f'aria-label="{escape(name)}">{sign}</svg>'
-            )
+            out.append(f'<b class="who sign d-{escape(dynasty)}"><i>{escape(name)}</i></b>')
         else:
             seen.add(n)
-            out.append(
-                f'<span class="who d-{escape(dynasty)}"><svg class="dsym">{sign}</svg> '
-                f"{escape(name)}</span>"
-            )
+            out.append(f'<b class="who d-{escape(dynasty)}">{escape(name)}</b>')
         pos = m.end()
     out.append(escape(text[pos:]))
     return SafeString("".join(out))

@@ -92,8 +92,9 @@ def test_log_lines_name_each_player_once_in_their_dynastys_colour_and_sign() -> 
     item = section(body, '<li value="1"', "</li>")
     dynasty = game.seats.get(position=1).dynasty
     name = seats[1].username
-    assert item.count(name) == 2  # the name once, and the sign's accessible name
-    assert f'<span class="who d-{dynasty}">' in item and f'aria-label="{name}"' in item
+    assert item.count(name) == 2  # the name once, and the sign's name for screen readers
+    assert f'<b class="who d-{dynasty}">{name}</b>' in item
+    assert f'<b class="who sign d-{dynasty}"><i>{name}</i></b>' in item
     assert "Seat 1" not in item
 
 
