@@ -222,6 +222,13 @@ def test_the_board_is_named_and_played_from_the_keyboard(
         label = page.get_attribute('#board td.sq[data-square="k1"]', "aria-label") or ""
         assert "k1" in label and "temple" in label and "treasure" in label, label
 
+        # A typed action the engine refuses is refused before any confirm step, with why.
+        page.fill("form.notation input[name=action]", "tile black e1")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("form.notation .refused")
+        assert "land" in (page.text_content("form.notation .refused") or "")
+        assert page.locator("#confirm").is_hidden()
+
         # Keys only: the first tile of the tray, then back to the board and along it.
         page.focus("#hand .tiles button")
         page.keyboard.press("Enter")
