@@ -330,7 +330,7 @@ def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, arg
             return None
         client = clients[game.to_act_seat]
         page = client.get(url).content.decode()
-        actions = [html.unescape(a) for a in DATA_ACTION.findall(page)]
+        actions = [html.unescape(a) for a in DATA_ACTION.findall(page) if a != "undo"]
         found = VERSION.search(page)
         assert found, "no version on the page"
         return client, {"action": rng.choice(actions), "version": int(found.group(1))}

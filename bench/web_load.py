@@ -234,7 +234,9 @@ class View:
         version = VERSION.search(tag.group(0))
         assert version is not None
         mine = 'data-my-turn="1"' in tag.group(0)
-        actions = [html.unescape(a) for a in DATA_ACTION.findall(body)] if mine else []
+        actions = (
+            [html.unescape(a) for a in DATA_ACTION.findall(body) if a != "undo"] if mine else []
+        )
         return cls(int(version.group(1)), mine, actions)
 
 

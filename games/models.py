@@ -190,7 +190,7 @@ class Move(models.Model):
     # an ``UNDO`` row (its own ply, so every version is one row and ``verify_games`` still
     # counts them) whose event names n, and marks row n ``undone``: kept for the record, left
     # out of the line of play (replays, bots' history, the log) by this one flag.
-    undone = models.BooleanField(default=False)
+    undone = models.BooleanField(default=False, db_default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     UNDO = "undo"  # the action of an undo row: not an engine action

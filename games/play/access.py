@@ -31,5 +31,5 @@ def locked_game(game_id: int, *, with_seats: bool = False) -> Game:
 def user_id_of(user: UserLike) -> int:
     """Return the id of a logged-in ``user``; raise ``NotAPlayer`` for an anonymous one."""
     if not user.is_authenticated or user.pk is None:
-        raise NotAPlayer(_("Log in to play."))
+        raise NotAPlayer(_("Sign in to play."))
     return int(user.pk)

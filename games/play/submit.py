@@ -172,6 +172,10 @@ def game_undo(*, game_id: int, user: UserLike, expected_version: int) -> SubmitR
         taken.undone = True
         taken.save(update_fields=["undone"])
         after = replay(game)
+        # The snapshot must be the replay plus the ply taken back; a game whose history does
+        # not replay (a position set up by hand) is refused, and the mark rolls back.
+        if engine.apply(after, engine.Action.parse(taken.action)) != before:
+            raise NothingToUndo()
         game.version += 1
         move = Move.objects.create(
             game=game,

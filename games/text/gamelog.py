@@ -8,10 +8,13 @@ swap are shown to that seat alone until the game is over, RULES.md §14). Pure: 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from django.utils.html import escape
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
@@ -39,13 +42,23 @@ def _leader(name: Any) -> str:
     return str(LEADER_NAME.get(str(name), name))
 
 
-def sentence(event: Mapping[str, Any], seats: Mapping[int, SeatInfo]) -> str | None:
-    """Return one event in words, or None for events the log leaves out (turn bookkeeping)."""
+def sentence(
+    event: Mapping[str, Any],
+    seats: Mapping[int, SeatInfo],
+    labels: Mapping[int, str] | None = None,
+) -> str | None:
+    """Return one event in words, or None for events the log leaves out (turn bookkeeping).
+
+    ``labels`` names seats instead of their readable label (``mark``'s tokens for the page).
+    """
     code = event.get("code")
     p: Mapping[str, Any] = event.get("params", {})
 
     def who(key: str = "seat") -> str:
-        return seat_label(seats, p.get(key))
+        seat = p.get(key)
+        if labels is not None and seat is not None and int(seat) in labels:
+            return labels[int(seat)]
+        return seat_label(seats, seat)
 
     if code == "tile_placed":
         return _("%(who)s placed a %(tile)s on %(square)s.") % {
@@ -206,14 +219,56 @@ def auto_note(source: str, who: str) -> str | None:
     return None
 
 
+# A seat's mark in a sentence, for ``marked_html`` to draw (control characters: never in
+# a name, which the names' normal form refuses).
+_MARK = re.compile("\x01(\\d+)\x02")
+
+
+def _mark(seat: int) -> str:
+    return f"\x01{seat}\x02"
+
+
+def marked_html(text: str, seats: Mapping[int, SeatInfo]) -> SafeString:
+    """Return ``text`` escaped, each seat's mark drawn: the first in the dynasty's colour and
+    sign with the player's name, later ones by the sign alone (named for screen readers).
+
+    The log names each player once a line (issue 16), and never by colour alone.
+    """
+    seen: set[int] = set()
+    out: list[str] = []
+    pos = 0
+    for m in _MARK.finditer(text):
+        out.append(escape(text[pos : m.start()]))
+        n = int(m.group(1))
+        info = seats.get(n)
+        name = info.username if info else str(n)
+        dynasty = info.dynasty if info else ""
+        # The dynasty's sign is drawn by the stylesheet (game.css: .who::before), in its
+        # colour; a later mention shows the sign alone, its name hidden but read aloud.
+        if n in seen:
+            out.append(f'<b class="who sign d-{escape(dynasty)}"><i>{escape(name)}</i></b>')
+        else:
+            seen.add(n)
+            out.append(f'<b class="who d-{escape(dynasty)}">{escape(name)}</b>')
+        pos = m.end()
+    out.append(escape(text[pos:]))
+    return SafeString("".join(out))
+
+
 def log_entries(
-    moves: Iterable[Any], seats: Mapping[int, SeatInfo], viewer: int | None, *, game_over: bool
+    moves: Iterable[Any],
+    seats: Mapping[int, SeatInfo],
+    viewer: int | None,
+    *,
+    game_over: bool,
+    marked: bool = False,
 ) -> list[dict[str, Any]]:
     """Return ``[{"ply", "seat", "who", "lines": [str], "text", "squares"}]`` for ``moves``.
 
     ``moves`` are ``Move`` rows (``ply``, ``seat``, ``events``, ``source``); only events
     the viewer may see are written, and that a standing order answered only in its
-    owner's log. ``text`` is the lines joined by spaces.
+    owner's log. ``text`` is the lines joined by spaces. ``marked`` (the game page) writes
+    each seat as a mark instead of its label, for ``marked_html``.
     """
     language = get_language()
     names = tuple((n, info.username, info.dynasty) for n, info in sorted(seats.items()))
@@ -227,7 +282,7 @@ def log_entries(
         if source == "order" and viewer != move.seat:
             source = "player"  # standing orders are secret: only their owner is told (issue 17)
         lines, squares = _written(
-            language, names, move.seat, source, json.dumps(events, sort_keys=True)
+            language, names, move.seat, source, json.dumps(events, sort_keys=True), marked
         )
         out.append(
             {
@@ -254,14 +309,17 @@ def _written(
     seat: int | None,
     source: str,
     events_json: str,
+    marked: bool = False,
 ) -> tuple[tuple[str, ...], frozenset[str]]:
     # Cached by what is written: a move's visible events, its source and seat, the seats'
     # names and the language. Moves never change (append-only), so the log of a game is
     # written once per viewer and language, not at every poll (bench/page_cost.py).
     seats = {n: SeatInfo(n, username, dynasty) for n, username, dynasty in names}
     events = json.loads(events_json)
-    lines = [s for s in (sentence(e, seats) for e in events) if s]
-    note = auto_note(source, seat_label(seats, seat))
+    labels = {n: _mark(n) for n in seats} if marked else None
+    lines = [s for s in (sentence(e, seats, labels) for e in events) if s]
+    mover = labels[seat] if labels is not None and seat in labels else seat_label(seats, seat)
+    note = auto_note(source, mover)
     if note:
         lines.insert(0, note)
     return tuple(lines), engine.event_squares(events)

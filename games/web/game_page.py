@@ -26,8 +26,8 @@ from games.play.submit import undoable_count
 from games.selectors.games import seat_for, seat_infos
 from games.selectors.moves import LOG_PLIES, moves_recent
 from games.selectors.people import quiet_hours_of, vacation_current, vacations_until
-from games.text.gamelog import log_entries
-from games.text.seats import display_name, seat_label
+from games.text.gamelog import log_entries, marked_html
+from games.text.seats import SeatInfo, display_name, seat_label
 from games.web.community_page import since_chat
 from games.web.header import GameHeader
 from games.web.view_context import view_context
@@ -44,6 +44,13 @@ def _log_item(ply: int, new: bool, text: str) -> SafeString:
     return SafeString(
         get_template("games/_log_item.html").render({"ply": ply, "new": new, "text": text})
     )
+
+
+@lru_cache(maxsize=16384)
+def _marked(text: str, names: tuple[tuple[int, str, str], ...]) -> SafeString:
+    """Return a log text with its seats drawn (``gamelog.marked_html``), once per text."""
+    seats = {n: SeatInfo(n, username, dynasty) for n, username, dynasty in names}
+    return marked_html(text, seats)
 
 
 def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
@@ -209,7 +216,10 @@ def game_context(
     moves, last_mine = moves_recent(game.pk, version=game.version, position=position)
     game_over = view.is_over
     # "Since your last move": everything after the viewer's latest ply.
-    entries = log_entries(moves, seats, position, game_over=game_over)
+    entries = log_entries(moves, seats, position, game_over=game_over, marked=True)
+    names = tuple((n, info.username, info.dynasty) for n, info in sorted(seats.items()))
+    for entry in entries:
+        entry["lines_html"] = [_marked(line, names) for line in entry["lines"]]
     since_entries = [e for e in entries if e["ply"] > last_mine] if position else []
     changed: set[str] = set()
     for entry in since_entries:
@@ -226,7 +236,7 @@ def game_context(
     log = entries[-LOG_PLIES:]
     for entry in log:
         entry["new"] = position is not None and entry["ply"] > last_mine
-        entry["html"] = _log_item(entry["ply"], entry["new"], entry["text"])
+        entry["html"] = _log_item(entry["ply"], entry["new"], _marked(entry["text"], names))
     ctx.update(
         log=list(reversed(log)),
         log_truncated=game.version > LOG_PLIES,

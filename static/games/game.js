@@ -126,6 +126,16 @@
     return true;
   }
 
+  // A private game's invitation link: copied with one click (the link stays selectable).
+  document.addEventListener("click", function (ev) {
+    var button = ev.target.closest && ev.target.closest("button.copy[data-copy]");
+    var source = button && document.getElementById(button.dataset.copy);
+    if (!source || !navigator.clipboard) { return; }
+    navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+      button.textContent = button.dataset.copied;
+    });
+  });
+
   document.addEventListener("click", function (ev) {
     var root = game();
     if (!root || !root.contains(ev.target)) { return; }

@@ -193,3 +193,59 @@ def test_a_game_on_the_board_and_tray(
     finally:
         first_context.close()
         second_context.close()
+
+
+def test_the_board_is_named_and_played_from_the_keyboard(
+    browser: Any, live_server: Any, screenshots: Path
+) -> None:
+    """Every square and tray piece has an accessible name; a tile is played by keys alone."""
+    game, seats = _seeded_game()
+    context, page = _log_in(
+        browser, live_server.url, seats[1], f"/games/{game.pk}/", WIDTHS["desktop"]
+    )
+    try:
+        unnamed = page.evaluate(
+            "(() => { const bad = [];"
+            " document.querySelectorAll('#board td.sq').forEach((td) => {"
+            "   if (!(td.getAttribute('aria-label') || '').trim()) bad.push(td.dataset.square); });"
+            # Drawings on the board are inside their square, whose label says what they show.
+            " document.querySelectorAll('#tray svg').forEach((svg) => {"
+            "   if (svg.getAttribute('aria-hidden') !== 'true' && !svg.getAttribute('aria-label'))"
+            "     bad.push(svg.outerHTML.slice(0, 60)); });"
+            " document.querySelectorAll('#tray button').forEach((b) => {"
+            "   if (!(b.getAttribute('aria-label') || b.textContent).trim())"
+            "     bad.push(b.outerHTML.slice(0, 60)); });"
+            " return bad; })()"
+        )
+        assert unnamed == [], unnamed
+        assert page.locator("#board td.sq").count() == 176
+        label = page.get_attribute('#board td.sq[data-square="k1"]', "aria-label") or ""
+        assert "k1" in label and "temple" in label and "treasure" in label, label
+
+        # A typed action the engine refuses is refused before any confirm step, with why.
+        page.fill("form.notation input[name=action]", "tile black e1")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("form.notation .refused")
+        assert "land" in (page.text_content("form.notation .refused") or "")
+        assert page.locator("#confirm").is_hidden()
+
+        # Keys only: the first tile of the tray, then back to the board and along it.
+        page.focus("#hand .tiles button")
+        page.keyboard.press("Enter")
+        page.locator("#board .sq.target").first.wait_for(state="visible")
+        for _ in range(60):
+            page.keyboard.press("Shift+Tab")
+            if page.evaluate("document.activeElement.matches('td.sq')"):
+                break
+        assert page.evaluate("document.activeElement.dataset.square") == "a1"
+        page.keyboard.press("ArrowDown")  # a2, a land square next to nothing: a quiet tile
+        assert page.evaluate("document.activeElement.dataset.square") == "a2"
+        page.keyboard.press("Enter")
+        page.locator("#confirm").wait_for(state="visible")
+        assert page.evaluate("document.activeElement.id") == "confirm-ok"
+        _shot(page, screenshots, "keyboard", "confirm")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#game[data-version='1']")
+        assert page.locator('#board .sq[data-square="a2"] svg.piece.tile').count() == 1
+    finally:
+        context.close()

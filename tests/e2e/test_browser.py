@@ -257,6 +257,7 @@ def test_tiles_are_swapped_by_ticking_them(
     context, page = _log_in(browser, live_server.url, player, f"/games/{game.pk}/", DESKTOP)
     try:
         page.evaluate("window.notReloaded = true")
+        page.click("details.swap summary")  # the tray's compact "Swap tiles…" (issue 16)
         boxes = page.locator("form.swap-pick input[name=swap]")
         assert boxes.count() == 6
         colors = [boxes.nth(i).get_attribute("value") for i in (0, 5)]

@@ -49,10 +49,14 @@ def client_for(user: Any) -> Client:
 
 
 def page_actions(content: bytes) -> list[str]:
-    """Return the ``data-action`` notations a page or partial offers, in order."""
+    """Return the engine actions (``data-action`` notations) a page or partial offers, in order.
+
+    The Undo button (``data-action="undo"``, issue 16) is left out: it is not an engine
+    action, and a random walk that may take back every move need never end.
+    """
     import html
 
-    return [html.unescape(a) for a in DATA_ACTION.findall(content.decode())]
+    return [html.unescape(a) for a in DATA_ACTION.findall(content.decode()) if a != "undo"]
 
 
 def page_version(content: bytes) -> int:

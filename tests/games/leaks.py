@@ -15,6 +15,7 @@ HAND_SEAT = re.compile(r'data-hand-seat="(\d+)"')
 VP_SEAT = re.compile(r'data-vp-seat="(\d+)" data-vp="([^"]*)"')
 ORDERS_SEAT = re.compile(r'data-orders-seat="(\d+)"')
 ORDER_TOLD = "Your standing order answered for you."
+GAIN_SEAT = re.compile(r'data-gain-seat="(\d+)"')
 
 
 def assert_no_leak(
@@ -41,6 +42,9 @@ def assert_no_leak(
         assert viewer is not None and shown == hand_code(_hand(data, viewer)), "a hand leaked"
     if not over:
         assert not HAND_SEAT.findall(text), "hands are revealed before the end"
+    for seat_text in GAIN_SEAT.findall(text):  # "+1 red" (issue 16): only where totals show
+        seat = int(seat_text)
+        assert over or state.open_scoring or seat == viewer, f"seat {seat}'s points leaked"
     for seat_text, shown in VP_SEAT.findall(text):
         seat = int(seat_text)
         assert over or state.open_scoring or seat == viewer, f"seat {seat}'s totals leaked"

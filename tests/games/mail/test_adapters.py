@@ -100,6 +100,6 @@ def test_a_chinese_sign_up_gets_its_confirmation_in_chinese_throughout(
     )
     assert response.status_code == 302
     (payload,) = queued
-    assert payload["subject"].startswith("[底格里斯与幼发拉底] ")
-    assert payload["body"].startswith("你好，这里是底格里斯与幼发拉底！")
+    assert payload["subject"].startswith("[《两河流域》] ")  # the name Chinese players use
+    assert payload["body"].startswith("你好，这里是《两河流域》！")
     assert "Tigris" not in payload["subject"] + payload["body"]

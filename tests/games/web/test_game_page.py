@@ -12,6 +12,7 @@ from games.core.history import colours_by_ply
 from games.core.states import game_state
 from games.models import Game
 from games.play import lifecycle
+from games.play.submit import game_submit_action
 from tests.engine.rules_helpers import play, position
 from tests.games.factories import (
     UserFactory,
@@ -101,3 +102,30 @@ def test_a_finished_games_replay_shows_every_hand_but_an_unfinished_ones_does_no
     assert game.status == Game.Status.FINISHED
     after = client_for(seats[1]).get(f"/games/{game.pk}/replay?ply=3").content.decode()
     assert 'data-hand-seat="1"' in after and 'data-hand-seat="2"' in after
+
+
+def test_log_lines_name_each_player_once_in_their_dynastys_colour_and_sign() -> None:
+    """Issue 16: the first mention is the sign and the name, later ones the sign alone."""
+    game, seats = game_at_state(position({"e5": "r", "f5": "1K"}, hands={1: "r r k", 2: "b"}))
+    game_submit_action(game_id=game.pk, user=seats[1], action="tile red e6", expected_version=0)
+    body = client_for(seats[2]).get(f"/games/{game.pk}/").content.decode()
+    item = section(body, '<li value="1"', "</li>")
+    dynasty = game.seats.get(position=1).dynasty
+    name = seats[1].username
+    assert item.count(name) == 2  # the name once, and the sign's name for screen readers
+    assert f'<b class="who d-{dynasty}">{name}</b>' in item
+    assert f'<b class="who sign d-{dynasty}"><i>{name}</i></b>' in item
+    assert "Seat 1" not in item
+
+
+def test_the_waiting_room_counts_seats_taken_and_offers_to_copy_the_invitation() -> None:
+    """Issue 16's words: "1 of 2 seats taken", a copy button, 《两河流域》 in the title."""
+    creator = UserFactory()
+    game = lifecycle.game_create(creator=creator, num_players=2, is_public=False)
+    client = client_for(creator)
+    body = client.get(f"/games/{game.pk}/").content.decode()
+    assert "1 of 2 seats taken" in body
+    assert 'data-copy="invite-link"' in body and f"/invite/{game.invite_token}" in body
+    client.post("/i18n/setlang/", {"language": "zh-hans"})
+    body = client.get(f"/games/{game.pk}/").content.decode()
+    assert "《两河流域》</title>" in body and "已占1/2个座位" in body

@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterator, Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.db import models
@@ -158,6 +159,14 @@ def test_no_page_leaks_hidden_information(
                 if "/record." in response.request["PATH_INFO"]:
                     assert_record_no_leak(response.content, game, seat)
                 checked += 1
+            # The confirm step's preview (issue 16): the seat to act gets one, others a refusal.
+            state = game_state(game)
+            if not state.is_over:
+                action = quote(str(engine.legal_actions(state)[0]))
+                preview = client.get(f"/games/{game.pk}/preview?action={action}")
+                assert preview.status_code == (200 if seat == state.to_act else 403)
+                assert_no_leak(preview.content, game, seat)
+                assert_context_holds_no_secret(preview, game)
             lobby = client.get("/")  # the lobby lists the player's games and the open ones
             assert lobby.status_code == 200
             assert_context_holds_no_secret(lobby, game)
@@ -255,6 +264,8 @@ def test_the_leak_check_catches_a_leak() -> None:
     leaked = page + b'<p data-vp-seat="2" data-vp="red:0,black:0,blue:0,green:0,treasures:0">'
     with pytest.raises(AssertionError, match="totals leaked"):
         assert_no_leak(leaked, game, 1)
+    with pytest.raises(AssertionError, match="points leaked"):
+        assert_no_leak(page + b'<span data-gain-seat="2">+1 red</span>', game, 1)
     with pytest.raises(AssertionError, match="hand leaked"):
         assert_no_leak(page, game, 2)
     with pytest.raises(AssertionError, match="seed leaked"):
@@ -444,3 +455,20 @@ def test_taking_back_an_action_reveals_nothing_to_anyone() -> None:
             assert_no_leak(response.content, game, seat, shown)
             assert_context_holds_no_secret(response, game)
     assert_no_leak(undo.content, game, 1)
+
+
+def test_points_just_scored_show_only_where_the_totals_do() -> None:
+    """Issue 16: "+1 red" beside the scorer for the scorer, not for a rival (hidden scoring)."""
+    from tests.engine.rules_helpers import position
+    from tests.games.factories import game_at_state
+
+    state = position({"e5": "r", "f5": "1K"}, hands={1: "r r k", 2: "b"})
+    game, seats = game_at_state(state)
+    game_submit_action(game_id=game.pk, user=seats[1], action="tile red e6", expected_version=0)
+    game.refresh_from_db()
+    mine = client_for(seats[1]).get(f"/games/{game.pk}/").content
+    theirs = client_for(seats[2]).get(f"/games/{game.pk}/").content
+    assert b'data-gain-seat="1">+1 red' in mine
+    assert b"data-gain-seat" not in theirs
+    assert_no_leak(mine, game, 1)
+    assert_no_leak(theirs, game, 2)

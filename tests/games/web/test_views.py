@@ -145,7 +145,7 @@ def test_act_without_javascript_redirects_and_with_htmx_returns_the_partial() ->
 @pytest.mark.parametrize(
     ("case", "status", "message"),
     [
-        ("anonymous", 403, "Log in to play."),
+        ("anonymous", 403, "Sign in to play."),
         ("wrong_user", 403, "You are not playing in this game."),
         ("wrong_seat", 403, "It is not your turn to act."),
         ("stale", 409, "The game moved on"),
@@ -318,9 +318,11 @@ def test_each_dynasty_is_marked_in_the_players_list_with_the_sign_its_leaders_ca
     dynasties = {s.dynasty for s in game.seats.all()}
     assert len(dynasties) == 2
     for dynasty in dynasties:
-        assert f'class="who d-{dynasty}"' in page and f'<use href="#p-{dynasty}"/>' in page
-        assert f'<symbol id="p-{dynasty}"' in page  # drawn by the page's sprite sheet
-        assert f".d-{dynasty} .dy" in (STATIC / "games/game.css").read_text()
+        assert f'class="who d-{dynasty}"' in page
+        assert f'<symbol id="p-{dynasty}"' in page  # the leaders' sign, in the sprite sheet
+        css = (STATIC / "games/game.css").read_text()
+        assert f".d-{dynasty} .dy" in css and f".who.d-{dynasty}::before" in css
+        assert (STATIC / f"games/sign-{dynasty}.svg").exists()
 
 
 def test_a_spectator_asking_for_the_replay_of_a_game_in_progress_is_told_why_not() -> None:
