@@ -189,7 +189,8 @@ def _place_tile(w: Work, state: GameState, action: PlaceTile) -> None:
     w.hands[w.active - 1][c] -= 1
     w.put(s, TILE_BASE + c)
     w.placed = s
-    w.emit("tile_placed", seat=w.active, color=COLOR_NAMES[c], square=SQUARE_NAMES[s])
+    if w.log:
+        w.emit("tile_placed", seat=w.active, color=COLOR_NAMES[c], square=SQUARE_NAMES[s])
     if len(kingdoms) == 2:
         w.unification = s
         wars = conflicts.wars_at(w.board, s, w.regions(s))
@@ -204,14 +205,15 @@ def _place_leader(w: Work, action: PlaceLeader) -> bool:
     old = w.leaders[seat - 1][c]
     if old >= 0:
         w.put(old, EMPTY)
-        w.emit(
-            "leader_moved",
-            seat=seat,
-            leader=LEADER_NAMES[c],
-            from_square=SQUARE_NAMES[old],
-            square=SQUARE_NAMES[s],
-        )
-    else:
+        if w.log:
+            w.emit(
+                "leader_moved",
+                seat=seat,
+                leader=LEADER_NAMES[c],
+                from_square=SQUARE_NAMES[old],
+                square=SQUARE_NAMES[s],
+            )
+    elif w.log:
         w.emit("leader_placed", seat=seat, leader=LEADER_NAMES[c], square=SQUARE_NAMES[s])
     w.put(s, leader_cell(seat, c))
     w.leaders[seat - 1][c] = s
@@ -271,6 +273,7 @@ def _end_turn(w: Work) -> None:
         w.end_game("treasures")
         return
     nxt = w.active % n + 1
-    w.emit("turn_ended", seat=w.active, next=nxt)
+    if w.log:
+        w.emit("turn_ended", seat=w.active, next=nxt)
     w.active = nxt
     w.actions_left = 2

@@ -213,13 +213,57 @@ class GameState:
     def _make(values: tuple[Any, ...]) -> GameState:
         """Return a state from every field but ``cache``, in declaration order, unchecked.
 
-        ``apply`` makes one state per ply: setting the slots directly costs a
-        third of the frozen dataclass's ``__init__`` (``Work.freeze``).
+        ``apply`` makes one state per ply: setting the slots directly, one
+        call each without a loop, costs a fifth of the frozen dataclass's
+        ``__init__`` (``Work.freeze``).
         """
+        (
+            num_players,
+            seed,
+            open_scoring,
+            board,
+            treasures,
+            hands,
+            vp,
+            treasures_held,
+            catastrophes,
+            bag,
+            discarded,
+            monuments,
+            active_seat,
+            actions_left,
+            pending,
+            conflict,
+            unification,
+            placed,
+            is_over,
+            end_reason,
+            events,
+        ) = values
         st: GameState = object.__new__(GameState)
-        for put, value in zip(_SETTERS, values, strict=True):
-            put(st, value)
-        _SET_CACHE(st, {})
+        put = _PUT
+        put["num_players"](st, num_players)
+        put["seed"](st, seed)
+        put["open_scoring"](st, open_scoring)
+        put["board"](st, board)
+        put["treasures"](st, treasures)
+        put["hands"](st, hands)
+        put["vp"](st, vp)
+        put["treasures_held"](st, treasures_held)
+        put["catastrophes"](st, catastrophes)
+        put["bag"](st, bag)
+        put["discarded"](st, discarded)
+        put["monuments"](st, monuments)
+        put["active_seat"](st, active_seat)
+        put["actions_left"](st, actions_left)
+        put["pending"](st, pending)
+        put["conflict"](st, conflict)
+        put["unification"](st, unification)
+        put["placed"](st, placed)
+        put["is_over"](st, is_over)
+        put["end_reason"](st, end_reason)
+        put["events"](st, events)
+        put["cache"](st, {})
         return st
 
     def to_dict(self) -> dict[str, Any]:
@@ -289,9 +333,8 @@ class GameState:
         return GameState.from_dict(json.loads(text))
 
 
-_FIELDS = tuple(f.name for f in fields(GameState) if f.name != "cache")
-_SETTERS = tuple(getattr(GameState, name).__set__ for name in _FIELDS)
-_SET_CACHE = getattr(GameState, "cache").__set__  # noqa: B009 (mypy reads a slot as a class variable)
+# Each slot's setter by field name (``_make``); mypy reads a slot as a class variable.
+_PUT: dict[str, Any] = {f.name: getattr(GameState, f.name).__set__ for f in fields(GameState)}
 
 
 def _counts(seq: Any) -> Counts:

@@ -58,6 +58,8 @@ class Work:
         "touched",
         "_memo_writes",
         "_memo",
+        "_changed_writes",
+        "_changed",
     )
 
     def __init__(self, st: GameState, *, log: bool = True) -> None:
@@ -90,6 +92,8 @@ class Work:
         self.touched: list[int] = []  # squares written since the copy, for local updates
         self._memo_writes = -1  # len(touched) when _memo was made
         self._memo: tuple[Regions, list[int]] | None = None
+        self._changed_writes = -1  # len(touched) when _changed was made
+        self._changed: list[int] = []
 
     def freeze(self) -> GameState:
         """Return the immutable state holding the current values."""
@@ -174,16 +178,30 @@ class Work:
         self.touched.append(square)
 
     def changed(self) -> list[int]:
-        """Return the squares where the board now differs from the parent state's, in order."""
-        old, board = self.parent.board, self.board
-        return sorted({x for x in self.touched if board[x] != old[x]})
+        """Return the squares where the board now differs from the parent state's, in order.
+
+        Remembered until the board is written again; do not change the list.
+        """
+        touched = self.touched
+        if self._changed_writes != len(touched):
+            old, board = self.parent.board, self.board
+            if len(touched) == 1:
+                x = touched[0]
+                self._changed = [x] if board[x] != old[x] else []
+            else:
+                self._changed = sorted({x for x in touched if board[x] != old[x]})
+            self._changed_writes = len(touched)
+        return self._changed
 
     def score(self, seat: int, color: int, amount: int, reason: str) -> None:
         """Give ``seat`` ``amount`` VP of ``color`` and log it."""
         v = list(self.vp[seat - 1])
         v[color] += amount
         self.vp = (*self.vp[: seat - 1], (v[0], v[1], v[2], v[3]), *self.vp[seat:])
-        self.emit("vp_scored", seat=seat, color=COLOR_NAMES[color], amount=amount, reason=reason)
+        if self.log:
+            self.emit(
+                "vp_scored", seat=seat, color=COLOR_NAMES[color], amount=amount, reason=reason
+            )
 
     def remove_leader(self, square: int, reason: str) -> None:
         """Return the leader on ``square`` to its owner's supply and log why."""
@@ -220,7 +238,8 @@ class Work:
         for c in self.bag[-n:]:
             hand[c] += 1
         self.bag = self.bag[:-n]
-        self.emit("tiles_drawn", seat=seat, count=n)
+        if self.log:
+            self.emit("tiles_drawn", seat=seat, count=n)
         return True
 
     def end_game(self, reason: str) -> None:
