@@ -30,7 +30,6 @@ from games.api.schemas import (
     MoveOut,
     ProfileOut,
     RatingPoint,
-    RecordOut,
     TokenOut,
 )
 from games.api.values import (
@@ -48,6 +47,7 @@ from games.core.states import game_state
 from games.models import Game, Move, Profile, Seat
 from games.play import ratings
 from games.selectors.games import games_waiting_for, seat_for, with_seats
+from games.selectors.moves import played
 
 router = Router()
 
@@ -125,16 +125,20 @@ def game_moves(request: HttpRequest, game_id: int) -> Rows:
     def convert(moves: list[Move]) -> list[MoveOut]:
         return [move_out(m, viewer=position, over=over) for m in moves]
 
-    return Rows(Move.objects.filter(game_id=game.pk), convert)
+    # The line of play: a ply taken back (issue 16) and its undo row are left out.
+    return Rows(played(Move.objects.filter(game_id=game.pk)), convert)
 
 
 @router.get(
-    "/games/{game_id}/record", response=RecordOut, tags=["games"], summary="A finished game"
+    "/games/{game_id}/record",
+    response=dict[str, Any],
+    tags=["games"],
+    summary="A finished game's record (docs/record-format.md)",
 )
 def game_record(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """The record of a finished game (its seed and every move); 409 before the end."""
     game = _game_for(request, game_id)
-    record = records.record_for(game.pk) if game.status == Game.Status.FINISHED else None
+    record = records.record_for(game)
     if record is None:
         raise ApiError(409, "not_finished", _("This game is not finished: it has no record yet."))
     return record

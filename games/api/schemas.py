@@ -144,20 +144,6 @@ class MoveOut(Schema):
     events: list[EventOut]
 
 
-class RecordOut(Schema):
-    """A finished game's record (issue 19's record format; see ``games.api.records``)."""
-
-    format: str
-    format_version: int
-    game: int
-    num_players: int
-    open_scoring: bool
-    seed: int
-    players: list[SeatOut]
-    moves: list[dict[str, Any]]
-    result: list[PlacingOut]
-
-
 class ProfileOut(Schema):
     """A player's public profile and rating (1500 + 40·(μ − 3σ), ± 40·2σ)."""
 

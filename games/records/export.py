@@ -104,7 +104,8 @@ def game_record(game: Game, perspective: int | None) -> dict[str, Any]:
         "perspective": None if finished else perspective,
         "players": [_player(s) for s in game.seats.all() if s.position is not None],
         "seed": game.seed if finished else None,
-        "moves": [_move(m, perspective, finished=finished) for m in moves],
+        # Numbered along the line of play: a ply taken back (issue 16) is not in a record.
+        "moves": [_move(m, n, perspective, finished=finished) for n, m in enumerate(moves, 1)],
         "result": _result(state) if finished else None,
     }
     if not finished:
@@ -126,10 +127,11 @@ def _player(seat: Seat) -> dict[str, Any]:
     }
 
 
-def _move(move: Move, perspective: int | None, *, finished: bool) -> dict[str, Any]:
-    """Return one ply; another seat's swap of an unfinished game without its colours (§14)."""
+def _move(move: Move, ply: int, perspective: int | None, *, finished: bool) -> dict[str, Any]:
+    """Return ``move`` as ply ``ply`` of the line of play; another seat's swap of an
+    unfinished game without its colours (RULES.md §14)."""
     out: dict[str, Any] = {
-        "ply": move.ply,
+        "ply": ply,
         "seat": move.seat,
         "action": move.action,
         "source": move.source,

@@ -90,9 +90,12 @@ def seat_moved_since(game_id: int, *, seat: int, ply: int) -> bool:
 
 
 def moves_for_record(game_id: int) -> list[Move]:
-    """Return every move of the game in ply order without their events (a game's record)."""
+    """Return the line of play in ply order without the events (a game's record).
+
+    Plies taken back and the undo rows that took them back are left out (issue 16).
+    """
     fields = ("ply", "seat", "action", "source", "created_at")
-    return list(Move.objects.filter(game_id=game_id).order_by("ply").only(*fields))
+    return list(played(Move.objects.filter(game_id=game_id)).order_by("ply").only(*fields))
 
 
 def last_move_time(game_id: int, *, seat: int) -> datetime | None:
