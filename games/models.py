@@ -211,6 +211,7 @@ class Move(models.Model):
         """Return whether this row takes back an earlier ply (issue 16) instead of acting."""
         return self.action == self.UNDO
 
+    @property
     def public_source(self) -> str:
         """Return ``source`` as anyone but the mover may know it: a standing order's answer
         reads as the player's own (issue 17: orders are secret, in pages, emails, the API

@@ -111,7 +111,7 @@ def move_out(move: Move, *, viewer: int | None, over: bool) -> MoveOut:
         seat=move.seat,
         action=_public_action(move, viewer=viewer, over=over),
         # A standing order's answer reads as the player's own to anyone else (issue 17).
-        source=move.source if over or move.seat == viewer else move.public_source(),
+        source=move.source if over or move.seat == viewer else move.public_source,
         created_at=move.created_at,
         events=[
             EventOut(code=e["code"], params=e.get("params", {}))
