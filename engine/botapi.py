@@ -26,6 +26,7 @@ from .board import (
 )
 from .kingdoms import Regions, label
 from .legality import analysis
+from .monuments import monument_income as _monument_income
 from .pieces import (
     BLACK,
     BLUE,
@@ -62,6 +63,15 @@ def kingdoms_touching(state: GameState) -> list[int]:
     return analysis(state).nk
 
 
+def monument_income(state: GameState, seat: int) -> list[int]:
+    """Return the colours ``seat`` would score 1 VP each of for monuments now (RULES.md §8.3).
+
+    What the end of ``seat``'s turn gives on this board (``monuments.monument_income``): for
+    each built monument, each of its colours in which ``seat`` has a leader in its kingdom.
+    """
+    return _monument_income(regions(state), state.monuments, seat)
+
+
 __all__ = [
     "BLACK",
     "BLOCKS_OF",
@@ -89,6 +99,7 @@ __all__ = [
     "block_squares",
     "cell_leader",
     "kingdoms_touching",
+    "monument_income",
     "label",
     "regions",
     "with_treasures",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .board import BLOCKS_OF, COLS, SQUARE_NAMES, block_squares
+from .kingdoms import Regions
 from .pieces import COLOR_NAMES, FACE_DOWN, MONUMENT_NAMES, MONUMENTS, TILE_BASE
 from .state import Decision
 from .work import Work
@@ -69,24 +72,44 @@ def decline(w: Work) -> None:
     w.emit("monument_declined", seat=w.active)
 
 
-def score_monuments(w: Work) -> None:
-    """Give the active player monument VP at the end of their turn (§8.3, §12.1).
+def monument_income(regions: Regions, built: Sequence[int], seat: int) -> list[int]:
+    """Return the colours ``seat`` scores 1 VP each of at the end of its turn (§8.3, §12.1).
 
-    For each built monument, 1 VP of each of its colours for which the active
-    player has a leader of that colour in the monument's kingdom (no king
-    substitution).
+    ``regions`` labels the board (``kingdoms.label``); ``built[m]`` is the
+    top-left square of monument ``m`` or -1. For each built monument, each of
+    its colours for which ``seat`` has a leader of that colour in the
+    monument's kingdom (no king substitution): in monument order, then in
+    the monument's colour order, so a colour may come more than once.
     """
-    if all(t < 0 for t in w.monuments):
-        return
-    regions = w.regions()
-    seat = w.active
-    for m, top in enumerate(w.monuments):
+    out: list[int] = []
+    for m, top in enumerate(built):
         if top < 0:
             continue
         here = regions.leaders[regions.rid[top]]
         for color in MONUMENTS[m]:
             if any(s == seat and c == color for s, c, _ in here):
-                w.score(seat, color, 1, "monument")
+                out.append(color)
+    return out
 
 
-__all__ = ["COLOR_NAMES", "build", "decline", "offer", "options", "score_monuments"]
+def score_monuments(w: Work) -> None:
+    """Give the active player monument VP at the end of their turn (§8.3, §12.1).
+
+    The colours come from ``monument_income``.
+    """
+    if all(t < 0 for t in w.monuments):
+        return
+    seat = w.active
+    for color in monument_income(w.regions(), w.monuments, seat):
+        w.score(seat, color, 1, "monument")
+
+
+__all__ = [
+    "COLOR_NAMES",
+    "build",
+    "decline",
+    "monument_income",
+    "offer",
+    "options",
+    "score_monuments",
+]

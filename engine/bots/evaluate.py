@@ -24,12 +24,12 @@ from engine import GameState, final_ranking
 from engine.botapi import (
     IS_RIVER,
     KING,
-    MONUMENTS,
     NEIGHBOURS,
     RED,
     TILE_BASE,
     TRADER,
     kingdoms_touching,
+    monument_income,
 )
 
 from .common import (
@@ -77,13 +77,8 @@ def own_worth(state: GameState, seat: int, summ: Summary) -> float:
         value += potential * safety * (0.5 + weights[c])
         if c == TRADER and summ.treasures[r] >= 1:
             value += 0.3
-    for m, top in enumerate(state.monuments):
-        if top < 0:
-            continue
-        here = reg.leaders[reg.rid[top]]
-        for color in MONUMENTS[m]:
-            if any(s == seat and c == color for s, c, _ in here):
-                value += 1.0 + weights[color]
+    for color in monument_income(state, seat):
+        value += 1.0 + weights[color]
     # Nothing for the hand: after a refill it is a sample of the bag, noise to a planner.
     value += 0.4 * state.catastrophes[i]
     return value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.botapi import BLACK, RED, monument_income
 from tests.engine.rules_helpers import (
     assert_illegal,
     built_monuments,
@@ -227,6 +228,20 @@ def test_monument_vp_for_both_colours_and_every_monument() -> None:
     state = play(state, "pass")
     assert vp(state, 1) == {**ZERO, "red": 1, "black": 2}
     assert vp(state, 2) == ZERO
+
+
+def test_monument_income_names_the_colours_the_end_of_turn_scores() -> None:
+    """RULES.md §8.3: ``botapi.monument_income`` is what ``score_monuments`` gives, seat by seat.
+
+    Red-black and black-green in one kingdom with 1K and 1P: seat 1 earns red, black (red-black)
+    and black (black-green); seat 2's king stands in another kingdom: nothing.
+    """
+    board = {**MONUMENT_KINGDOM, "i5": "1P", "g6": "#", "h6": "#", "g7": "#", "h7": "#"}
+    state = position(board, monuments={"red-black": "g4", "black-green": "g6"})
+    assert monument_income(state, 1) == [RED, BLACK, BLACK]
+    assert monument_income(state, 2) == []
+    after = play(state, "pass")
+    assert vp(after, 1) == {**ZERO, "red": 1, "black": 2}
 
 
 def test_a_farm_block_on_the_river_offers_blue_monuments() -> None:
