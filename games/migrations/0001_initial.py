@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,83 +15,168 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('open', 'open'), ('active', 'in progress'), ('finished', 'finished'), ('aborted', 'aborted'), ('expired', 'expired')], default='open', max_length=10)),
-                ('num_players', models.PositiveSmallIntegerField()),
-                ('days_per_move', models.PositiveSmallIntegerField(blank=True, help_text='Time per decision in days; empty means no limit.', null=True)),
-                ('is_public', models.BooleanField(default=True)),
-                ('is_rated', models.BooleanField(default=True)),
-                ('open_scoring', models.BooleanField(default=False)),
-                ('invite_token', models.CharField(default=games.models._new_invite_token, max_length=32, unique=True)),
-                ('seed', models.BigIntegerField(default=games.models._new_seed, editable=False)),
-                ('state', models.JSONField(blank=True, editable=False, null=True)),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('to_act_seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('deadline', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('creator', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='created_games', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "open"),
+                            ("active", "in progress"),
+                            ("finished", "finished"),
+                            ("aborted", "aborted"),
+                            ("expired", "expired"),
+                        ],
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("num_players", models.PositiveSmallIntegerField()),
+                (
+                    "days_per_move",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Time per decision in days; empty means no limit.",
+                        null=True,
+                    ),
+                ),
+                ("is_public", models.BooleanField(default=True)),
+                ("is_rated", models.BooleanField(default=True)),
+                ("open_scoring", models.BooleanField(default=False)),
+                (
+                    "invite_token",
+                    models.CharField(
+                        default=games.models._new_invite_token, max_length=32, unique=True
+                    ),
+                ),
+                ("seed", models.BigIntegerField(default=games.models._new_seed, editable=False)),
+                ("state", models.JSONField(blank=True, editable=False, null=True)),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("to_act_seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("deadline", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "creator",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="created_games",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Move',
+            name="Move",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ply', models.PositiveIntegerField()),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('action', models.CharField(max_length=64)),
-                ('events', models.JSONField(default=list)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moves', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("ply", models.PositiveIntegerField()),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("action", models.CharField(max_length=64)),
+                ("events", models.JSONField(default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="moves",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'ply'],
+                "ordering": ["game", "ply"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('dynasty', models.CharField(blank=True, choices=[('archer', 'Archer'), ('bull', 'Bull'), ('pot', 'Pot'), ('lion', 'Lion')], max_length=10)),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('final_rank', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('final_score', models.JSONField(blank=True, null=True)),
-                ('rating_before', models.FloatField(blank=True, null=True)),
-                ('rating_after', models.FloatField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "dynasty",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("archer", "Archer"),
+                            ("bull", "Bull"),
+                            ("pot", "Pot"),
+                            ("lion", "Lion"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                ("final_rank", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("final_score", models.JSONField(blank=True, null=True)),
+                ("rating_before", models.FloatField(blank=True, null=True)),
+                ("rating_after", models.FloatField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'position'],
+                "ordering": ["game", "position"],
             },
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['status', 'is_public'], name='game_lobby_idx'),
+            model_name="game",
+            index=models.Index(fields=["status", "is_public"], name="game_lobby_idx"),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['status', 'deadline'], name='game_deadline_idx'),
+            model_name="game",
+            index=models.Index(fields=["status", "deadline"], name="game_deadline_idx"),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('num_players__gte', 2), ('num_players__lte', 4)), name='game_num_players_2_to_4'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("num_players__gte", 2), ("num_players__lte", 4)),
+                name="game_num_players_2_to_4",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='move',
-            constraint=models.UniqueConstraint(fields=('game', 'ply'), name='move_unique_ply'),
+            model_name="move",
+            constraint=models.UniqueConstraint(fields=("game", "ply"), name="move_unique_ply"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('game', 'user'), name='seat_one_per_user'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("game", "user"), name="seat_one_per_user"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('game', 'position'), name='seat_unique_position'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                fields=("game", "position"), name="seat_unique_position"
+            ),
         ),
     ]

@@ -6,66 +6,192 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='rated_at',
-            field=models.DateTimeField(blank=True, help_text='When the ratings were updated; set once (ratings.py).', null=True),
+            model_name="game",
+            name="rated_at",
+            field=models.DateTimeField(
+                blank=True,
+                help_text="When the ratings were updated; set once (ratings.py).",
+                null=True,
+            ),
         ),
         migrations.CreateModel(
-            name='Profile',
+            name="Profile",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('display_name', models.CharField(blank=True, max_length=40)),
-                ('rating_mu', models.FloatField(default=25.0)),
-                ('rating_sigma', models.FloatField(default=8.333333333333334)),
-                ('rated_games', models.PositiveIntegerField(default=0)),
-                ('language', models.CharField(choices=[('en', 'English'), ('zh-hans', '简体中文')], default='en', max_length=10)),
-                ('time_zone', models.CharField(default='UTC', max_length=64)),
-                ('last_active_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='profile', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("display_name", models.CharField(blank=True, max_length=40)),
+                ("rating_mu", models.FloatField(default=25.0)),
+                ("rating_sigma", models.FloatField(default=8.333333333333334)),
+                ("rated_games", models.PositiveIntegerField(default=0)),
+                (
+                    "language",
+                    models.CharField(
+                        choices=[("en", "English"), ("zh-hans", "简体中文")],
+                        default="en",
+                        max_length=10,
+                    ),
+                ),
+                ("time_zone", models.CharField(default="UTC", max_length=64)),
+                ("last_active_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="profile",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Notification',
+            name="Notification",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ply', models.PositiveIntegerField()),
-                ('kind', models.CharField(choices=[('your_turn', 'your move'), ('decision', 'decision needed'), ('game_started', 'game started'), ('game_over', 'game over'), ('reminder', 'deadline reminder'), ('seat_dropped', 'seat dropped')], max_length=20)),
-                ('delivery', models.CharField(choices=[('immediate', 'immediately'), ('batched', 'batched'), ('digest', 'daily digest'), ('off', 'off')], default='immediate', max_length=10)),
-                ('status', models.CharField(choices=[('pending', 'pending'), ('sending', 'sending'), ('sent', 'sent'), ('failed', 'failed'), ('skipped', 'skipped')], default='pending', max_length=10)),
-                ('send_after', models.DateTimeField()),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('error', models.TextField(blank=True)),
-                ('message_id', models.CharField(blank=True, max_length=255)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('claimed_at', models.DateTimeField(blank=True, null=True)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notifications', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notifications', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("ply", models.PositiveIntegerField()),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("your_turn", "your move"),
+                            ("decision", "decision needed"),
+                            ("game_started", "game started"),
+                            ("game_over", "game over"),
+                            ("reminder", "deadline reminder"),
+                            ("seat_dropped", "seat dropped"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "delivery",
+                    models.CharField(
+                        choices=[
+                            ("immediate", "immediately"),
+                            ("batched", "batched"),
+                            ("digest", "daily digest"),
+                            ("off", "off"),
+                        ],
+                        default="immediate",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "pending"),
+                            ("sending", "sending"),
+                            ("sent", "sent"),
+                            ("failed", "failed"),
+                            ("skipped", "skipped"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("send_after", models.DateTimeField()),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("error", models.TextField(blank=True)),
+                ("message_id", models.CharField(blank=True, max_length=255)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("claimed_at", models.DateTimeField(blank=True, null=True)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notifications",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notifications",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['status', 'delivery', 'send_after'], name='outbox_due_idx')],
-                'constraints': [models.UniqueConstraint(fields=('user', 'game', 'ply', 'kind'), name='notification_once')],
+                "indexes": [
+                    models.Index(fields=["status", "delivery", "send_after"], name="outbox_due_idx")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("user", "game", "ply", "kind"), name="notification_once"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='NotificationPreference',
+            name="NotificationPreference",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('your_turn', 'your move'), ('decision', 'decision needed'), ('game_started', 'game started'), ('game_over', 'game over'), ('reminder', 'deadline reminder'), ('seat_dropped', 'seat dropped')], max_length=20)),
-                ('delivery', models.CharField(choices=[('immediate', 'immediately'), ('batched', 'batched'), ('digest', 'daily digest'), ('off', 'off')], default='immediate', max_length=10)),
-                ('batch_minutes', models.PositiveSmallIntegerField(default=15)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notification_prefs', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("your_turn", "your move"),
+                            ("decision", "decision needed"),
+                            ("game_started", "game started"),
+                            ("game_over", "game over"),
+                            ("reminder", "deadline reminder"),
+                            ("seat_dropped", "seat dropped"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "delivery",
+                    models.CharField(
+                        choices=[
+                            ("immediate", "immediately"),
+                            ("batched", "batched"),
+                            ("digest", "daily digest"),
+                            ("off", "off"),
+                        ],
+                        default="immediate",
+                        max_length=10,
+                    ),
+                ),
+                ("batch_minutes", models.PositiveSmallIntegerField(default=15)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notification_prefs",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('user', 'kind'), name='notification_pref_unique')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("user", "kind"), name="notification_pref_unique"
+                    )
+                ],
             },
         ),
     ]

@@ -6,88 +6,140 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_profiles_notifications_ratings'),
+        ("games", "0002_profiles_notifications_ratings"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Vacation',
+            name="Vacation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('starts_at', models.DateTimeField()),
-                ('ends_at', models.DateTimeField()),
-                ('ended_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("starts_at", models.DateTimeField()),
+                ("ends_at", models.DateTimeField()),
+                ("ended_at", models.DateTimeField(blank=True, null=True)),
             ],
         ),
         migrations.AddField(
-            model_name='game',
-            name='deadline_seat',
+            model_name="game",
+            name="deadline_seat",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='game',
-            name='deadline_set_at',
+            model_name="game",
+            name="deadline_set_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='game',
-            name='reminder_at',
+            model_name="game",
+            name="reminder_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='game',
-            name='vacation_allowed',
-            field=models.BooleanField(default=True, help_text="Whether a player's vacation pauses this game's deadlines."),
+            model_name="game",
+            name="vacation_allowed",
+            field=models.BooleanField(
+                default=True, help_text="Whether a player's vacation pauses this game's deadlines."
+            ),
         ),
         migrations.AddField(
-            model_name='move',
-            name='source',
-            field=models.CharField(choices=[('player', 'the player'), ('timeout', 'timeout'), ('dropped', 'dropped seat')], default='player', max_length=10),
+            model_name="move",
+            name="source",
+            field=models.CharField(
+                choices=[
+                    ("player", "the player"),
+                    ("timeout", "timeout"),
+                    ("dropped", "dropped seat"),
+                ],
+                default="player",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='drop_reason',
-            field=models.CharField(blank=True, choices=[('timeouts', 'timed out repeatedly'), ('resigned', 'resigned')], max_length=10),
+            model_name="seat",
+            name="drop_reason",
+            field=models.CharField(
+                blank=True,
+                choices=[("timeouts", "timed out repeatedly"), ("resigned", "resigned")],
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='dropped_at',
+            model_name="seat",
+            name="dropped_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='timeouts_in_row',
+            model_name="seat",
+            name="timeouts_in_row",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='game',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='notifications', to='games.game'),
+            model_name="notification",
+            name="game",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="notifications",
+                to="games.game",
+            ),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('your_turn', 'your move'), ('decision', 'decision needed'), ('game_started', 'game started'), ('game_over', 'game over'), ('reminder', 'deadline reminder'), ('seat_dropped', 'seat dropped'), ('game_expired', 'open game expired'), ('vacation_ended', 'vacation ended')], max_length=20),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("your_turn", "your move"),
+                    ("decision", "decision needed"),
+                    ("game_started", "game started"),
+                    ("game_over", "game over"),
+                    ("reminder", "deadline reminder"),
+                    ("seat_dropped", "seat dropped"),
+                    ("game_expired", "open game expired"),
+                    ("vacation_ended", "vacation ended"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='notificationpreference',
-            name='kind',
-            field=models.CharField(choices=[('your_turn', 'your move'), ('decision', 'decision needed'), ('game_started', 'game started'), ('game_over', 'game over'), ('reminder', 'deadline reminder'), ('seat_dropped', 'seat dropped'), ('game_expired', 'open game expired'), ('vacation_ended', 'vacation ended')], max_length=20),
+            model_name="notificationpreference",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("your_turn", "your move"),
+                    ("decision", "decision needed"),
+                    ("game_started", "game started"),
+                    ("game_over", "game over"),
+                    ("reminder", "deadline reminder"),
+                    ("seat_dropped", "seat dropped"),
+                    ("game_expired", "open game expired"),
+                    ("vacation_ended", "vacation ended"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['status', 'reminder_at'], name='game_reminder_idx'),
+            model_name="game",
+            index=models.Index(fields=["status", "reminder_at"], name="game_reminder_idx"),
         ),
         migrations.AddField(
-            model_name='vacation',
-            name='user',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='vacations', to=settings.AUTH_USER_MODEL),
+            model_name="vacation",
+            name="user",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="vacations",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddIndex(
-            model_name='vacation',
-            index=models.Index(fields=['ended_at', 'ends_at'], name='vacation_due_idx'),
+            model_name="vacation",
+            index=models.Index(fields=["ended_at", "ends_at"], name="vacation_due_idx"),
         ),
     ]

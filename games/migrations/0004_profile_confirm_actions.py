@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_time_controls'),
+        ("games", "0003_time_controls"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='profile',
-            name='confirm_actions',
-            field=models.BooleanField(default=True, help_text='Ask for a confirmation in words before an action is sent.'),
+            model_name="profile",
+            name="confirm_actions",
+            field=models.BooleanField(
+                default=True, help_text="Ask for a confirmation in words before an action is sent."
+            ),
         ),
     ]

@@ -5,16 +5,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_profile_confirm_actions'),
+        ("games", "0004_profile_confirm_actions"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='profile',
-            name='name_key',
+            model_name="profile",
+            name="name_key",
             field=models.CharField(blank=True, default="", editable=False, max_length=200),
             preserve_default=False,
         ),

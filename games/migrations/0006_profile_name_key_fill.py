@@ -44,7 +44,6 @@ def clear_keys(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("games", "0005_profile_name_key"),
     ]

@@ -18,7 +18,6 @@ def drop_pending(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("games", "0007_profile_name_key_unique"),
         ("account", "0009_emailaddress_unique_primary_email"),

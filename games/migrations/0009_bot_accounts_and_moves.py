@@ -5,34 +5,55 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0008_drop_pending_email_addresses'),
+        ("games", "0008_drop_pending_email_addresses"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='profile',
-            name='bot_tier',
-            field=models.CharField(blank=True, choices=[('easy', 'easy'), ('medium', 'medium'), ('hard', 'hard')], max_length=10),
+            model_name="profile",
+            name="bot_tier",
+            field=models.CharField(
+                blank=True,
+                choices=[("easy", "easy"), ("medium", "medium"), ("hard", "hard")],
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='profile',
-            name='is_bot',
+            model_name="profile",
+            name="is_bot",
             field=models.BooleanField(default=False),
         ),
         migrations.AlterField(
-            model_name='move',
-            name='source',
-            field=models.CharField(choices=[('player', 'the player'), ('timeout', 'timeout'), ('dropped', 'dropped seat'), ('bot', 'bot')], default='player', max_length=10),
+            model_name="move",
+            name="source",
+            field=models.CharField(
+                choices=[
+                    ("player", "the player"),
+                    ("timeout", "timeout"),
+                    ("dropped", "dropped seat"),
+                    ("bot", "bot"),
+                ],
+                default="player",
+                max_length=10,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='profile',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('bot_tier', ''), ('is_bot', False)), ('is_bot', True), _connector='OR'), name='profile_tier_only_for_bots'),
+            model_name="profile",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("bot_tier", ""), ("is_bot", False)), ("is_bot", True), _connector="OR"
+                ),
+                name="profile_tier_only_for_bots",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='profile',
-            constraint=models.UniqueConstraint(condition=models.Q(('is_bot', True)), fields=('bot_tier',), name='profile_one_bot_a_tier'),
+            model_name="profile",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("is_bot", True)),
+                fields=("bot_tier",),
+                name="profile_one_bot_a_tier",
+            ),
         ),
     ]

@@ -5,24 +5,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0010_bot_accounts'),
+        ("games", "0010_bot_accounts"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='seat',
-            name='seat_one_per_user',
+            model_name="seat",
+            name="seat_one_per_user",
         ),
         migrations.AddField(
-            model_name='seat',
-            name='is_bot',
+            model_name="seat",
+            name="is_bot",
             field=models.BooleanField(default=False),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('is_bot', False)), fields=('game', 'user'), name='seat_one_per_user'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("is_bot", False)),
+                fields=("game", "user"),
+                name="seat_one_per_user",
+            ),
         ),
     ]

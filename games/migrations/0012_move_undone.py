@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0011_seat_is_bot'),
+        ("games", "0011_seat_is_bot"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='move',
-            name='undone',
+            model_name="move",
+            name="undone",
             field=models.BooleanField(db_default=False, default=False),
         ),
     ]

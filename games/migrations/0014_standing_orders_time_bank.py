@@ -6,49 +6,96 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0013_mail_delay_default'),
+        ("games", "0013_mail_delay_default"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='bank_cap_days',
-            field=models.PositiveSmallIntegerField(blank=True, help_text="The most a seat's time bank may hold, in days.", null=True),
+            model_name="game",
+            name="bank_cap_days",
+            field=models.PositiveSmallIntegerField(
+                blank=True, help_text="The most a seat's time bank may hold, in days.", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='bank_days',
-            field=models.PositiveSmallIntegerField(blank=True, help_text='Time bank of each seat at the start, in days.', null=True),
+            model_name="game",
+            name="bank_days",
+            field=models.PositiveSmallIntegerField(
+                blank=True, help_text="Time bank of each seat at the start, in days.", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='bank_increment_hours',
-            field=models.PositiveSmallIntegerField(default=0, help_text="Hours added to a seat's bank at the end of each of its turns."),
+            model_name="game",
+            name="bank_increment_hours",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="Hours added to a seat's bank at the end of each of its turns."
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='bank_seconds',
+            model_name="seat",
+            name="bank_seconds",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='move',
-            name='source',
-            field=models.CharField(choices=[('player', 'the player'), ('timeout', 'timeout'), ('dropped', 'dropped seat'), ('bot', 'bot'), ('order', 'standing order')], default='player', max_length=10),
+            model_name="move",
+            name="source",
+            field=models.CharField(
+                choices=[
+                    ("player", "the player"),
+                    ("timeout", "timeout"),
+                    ("dropped", "dropped seat"),
+                    ("bot", "bot"),
+                    ("order", "standing order"),
+                ],
+                default="player",
+                max_length=10,
+            ),
         ),
         migrations.CreateModel(
-            name='StandingOrders',
+            name="StandingOrders",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('orders', models.JSONField(blank=True, default=dict)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('game', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='standing_orders', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standing_orders', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("orders", models.JSONField(blank=True, default=dict)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standing_orders",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standing_orders",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(condition=models.Q(('game__isnull', False)), fields=('user', 'game'), name='standing_orders_one_a_game'), models.UniqueConstraint(condition=models.Q(('game__isnull', True)), fields=('user',), name='standing_orders_one_default')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("game__isnull", False)),
+                        fields=("user", "game"),
+                        name="standing_orders_one_a_game",
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("game__isnull", True)),
+                        fields=("user",),
+                        name="standing_orders_one_default",
+                    ),
+                ],
             },
         ),
     ]

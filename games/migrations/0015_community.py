@@ -6,126 +6,299 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0014_standing_orders_time_bank'),
+        ("games", "0014_standing_orders_time_bank"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='chat_spectators',
-            field=models.BooleanField(default=True, help_text="Whether spectators may read the players' chat."),
+            model_name="game",
+            name="chat_spectators",
+            field=models.BooleanField(
+                default=True, help_text="Whether spectators may read the players' chat."
+            ),
         ),
         migrations.AddField(
-            model_name='game',
-            name='rematch_of',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rematch', to='games.game'),
+            model_name="game",
+            name="rematch_of",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="rematch",
+                to="games.game",
+            ),
         ),
         migrations.AddField(
-            model_name='profile',
-            name='chat_in_email',
-            field=models.BooleanField(default=True, help_text="Quote the chat since one's last move in turn emails (issue 18)."),
+            model_name="profile",
+            name="chat_in_email",
+            field=models.BooleanField(
+                default=True,
+                help_text="Quote the chat since one's last move in turn emails (issue 18).",
+            ),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('your_turn', 'your move'), ('decision', 'decision needed'), ('game_started', 'game started'), ('game_over', 'game over'), ('reminder', 'deadline reminder'), ('seat_dropped', 'seat dropped'), ('game_expired', 'open game expired'), ('vacation_ended', 'vacation ended'), ('invitation', 'invitation to a game')], max_length=20),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("your_turn", "your move"),
+                    ("decision", "decision needed"),
+                    ("game_started", "game started"),
+                    ("game_over", "game over"),
+                    ("reminder", "deadline reminder"),
+                    ("seat_dropped", "seat dropped"),
+                    ("game_expired", "open game expired"),
+                    ("vacation_ended", "vacation ended"),
+                    ("invitation", "invitation to a game"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='notificationpreference',
-            name='kind',
-            field=models.CharField(choices=[('your_turn', 'your move'), ('decision', 'decision needed'), ('game_started', 'game started'), ('game_over', 'game over'), ('reminder', 'deadline reminder'), ('seat_dropped', 'seat dropped'), ('game_expired', 'open game expired'), ('vacation_ended', 'vacation ended'), ('invitation', 'invitation to a game')], max_length=20),
+            model_name="notificationpreference",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("your_turn", "your move"),
+                    ("decision", "decision needed"),
+                    ("game_started", "game started"),
+                    ("game_over", "game over"),
+                    ("reminder", "deadline reminder"),
+                    ("seat_dropped", "seat dropped"),
+                    ("game_expired", "open game expired"),
+                    ("vacation_ended", "vacation ended"),
+                    ("invitation", "invitation to a game"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.CreateModel(
-            name='ChatMessage',
+            name="ChatMessage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.CharField(max_length=500)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('author', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chat_messages', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chat_messages', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("text", models.CharField(max_length=500)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "author",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="chat_messages",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="chat_messages",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'id'],
+                "ordering": ["game", "id"],
             },
         ),
         migrations.CreateModel(
-            name='ChatReport',
+            name="ChatReport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('handled', models.BooleanField(default=False)),
-                ('message', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='reports', to='games.chatmessage')),
-                ('reporter', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chat_reports', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("handled", models.BooleanField(default=False)),
+                (
+                    "message",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="reports",
+                        to="games.chatmessage",
+                    ),
+                ),
+                (
+                    "reporter",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="chat_reports",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Follow',
+            name="Follow",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('followed', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='followers', to=settings.AUTH_USER_MODEL)),
-                ('follower', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='following', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "followed",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="followers",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "follower",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="following",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Invitation',
+            name="Invitation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('pending', 'pending'), ('accepted', 'accepted'), ('declined', 'declined')], default='pending', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to='games.game')),
-                ('invitee', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to=settings.AUTH_USER_MODEL)),
-                ('inviter', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "pending"),
+                            ("accepted", "accepted"),
+                            ("declined", "declined"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invitations",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "invitee",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invitations",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "inviter",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Mute',
+            name="Mute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('muted', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "muted",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='PrivateNote',
+            name="PrivateNote",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.TextField(blank=True, max_length=5000)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("text", models.TextField(blank=True, max_length=5000)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='chatmessage',
-            index=models.Index(fields=['game', 'id'], name='chat_game_idx'),
+            model_name="chatmessage",
+            index=models.Index(fields=["game", "id"], name="chat_game_idx"),
         ),
         migrations.AddConstraint(
-            model_name='chatreport',
-            constraint=models.UniqueConstraint(fields=('message', 'reporter'), name='chat_report_once'),
+            model_name="chatreport",
+            constraint=models.UniqueConstraint(
+                fields=("message", "reporter"), name="chat_report_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='follow',
-            constraint=models.UniqueConstraint(fields=('follower', 'followed'), name='follow_once'),
+            model_name="follow",
+            constraint=models.UniqueConstraint(fields=("follower", "followed"), name="follow_once"),
         ),
         migrations.AddConstraint(
-            model_name='follow',
-            constraint=models.CheckConstraint(condition=models.Q(('follower', models.F('followed')), _negated=True), name='follow_not_self'),
+            model_name="follow",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("follower", models.F("followed")), _negated=True),
+                name="follow_not_self",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='invitation',
-            constraint=models.UniqueConstraint(fields=('game', 'invitee'), name='invitation_once'),
+            model_name="invitation",
+            constraint=models.UniqueConstraint(fields=("game", "invitee"), name="invitation_once"),
         ),
         migrations.AddConstraint(
-            model_name='mute',
-            constraint=models.UniqueConstraint(fields=('user', 'muted'), name='mute_once'),
+            model_name="mute",
+            constraint=models.UniqueConstraint(fields=("user", "muted"), name="mute_once"),
         ),
         migrations.AddConstraint(
-            model_name='privatenote',
-            constraint=models.UniqueConstraint(fields=('game', 'user'), name='note_one_per_game'),
+            model_name="privatenote",
+            constraint=models.UniqueConstraint(fields=("game", "user"), name="note_one_per_game"),
         ),
     ]

@@ -6,62 +6,151 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0015_community'),
+        ("games", "0015_community"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='AccessToken',
+            name="AccessToken",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=60)),
-                ('key_hash', models.CharField(editable=False, max_length=64, unique=True)),
-                ('prefix', models.CharField(editable=False, max_length=16)),
-                ('scope', models.CharField(choices=[('read', 'read only')], default='read', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('last_used_at', models.DateTimeField(blank=True, null=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='access_tokens', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=60)),
+                ("key_hash", models.CharField(editable=False, max_length=64, unique=True)),
+                ("prefix", models.CharField(editable=False, max_length=16)),
+                (
+                    "scope",
+                    models.CharField(
+                        choices=[("read", "read only")], default="read", max_length=10
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("last_used_at", models.DateTimeField(blank=True, null=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="access_tokens",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Webhook',
+            name="Webhook",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('discord', 'Discord'), ('slack', 'Slack'), ('json', 'plain JSON')], max_length=10)),
-                ('url', models.URLField(max_length=500)),
-                ('on_turn', models.BooleanField(default=True)),
-                ('on_game_over', models.BooleanField(default=True)),
-                ('is_active', models.BooleanField(default=True)),
-                ('failures_in_row', models.PositiveSmallIntegerField(default=0)),
-                ('last_error', models.TextField(blank=True)),
-                ('disabled_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='webhooks', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("discord", "Discord"),
+                            ("slack", "Slack"),
+                            ("json", "plain JSON"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("url", models.URLField(max_length=500)),
+                ("on_turn", models.BooleanField(default=True)),
+                ("on_game_over", models.BooleanField(default=True)),
+                ("is_active", models.BooleanField(default=True)),
+                ("failures_in_row", models.PositiveSmallIntegerField(default=0)),
+                ("last_error", models.TextField(blank=True)),
+                ("disabled_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="webhooks",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='WebhookDelivery',
+            name="WebhookDelivery",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ply', models.PositiveIntegerField()),
-                ('kind', models.CharField(choices=[('your_turn', 'your move'), ('decision', 'decision needed'), ('game_started', 'game started'), ('game_over', 'game over'), ('reminder', 'deadline reminder'), ('seat_dropped', 'seat dropped'), ('game_expired', 'open game expired'), ('vacation_ended', 'vacation ended')], max_length=20)),
-                ('status', models.CharField(choices=[('pending', 'pending'), ('sending', 'sending'), ('sent', 'sent'), ('failed', 'failed'), ('skipped', 'skipped')], default='pending', max_length=10)),
-                ('send_after', models.DateTimeField()),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('error', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('claimed_at', models.DateTimeField(blank=True, null=True)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='webhook_deliveries', to='games.game')),
-                ('webhook', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deliveries', to='games.webhook')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("ply", models.PositiveIntegerField()),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("your_turn", "your move"),
+                            ("decision", "decision needed"),
+                            ("game_started", "game started"),
+                            ("game_over", "game over"),
+                            ("reminder", "deadline reminder"),
+                            ("seat_dropped", "seat dropped"),
+                            ("game_expired", "open game expired"),
+                            ("vacation_ended", "vacation ended"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "pending"),
+                            ("sending", "sending"),
+                            ("sent", "sent"),
+                            ("failed", "failed"),
+                            ("skipped", "skipped"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("send_after", models.DateTimeField()),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("error", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("claimed_at", models.DateTimeField(blank=True, null=True)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="webhook_deliveries",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "webhook",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="deliveries",
+                        to="games.webhook",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['status', 'send_after'], name='webhook_due_idx')],
-                'constraints': [models.UniqueConstraint(fields=('webhook', 'game', 'ply', 'kind'), name='webhook_delivery_once')],
+                "indexes": [models.Index(fields=["status", "send_after"], name="webhook_due_idx")],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("webhook", "game", "ply", "kind"), name="webhook_delivery_once"
+                    )
+                ],
             },
         ),
     ]
