@@ -73,6 +73,7 @@ def test_two_players_chat_without_reloading_and_the_charts_are_drawn(
         a_page.locator("#chat").screenshot(path=str(screenshots / "chat.png"), caret="initial")
 
         # Notes are saved as they are typed (after a pause), with no button pressed.
+        a_page.click("#notes summary")  # folded while empty
         a_page.type("#notes-text", "bob hoards red", delay=20)
         a_page.wait_for_selector("#notes-status:has-text('Saved at')")
         assert PrivateNote.objects.get(user=alice).text == "bob hoards red"
