@@ -63,7 +63,11 @@ pytest-postgres: install messages  ## The site tests (all but the pure engine on
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
 	scripts/with-postgres.sh $(VENV)/bin/pytest -q --ignore=tests/engine
 
-test: lint pytest-sqlite pytest-postgres  ## Every check: lint, then pytest on SQLite and on PostgreSQL
+# The two suites run side by side (one core each on a 2-core machine): each one's output is
+# printed whole when it ends, and the command fails if either does.
+test: lint  ## Every check: lint, then pytest on SQLite and on PostgreSQL, side by side
+	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
+	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite pytest-postgres
 
 worker: install  ## A Celery worker for emails and the default queue (needs CELERY_BROKER_URL)
 	$(VENV)/bin/celery -A tigris_site worker -l info -Q celery
