@@ -165,6 +165,14 @@ class Seat(models.Model):
         return f"Seat {self.position} of game #{self.game_id}"
 
 
+class MoveQuerySet(models.QuerySet["Move"]):
+    """Moves, with the line of play (issue 16) as one filter every reader shares."""
+
+    def played(self) -> MoveQuerySet:
+        """Return these moves without the plies taken back nor the undo rows (issue 16)."""
+        return self.filter(undone=False).exclude(action=Move.UNDO)
+
+
 class Move(models.Model):
     """One applied engine action: ply ``n`` turns ``Game.state`` at version n-1 into n."""
 
@@ -194,6 +202,8 @@ class Move(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     UNDO = "undo"  # the action of an undo row: not an engine action
+
+    objects = MoveQuerySet.as_manager()
 
     class Meta:
         constraints = [

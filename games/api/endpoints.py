@@ -47,7 +47,6 @@ from games.core.states import game_state
 from games.models import Game, Move, Profile, Seat
 from games.play import ratings
 from games.selectors.games import games_waiting_for, seat_for, with_seats
-from games.selectors.moves import played
 
 router = Router()
 
@@ -126,7 +125,7 @@ def game_moves(request: HttpRequest, game_id: int) -> Rows:
         return [move_out(m, viewer=position, over=over) for m in moves]
 
     # The line of play: a ply taken back (issue 16) and its undo row are left out.
-    return Rows(played(Move.objects.filter(game_id=game.pk)), convert)
+    return Rows(Move.objects.filter(game_id=game.pk).played(), convert)
 
 
 @router.get(

@@ -41,8 +41,8 @@ def colours_by_ply(game: Game) -> dict[int, list[tuple[int, int, int, int]]]:
             history[seat].append(tuple(int(scores[c]) for c in COLOURS))  # type: ignore[arg-type]
 
     record(state)
-    line = Move.objects.filter(game_id=game.pk, undone=False).exclude(action=Move.UNDO)
-    for move in line.order_by("ply").only("action"):  # the line of play (issue 16)
+    line = Move.objects.filter(game_id=game.pk).played()  # the line of play (issue 16)
+    for move in line.order_by("ply").only("action"):
         state = engine.apply(state, engine.Action.parse(move.action))
         record(state)
     cache.set(key, history, CACHE_SECONDS)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import QuerySet
-
 from games.models import Move
 
 LOG_PLIES = 40  # the plies a game page's log shows
@@ -53,12 +51,7 @@ def moves_all(game_id: int) -> list[Move]:
 
     Plies taken back and the undo rows that took them back are left out (issue 16).
     """
-    return list(played(Move.objects.filter(game_id=game_id)).order_by("ply"))
-
-
-def played(moves: QuerySet[Move]) -> QuerySet[Move]:
-    """Return ``moves`` without the plies taken back nor the undo rows (issue 16)."""
-    return moves.filter(undone=False).exclude(action=Move.UNDO)
+    return list(Move.objects.filter(game_id=game_id).played().order_by("ply"))
 
 
 def moves_turn_tail(game_id: int, *, version: int, limit: int = 12) -> list[Move]:
@@ -67,7 +60,7 @@ def moves_turn_tail(game_id: int, *, version: int, limit: int = 12) -> list[Move
     A turn has two actions plus the answers to its decisions: what ``engine.undoable_plies``
     reads to say what the active player may take back.
     """
-    rows = played(Move.objects.filter(game_id=game_id, ply__lte=version)).order_by("-ply")
+    rows = Move.objects.filter(game_id=game_id, ply__lte=version).played().order_by("-ply")
     return list(reversed(rows[:limit]))
 
 
@@ -95,7 +88,7 @@ def moves_for_record(game_id: int) -> list[Move]:
     Plies taken back and the undo rows that took them back are left out (issue 16).
     """
     fields = ("ply", "seat", "action", "source", "created_at")
-    return list(played(Move.objects.filter(game_id=game_id)).order_by("ply").only(*fields))
+    return list(Move.objects.filter(game_id=game_id).played().order_by("ply").only(*fields))
 
 
 def last_move_time(game_id: int, *, seat: int) -> datetime | None:

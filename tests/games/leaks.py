@@ -168,7 +168,7 @@ def assert_record_no_leak(content: bytes, game: Game, viewer: int | None) -> Non
             assert state.open_scoring or int(seat) == viewer, f"seat {seat}'s totals leaked"
     else:
         moves = [(int(s), a, src) for _ply, s, a, src in TEXT_MOVE.findall(text)]
-        line = Move.objects.filter(game=game, undone=False).exclude(action=Move.UNDO)
+        line = Move.objects.filter(game=game).played()
         assert len(moves) == line.count(), "the text lists every ply of the line of play"
     for seat, action, source in moves:
         if seat != viewer:
