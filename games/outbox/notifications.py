@@ -133,6 +133,31 @@ def notify_game_started(*, game: Game) -> list[Notification]:
     return rows
 
 
+def turn_owed(
+    *, game: Game, before: engine.GameState, after: engine.GameState
+) -> tuple[Seat, str, bool] | None:
+    """Return whom the move that turned ``before`` into ``after`` owes a turn notice.
+
+    ``(seat, kind, alone)``: the seat row (of ``game.seats.all()``) that must act in
+    ``after``, the notification kind (your move or a decision), and whether every other
+    seat is a bot's or dropped (its person plays bots alone). None when nobody is owed
+    one: nobody waited on, the same seat as in ``before`` (the same stretch: they were
+    told), or a dropped seat (the default policy plays it: nobody to tell). Email rows
+    (``notify_move``) and webhooks (``outbox.webhooks``) follow this one rule.
+    """
+    waiting = waiting_kind(after)
+    if waiting is None:
+        return None
+    seat, kind = waiting
+    if before.to_act == seat:
+        return None
+    seat_row = next((s for s in game.seats.all() if s.position == seat), None)
+    if seat_row is None or seat_row.dropped_at is not None:
+        return None
+    alone = all(s.is_bot or s.dropped_at is not None for s in game.seats.all() if s != seat_row)
+    return seat_row, kind, alone
+
+
 def notify_move(
     *,
     game: Game,
@@ -143,29 +168,20 @@ def notify_move(
 ) -> list[Notification]:
     """Write the rows owed after the move ``ply`` turned ``before`` into ``after``.
 
-    The seat that must act in ``after`` is told when ``before`` waited on another seat.
-    After a bot's move (``by_bot``) in a game where every other seat is a bot's (or
-    dropped), the row is held for the batch (``notification_create`` ``hold``): an email
-    only if the person has not acted within their batch delay.
+    The seat that must act in ``after`` is told when ``before`` waited on another seat
+    (``turn_owed``). After a bot's move (``by_bot``) in a game where every other seat is a
+    bot's (or dropped), the row is held for the batch (``notification_create`` ``hold``):
+    an email only if the person has not acted within their batch delay.
     Game over is handled by ``notify_game_over``.
     """
-    waiting = waiting_kind(after)
-    if waiting is None:
+    owed = turn_owed(game=game, before=before, after=after)
+    if owed is None:
         return []
-    seat, kind = waiting
-    if before.to_act == seat:
-        return []  # the same stretch: they are already waited on and were told
-    seat_row = next((s for s in game.seats.all() if s.position == seat), None)
-    if seat_row is None:
-        return []
-    if seat_row.dropped_at is not None:
-        return []  # a dropped seat is played by the default policy: nobody to tell
-    user_id = seat_row.user_id
+    seat_row, kind, alone = owed
     # ``ply`` is the move this transaction applies: no row of it exists yet.
     # Held only for a person playing bots alone: another person's move is news at once.
-    alone = all(s.is_bot or s.dropped_at is not None for s in game.seats.all() if s != seat_row)
     row = notification_create(
-        user_id=user_id, game=game, ply=ply, kind=kind, fresh=True, hold=by_bot and alone
+        user_id=seat_row.user_id, game=game, ply=ply, kind=kind, fresh=True, hold=by_bot and alone
     )
     return [row] if row is not None else []
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 import engine
 from games.core import queue
 from games.models import Game, NotificationKind, Webhook, WebhookDelivery
-from games.outbox.notifications import waiting_kind
+from games.outbox.notifications import turn_owed
 
 
 def deliveries_create(*, user_id: int, game: Game, ply: int, kind: str) -> list[WebhookDelivery]:
@@ -57,17 +57,11 @@ def webhooks_notify_move(
     dropped, nothing is owed: the person is playing the bots live (the email of that
     case waits for the batch instead), and a channel pinged every bot turn is noise.
     """
-    waiting = waiting_kind(after)
-    if waiting is None:
+    owed = turn_owed(game=game, before=before, after=after)
+    if owed is None:
         return []
-    seat, kind = waiting
-    if before.to_act == seat:
-        return []
-    seat_row = next((s for s in game.seats.all() if s.position == seat), None)
-    if seat_row is None or seat_row.dropped_at is not None or seat_row.is_bot:
-        return []
-    others = [s for s in game.seats.all() if s != seat_row]
-    if by_bot and all(s.is_bot or s.dropped_at is not None for s in others):
+    seat_row, kind, alone = owed
+    if seat_row.is_bot or (by_bot and alone):
         return []
     return deliveries_create(user_id=seat_row.user_id, game=game, ply=ply, kind=kind)
 
