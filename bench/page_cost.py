@@ -71,6 +71,8 @@ def setup_django() -> None:
 
     django.setup()
     call_command("migrate", verbosity=0)
+    # DEBUG off serves static files through the manifest, which collectstatic writes.
+    call_command("collectstatic", interactive=False, verbosity=0)
 
 
 def measure(
