@@ -42,9 +42,12 @@ class GroupOutcome:
     moot: list[int] = field(default_factory=list)
 
 
+TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.DECISION)
+
+
 def _still_relevant(row: Notification, waiting_ids: set[int]) -> bool:
     """Return whether ``row`` still belongs in the email: a turn not taken since its ply."""
-    if row.kind in (NotificationKind.YOUR_TURN, NotificationKind.DECISION):
+    if row.kind in TURN_KINDS:
         return row.game_id in waiting_ids and still_owed(row)
     return True
 
@@ -92,7 +95,9 @@ def digest_send(rows: Sequence[Notification], *, delivery: str, now: datetime) -
         games_waiting = [_waiting_entry(g, user) for g in waiting]
         events = []
         for r in relevant:
-            if r.kind in (NotificationKind.GAME_STARTED, NotificationKind.GAME_OVER):
+            # Every other kind a player may batch or gather daily (a game started or over,
+            # an invitation, a reminder, a dropped seat, a clock run out) is named once.
+            if r.kind not in TURN_KINDS and r.game_id is not None:
                 events.append(
                     {
                         "label": _("Game #%(id)s") % {"id": r.game_id},

@@ -27,6 +27,7 @@ SETTABLE_KINDS = [
     NotificationKind.REMINDER,
     NotificationKind.SEAT_DROPPED,
     NotificationKind.TIMED_OUT,
+    NotificationKind.INVITATION,
 ]
 
 

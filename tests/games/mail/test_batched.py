@@ -18,8 +18,16 @@ from django.utils import translation
 
 from games import tasks
 from games.accounts import profiles
+from games.community import invitations
 from games.mail import notification as emails
-from games.models import Delivery, Game, Notification, NotificationKind, NotificationPreference
+from games.models import (
+    Delivery,
+    Game,
+    Notification,
+    NotificationKind,
+    NotificationPreference,
+    Profile,
+)
 from games.play import lifecycle
 from games.selectors import people
 from games.text import seats as seat_text
@@ -184,3 +192,31 @@ def test_subjects_say_what_happened_and_what_is_asked_in_both_languages(
     assert mail.outbox[0].subject == decision.format(id=game.pk, name=name)
     with translation.override(language):
         assert batch_subject(3) == batch
+
+
+def test_invitation_emails_are_a_setting_and_a_batched_one_is_named_in_the_batch(
+    user_factory: Any,
+) -> None:
+    host, quiet, later = user_factory(), user_factory(), user_factory()
+    for user, delivery in ((quiet, Delivery.OFF), (later, Delivery.BATCHED)):
+        client = client_for(user)
+        data = settings_form_data(client)
+        assert data["delivery_invitation"] == Delivery.IMMEDIATE  # the default: at once
+        data["delivery_invitation"] = delivery
+        assert client.post("/settings", data).status_code == 302
+        assert people.preference_get(user.pk, "invitation")[0] == delivery
+    for user, name in ((quiet, "Quiet"), (later, "Later")):
+        Profile.objects.update_or_create(user=user, defaults={"display_name": name})
+    with time_machine.travel(START, tick=False) as clock:
+        mail.outbox.clear()
+        game = invitations.game_create_inviting(
+            creator=host, invitees=["Quiet", "Later"], num_players=3
+        )
+        assert mail.outbox == []  # neither is sent at once
+        assert not Notification.objects.filter(user=quiet).exists()  # off: no row at all
+        clock.shift(timedelta(minutes=16))
+        assert tasks.send_batched() == 1
+    [message] = mail.outbox
+    assert message.to == [later.email]
+    assert f"Game #{game.pk} — invitation to a game: " in message.body
+    assert f"/games/{game.pk}/" in message.body
