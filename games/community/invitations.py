@@ -162,7 +162,11 @@ def rematch_create(*, game_id: int, user: UserLike) -> Game:
             open_scoring=old.open_scoring,
             days_per_move=old.days_per_move,
             vacation_allowed=old.vacation_allowed,
+            quiet_hours_allowed=old.quiet_hours_allowed,
             chat_spectators=old.chat_spectators,
+            bank_days=old.bank_days,
+            bank_increment_hours=old.bank_increment_hours,
+            bank_cap_days=old.bank_cap_days,
             bots=bots,
         )
         game.rematch_of = old

@@ -117,3 +117,29 @@ def test_a_follower_sees_the_followed_players_games_in_progress() -> None:
     private = lifecycle.game_create(creator=seats[1], num_players=2, is_public=False)
     fan.post(f"/players/{seats[1].pk}/follow", {"on": "1"})
     assert f'href="/games/{private.pk}/"' not in fan.get("/").content.decode()
+
+
+def test_a_rematch_keeps_the_time_bank_and_quiet_hours_setting() -> None:
+    game, seats = started_game(
+        2, bank_days=5, bank_increment_hours=12, bank_cap_days=9, quiet_hours_allowed=False
+    )
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
+    answer = client_for(seats[2]).post(f"/games/{game.pk}/rematch")
+    new = Game.objects.get(rematch_of=game)
+    assert answer["Location"] == f"/games/{new.pk}/"
+    same = ("is_rated", "days_per_move", "bank_days", "bank_increment_hours", "bank_cap_days")
+    assert [getattr(new, f) for f in same] == [True, None, 5, 12, 9]
+    assert new.quiet_hours_allowed is False
+
+
+def test_a_rematch_against_bots_seats_the_same_bots_and_starts_at_once() -> None:
+    me = UserFactory()
+    game = lifecycle.game_create(creator=me, num_players=3, bots=["easy", "hard"])
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
+    answer = client_for(me).post(f"/games/{game.pk}/rematch")
+    new = Game.objects.get(rematch_of=game)
+    assert answer["Location"] == f"/games/{new.pk}/"
+    assert new.status == Game.Status.ACTIVE and not new.is_rated
+    tiers = sorted(s.user.profile.bot_tier for s in new.seats.all() if s.is_bot)
+    assert tiers == ["easy", "hard"]
+    assert not Invitation.objects.filter(game=new).exists()  # nobody else to invite
