@@ -29,13 +29,26 @@
     });
   }
 
-  // A piece picked from the hand or the list, with none of its squares on screen (a phone,
-  // where the list is under the board): bring the board's first highlighted square into view.
+  // The docked tray of a phone covers the bottom of the window: the page's scroll padding
+  // (--tray-h, game.css) keeps scrolled-to squares above it.
+  function dockedTrayHeight() {
+    var tray = document.getElementById("tray");
+    return tray && getComputedStyle(tray).position === "fixed" ? tray.offsetHeight : 0;
+  }
+  function noteTrayHeight() {
+    document.documentElement.style.setProperty("--tray-h", dockedTrayHeight() + "px");
+  }
+  window.addEventListener("resize", noteTrayHeight);
+
+  // A piece picked from the hand or the list, with none of its squares in sight (a phone,
+  // where the docked tray covers the board's lowest rows): bring the first one into view.
   function showTargets(root) {
+    noteTrayHeight();
+    var bottom = window.innerHeight - dockedTrayHeight();
     var targets = root.querySelectorAll(".sq.target");
     for (var i = 0; i < targets.length; i++) {
       var box = targets[i].getBoundingClientRect();
-      if (box.bottom > 0 && box.top < window.innerHeight) { return; }
+      if (box.bottom > 0 && box.bottom <= bottom) { return; }
     }
     if (targets.length) { targets[0].scrollIntoView({block: "nearest", inline: "center", behavior: "smooth"}); }
   }
@@ -245,6 +258,7 @@
     if (!root) { return; }
     document.title = root.dataset.myTurn ? root.dataset.titleMine : root.dataset.title;
     applyOutline();
+    noteTrayHeight();
   }
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:afterSettle", refresh);

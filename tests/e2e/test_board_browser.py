@@ -45,6 +45,17 @@ CLS_WATCH = """() => { window.__cls = 0; new PerformanceObserver((list) => {
 }).observe({type: "layout-shift", buffered: true}); }"""
 
 
+TARGET_IN_SIGHT = """() => {
+  const tray = document.getElementById("tray");
+  const docked = tray && getComputedStyle(tray).position === "fixed";
+  const bottom = docked ? tray.getBoundingClientRect().top : window.innerHeight;
+  return [...document.querySelectorAll("#board .sq.target")].some((sq) => {
+    const box = sq.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= bottom + 1;
+  });
+}"""
+
+
 def _seeded_game() -> tuple[Game, dict[int, Any]]:
     game, seats = started_game(2, is_rated=False)
     game.seed = SEED
@@ -64,6 +75,8 @@ def _shot(page: Any, screenshots: Path, width: str, name: str) -> None:
 def _pick_and_place(page: Any, pick: str, square: str) -> str:
     """Pick ``pick`` (a tray button's selector), tap ``square``; return the confirm's text."""
     page.click(pick)
+    # A highlighted square is in sight: on a phone, above the docked tray (not under it).
+    page.wait_for_function(TARGET_IN_SIGHT, timeout=3000)
     target = page.locator(f'#board .sq.target[data-square="{square}"]')
     target.wait_for(state="visible")
     target.click()
@@ -193,6 +206,23 @@ def test_a_game_on_the_board_and_tray(
     finally:
         first_context.close()
         second_context.close()
+
+
+def test_a_piece_picked_on_a_small_phone_shows_its_squares_above_the_docked_tray(
+    browser: Any, live_server: Any
+) -> None:
+    """A short window (a small phone with its browser's bars), the docked tray over all but
+    the board's first rows: picking a piece scrolls one of its squares into sight above the
+    tray, not merely into the window under it."""
+    game, seats = _seeded_game()
+    small = {"width": 360, "height": 460}
+    context, page = _log_in(browser, live_server.url, seats[1], f"/games/{game.pk}/", small)
+    try:
+        assert not page.evaluate(TARGET_IN_SIGHT)  # nothing highlighted yet
+        page.click("#hand .tiles button[data-group='tile-black']")
+        page.wait_for_function(TARGET_IN_SIGHT, timeout=3000)
+    finally:
+        context.close()
 
 
 def test_the_board_is_named_and_played_from_the_keyboard(
