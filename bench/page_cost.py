@@ -241,12 +241,14 @@ def main() -> None:
         game = lifecycle.game_create(creator=users[0], num_players=2, is_rated=False)
         lifecycle.game_join(game_id=game.pk, user=users[1])
         game.refresh_from_db()
-        seat_user = {s.position: s.user for s in game.seats.all()}
+        seat_user = {s.position: s.user for s in game.seats.all() if s.position is not None}
         for _ in range(target):
-            view = engine.view_for(game_state(game), game.to_act_seat)
+            seat = game.to_act_seat
+            assert seat is not None  # an active game waits on a seat
+            view = engine.view_for(game_state(game), seat)
             play_submit.game_submit_action(
                 game_id=game.pk,
-                user=seat_user[game.to_act_seat],
+                user=seat_user[seat],
                 action=rng.choice(view.legal_actions),
                 expected_version=game.version,
             )

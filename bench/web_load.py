@@ -565,7 +565,7 @@ def _random_game(players: int, seed: int, stop_at: int | None) -> tuple[Any, lis
 
     state = engine.new_game(players, seed)
     rng = random.Random(seed)
-    plies = []
+    plies: list[tuple[int | None, str, Any]] = []
     while not state.is_over and (stop_at is None or len(plies) < stop_at):
         seat = state.to_act
         action = rng.choice(engine.legal_actions(state))
@@ -597,7 +597,7 @@ def child_bulk(finished: int, active: int) -> None:
     rng = random.Random(3)
     now = timezone.now()
     dynasties = [d.value for d in Seat.Dynasty]
-    counts = {"games": 0, "seats": 0, "moves": 0}
+    counts: dict[str, float] = {"games": 0, "seats": 0, "moves": 0}
     batch = 500
     for kind, total, templates in (
         ("finished", finished, templates_done),
