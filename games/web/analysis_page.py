@@ -68,8 +68,10 @@ def analysis_context(
     ctx = view_context(view, seats, changed=changed)
     shown_seat = acting
     if board.public:
-        # Nobody is "you" on a public board: the acting seat's hand is shown as anyone's.
+        # Nobody is "you" on a public board: the acting seat's hand is shown as anyone's,
+        # and its points in the players' list only (not as "My points" in the tray).
         ctx["players"] = [{**p, "is_me": False} for p in ctx["players"]]
+        ctx["my_scores"] = None
     if not board.public and acting != board.seat:
         # Re-dealt from one seat's view: another seat's hand here is a random deal. Its
         # actions are offered, but the hands and totals shown are the dealt seat's own.
@@ -93,6 +95,7 @@ def analysis_context(
         seat=shown_seat,
         act_url=f"{reverse('games:analysis_act')}?{here}",
         confirm_actions=False,
+        analysis=True,  # the tray says nothing of the player's settings here
         typed_action="",
         error=error,
         kind=board.kind,

@@ -24,6 +24,11 @@ from tests.games.records.helpers import finished_game
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+# How many pieces of the board have a drawing: a <use> of a missing sprite draws nothing.
+DRAWN_PIECES = """() => [...document.querySelectorAll("#board svg.piece")]
+  .filter((svg) => svg.getBBox().width > 0).length"""
+
+
 def _step_with_a_tile_to_place(game: Game) -> int:
     """Return a step from 10 on where the acting seat places tiles (no decision pending)."""
     moves = list(Move.objects.filter(game=game).order_by("ply"))
@@ -54,6 +59,9 @@ def test_a_replay_opens_the_analysis_board_where_a_move_is_tried(
     page.wait_for_url(f"**/analysis/?game={game.pk}&ply={step}")
     page.wait_for_selector(f"#game[data-analysis][data-ply='{step}'][data-tried='0']")
     page.evaluate("window.__stayed = true")  # gone if the page were loaded anew
+    # The pieces are drawn (the sprite sheet they use is on the page), not empty squares.
+    assert page.evaluate(DRAWN_PIECES) == page.locator("#board svg.piece").count() > 10
+    assert "Actions are sent as soon" not in page.text_content("#tray")
 
     tile = page.locator("#hand .tiles button.pick").first
     color = (tile.get_attribute("data-group") or "").removeprefix("tile-")
