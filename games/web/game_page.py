@@ -57,8 +57,8 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     """Return the public facts of the game's clock for the page (issue 6, time controls).
 
     ``{"deadline", "deadline_label", "paused", "tz", "away": [{"label", "until"}],
-    "quiet": [{"label", "until"}], "quiet_allowed", "dropped": [{"label", "reason"}],
-    "can_resign"}``; datetimes are aware (UTC) and the template shows them in ``tz``, the
+    "quiet": [{"label", "until"}], "quiet_allowed", "dropped": [{"label", "reason"}] (in
+    progress only), "all_dropped", "can_resign"}``; datetimes are aware (UTC) and the template shows them in ``tz``, the
     viewer's time zone (UTC when anonymous or unset).
     """
     seats = [s for s in game.seats.all() if s.position is not None]
@@ -90,8 +90,10 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
         "dropped": [
             {"label": labels[s.position], "reason": s.get_drop_reason_display()}
             for s in seats
-            if s.dropped_at is not None
+            if s.dropped_at is not None and active
         ],
+        # Aborted because every seat resigned or dropped (issue 6), not by an administrator.
+        "all_dropped": bool(seats) and all(s.dropped_at is not None for s in seats),
         "vacation_allowed": game.vacation_allowed,
         "can_resign": active and seat is not None and seat.dropped_at is None,
     }

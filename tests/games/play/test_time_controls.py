@@ -269,6 +269,9 @@ def test_a_game_whose_seats_all_drop_is_aborted_and_not_rated() -> None:
     assert game.status == Game.Status.ABORTED
     assert game.rated_at is None and game.deadline is None
     assert all(p.rated_games == 0 for p in Profile.objects.all())
+    page = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+    assert "Every player resigned or was dropped: the game is over and not rated." in page
+    assert "administrator" not in page
 
 
 def test_an_open_game_expires_after_fourteen_days_and_its_creator_is_told() -> None:
