@@ -8,6 +8,7 @@ a refused message stores nothing. The same text sent again by the same player wi
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -27,17 +28,33 @@ REPEAT_SECONDS = 30
 CHAT_OPEN = (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED)
 
 
+# Unicode's bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069):
+# in a chat line they would reorder what the others read ("\u202eevil" shows as "live") and
+# what follows the line on their page or in their email. Plain right-to-left text needs none.
+DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _has_controls(text: str) -> bool:
+    """Return whether ``text`` holds a control character (Cc) or a direction control."""
+    return any(ch in DIRECTION_CONTROLS or unicodedata.category(ch) == "Cc" for ch in text)
+
+
 def chat_post(*, game_id: int, user: UserLike, text: str) -> ChatMessage:
     """Store ``user``'s message ``text`` in game ``game_id``'s chat and return it.
 
     Only a person seated in the game writes, while it is open, in progress or finished.
     Raises ``NotAPlayer`` (not seated, a bot, anonymous), ``ChatRefused`` (empty, longer
-    than ``CHAT_MAX_LENGTH``, game aborted or expired) or ``ChatTooFast`` (over the rate).
+    than ``CHAT_MAX_LENGTH``, holding control or text-direction characters, game aborted or
+    expired) or ``ChatTooFast`` (over the rate).
     """
     user_id = user_id_of(user)
     text = text.strip()
     if not text:
         raise ChatRefused(_("Write a message first."))
+    if _has_controls(text):
+        raise ChatRefused(
+            _("A message cannot contain control characters or characters that reverse text.")
+        )
     if len(text) > CHAT_MAX_LENGTH:
         raise ChatRefused(
             _("A message has at most %(max)s characters; this one has %(n)s.")

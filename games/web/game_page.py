@@ -58,8 +58,8 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
 
     ``{"deadline", "deadline_label", "paused", "tz", "away": [{"label", "until"}],
     "quiet": [{"label", "until"}], "quiet_allowed", "dropped": [{"label", "reason"}] (in
-    progress only), "all_dropped", "can_resign"}``; datetimes are aware (UTC) and the template shows them in ``tz``, the
-    viewer's time zone (UTC when anonymous or unset).
+    progress only), "all_dropped", "can_resign"}``; datetimes are aware (UTC) and the
+    template shows them in ``tz``, the viewer's time zone (UTC when anonymous or unset).
     """
     seats = [s for s in game.seats.all() if s.position is not None]
     labels = {s.position: display_name(s.user) for s in seats}

@@ -89,6 +89,18 @@ def test_too_long_and_too_fast_are_refused_with_a_message_and_nothing_stored() -
         chat.chat_post(game_id=game.pk, user=seats[1], text="   ")
 
 
+@pytest.mark.parametrize("text", ["\u202eevil", "ok \u2067abc\u2069", "bell\x07", "a\nb"])
+def test_control_and_direction_characters_are_refused_and_nothing_stored(text: str) -> None:
+    game, seats = started_game(2)
+    refused = _send(client_for(seats[1]), game, text, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 400
+    assert b"cannot contain control characters or characters that reverse text" in refused.content
+    assert not ChatMessage.objects.exists()
+    # Right-to-left scripts, emoji sequences (ZWJ) and ZWNJ need none of these: they pass.
+    for fine in ("שלום עולם", "مرحبا", "👩\u200d👩\u200d👧", "می\u200cخواهم", "两河流域"):
+        assert chat.chat_post(game_id=game.pk, user=seats[1], text=fine).text == fine
+
+
 def test_a_double_submission_stores_the_message_once() -> None:
     game, seats = started_game(2)
     first = chat.chat_post(game_id=game.pk, user=seats[1], text="gg")
