@@ -40,6 +40,15 @@
   }
   window.addEventListener("resize", noteTrayHeight);
 
+  // The page's messages float just under the site's header (its height: --header-h), so
+  // they never cover the navigation while they last.
+  function noteHeaderHeight() {
+    var header = document.querySelector("header.site");
+    if (header) { document.documentElement.style.setProperty("--header-h", header.offsetHeight + "px"); }
+  }
+  document.addEventListener("DOMContentLoaded", noteHeaderHeight);
+  window.addEventListener("resize", noteHeaderHeight);
+
   // A piece picked from the hand or the list, with none of its squares in sight (a phone,
   // where the docked tray covers the board's lowest rows): bring the first one into view.
   function showTargets(root) {

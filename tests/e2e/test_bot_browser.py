@@ -73,6 +73,11 @@ def test_play_a_bot_now_then_a_move_with_the_mouse_and_the_bots_reply(
         page.fill("input[name=password]", PASSWORD)
         page.click("form[action='/accounts/login/'] button[type=submit]")
         page.wait_for_selector("#lobby-play-bot")
+        # The "signed in" message floats under the site's header, not over its links.
+        toast = page.locator(".messages li").first
+        toast.wait_for(state="visible")
+        header, box = page.locator("header.site").bounding_box(), toast.bounding_box()
+        assert header and box and box["y"] >= header["y"] + header["height"] - 1, (header, box)
         page.screenshot(path=str(screenshots / f"home-logged-in-{name}.png"), full_page=True)
         page.click("#lobby-play-bot")
         page.wait_for_selector("#game[data-version]")
