@@ -102,6 +102,9 @@ def _subject(row: Notification, names: dict[int, str], dropped: Seat | None = No
     if row.kind == NotificationKind.TIMED_OUT:
         return _("%(game)s · your clock ran out — the site played for you") % {"game": label}
     if row.kind == NotificationKind.GAME_STARTED:
+        first = seat_for(game, row.user)
+        if first is not None and first.position == game.to_act_seat:
+            return _("%(game)s has started: your move") % {"game": label}
         return _("%(game)s has started: %(name)s's move") % {"game": label, "name": to_act}
     if row.kind == NotificationKind.GAME_OVER:
         winners = [r["name"] for r in _ranking(game) if r["rank"] == 1]
@@ -217,6 +220,7 @@ def notification_send(row: Notification) -> str:
             "game_label": _("Game #%(id)s") % {"id": game.pk},
             "game_url": absolute(reverse("games:game", args=[game.pk])),
             "to_act_name": names.get(game.to_act_seat or 0, ""),
+            "you_act": getattr(seat_for(game, user), "position", None) == game.to_act_seat,
             "active_name": names.get(_active_seat(game), ""),
             "decision_text": _decision_text(game) if row.kind == NotificationKind.DECISION else "",
             "happened": "",

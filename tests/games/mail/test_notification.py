@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from games.mail import notification as emails
-from games.models import Game, NotificationKind
+from games.models import Game, Notification, NotificationKind
 from games.outbox import notifications
 from tests.engine.rules_helpers import play, position
 from tests.games.factories import game_at_state, started_game
@@ -45,3 +45,19 @@ def test_a_your_move_email_says_when_the_move_is_due(mailoutbox: Any) -> None:
     due = game.deadline.strftime("%Y-%m-%d %H:%M")
     assert f"Due by {due}" in message.body
     assert f"Due by {due}" in message.alternatives[0].content
+
+
+def test_the_game_started_email_says_your_move_to_the_player_who_moves_first(
+    mailoutbox: Any,
+) -> None:
+    game, seats = started_game(2)
+    Notification.objects.filter(kind=NotificationKind.GAME_STARTED).delete()  # written again
+    first = game.to_act_seat or 0
+    other = 3 - first
+    theirs = email_for(seats[other], game, NotificationKind.GAME_STARTED, mailoutbox)
+    mine = email_for(seats[first], game, NotificationKind.GAME_STARTED, mailoutbox)
+    name = emails._names(game)[first]
+    assert theirs.subject == f"Game #{game.pk} has started: {name}'s move"
+    assert f"{name} moves first." in theirs.body
+    assert mine.subject == f"Game #{game.pk} has started: your move"
+    assert "You move first." in mine.body and name not in mine.subject
