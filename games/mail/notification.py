@@ -20,7 +20,7 @@ from games.core.states import game_state
 from games.mail.sending import absolute, deadline_text, email_send, language_of
 from games.models import Game, Notification, NotificationKind, Seat
 from games.play.timeouts import TIMEOUTS_TO_DROP
-from games.selectors.community import ChatLine, chat_since_for_user
+from games.selectors.community import ChatLine, chat_since_for_user, invitation_pending
 from games.selectors.games import seat_for, seat_infos, seats_prefetch
 from games.selectors.moves import last_move_time, moves_since_seat, seat_moved_since, timeout_moves
 from games.text import headlines
@@ -235,6 +235,8 @@ def notification_send(row: Notification) -> str:
         if dropped is not None:
             context["dropped_name"] = names.get(dropped.position or 0, "?")
             context["dropped_resigned"] = dropped.drop_reason == Seat.DropReason.RESIGNED
+        if row.kind == NotificationKind.INVITATION:
+            context.update(_invitation(game, user))
         if row.kind in TURN_KINDS:
             news = turn_news(game, user, kind=row.kind, up_to=row.ply)
             context.update(happened=news["happened"], since=news["since"])
@@ -246,6 +248,28 @@ def notification_send(row: Notification) -> str:
         return email_send(
             user=user, kind=row.kind, subject=subject, template="notification", context=context
         )
+
+
+def _invitation(game: Game, user: Any) -> dict[str, Any]:
+    """Return who invites ``user`` to ``game`` (while pending) and the game's terms.
+
+    ``{"inviter_name": str ("" once answered), "terms": {"num_players", "is_rated",
+    "open_scoring", "days_per_move", "bank_days", "bank_increment_hours", "bank_cap_days"}}``
+    """
+    notice = invitation_pending(game, user)
+    terms = {
+        field: getattr(game, field)
+        for field in (
+            "num_players",
+            "is_rated",
+            "open_scoring",
+            "days_per_move",
+            "bank_days",
+            "bank_increment_hours",
+            "bank_cap_days",
+        )
+    }
+    return {"inviter_name": notice.inviter if notice else "", "terms": terms}
 
 
 def _account_send(row: Notification) -> str:

@@ -43,8 +43,8 @@ SUBJECT_KINDS = [
     ("build a monument or decline", "decision"),
     ("your decision is needed", "decision"),
     ("your move is due soon", "reminder"),
+    ("has started", "game_started"),  # before "your move": "… has started: your move"
     ("your move", "your_turn"),
-    ("has started", "game_started"),
     ("is over", "game_over"),
 ]
 WAITS = {"your_turn", "decision"}

@@ -39,7 +39,9 @@ def test_an_invitation_by_name_emails_shows_in_my_games_and_is_accepted(
     assert not game.is_public
     assert set(Invitation.objects.values_list("invitee_id", flat=True)) == {mei.pk, li.pk}
     assert {m.to[0] for m in mail.outbox} == {mei.email, li.email}
-    assert "invited to play Game #" in mail.outbox[0].body
+    for message in mail.outbox:  # who invites, to what game
+        assert f"Host invites you to play Game #{game.pk}." in message.body
+        assert "3 players · rated · hidden scoring · 3 days per move" in message.body
     guest = client_for(mei)
     lobby = guest.get("/").content.decode()
     assert "Host invites you to game #" in lobby

@@ -62,10 +62,12 @@ def _play_until_other_seat(game: Game, seats: dict[int, Any]) -> Game:
 def test_game_start_tells_every_player_once_naming_whose_move(run_on_commit: Any) -> None:
     game, seats = _start(3)
     assert sorted(m.to[0] for m in mail.outbox) == sorted(u.email for u in seats.values())
-    first = seat_text.display_name(seats[game.to_act_seat or 0])
+    mover = seats[game.to_act_seat or 0]
+    first = seat_text.display_name(mover)
     for message in mail.outbox:
         assert f"Game #{game.pk}" in message.subject
-        assert f"{first}'s move" in message.subject
+        mine = message.to == [mover.email]  # the one who moves first reads "your move"
+        assert (": your move" if mine else f"{first}'s move") in message.subject
 
 
 def test_a_move_sends_exactly_one_email_to_the_next_player(run_on_commit: Any) -> None:
@@ -194,7 +196,8 @@ def test_a_broker_that_does_not_answer_fails_no_move_and_the_sweep_sends_what_is
     assert statuses[("your_turn", False)] == "skipped"  # turns already taken
     sent = Notification.objects.filter(status="sent").count()
     assert len(mail.outbox) == sent == owed - Notification.objects.filter(status="skipped").count()
-    assert [m.to for m in mail.outbox if "your move" in m.subject] == [[waiting_on.email]]
+    turns = [m for m in mail.outbox if "your move" in m.subject and "started" not in m.subject]
+    assert [m.to for m in turns] == [[waiting_on.email]]
 
 
 def _full_random_game(
@@ -231,7 +234,7 @@ def test_who_is_told_over_a_whole_game_and_no_email_leaks(run_on_commit: Any) ->
     # hand, no totals. Turn emails retell the public log since the recipient's last move
     # ("  · " lines, with squares and VP), never another player's swapped-out colours.
     for message in mail.outbox:
-        if "is over" in message.subject:
+        if "is over" in message.subject or "has started" in message.subject:
             continue
         body = message.body.split("\n-- \n")[0]
         retold = [line for line in body.splitlines() if line.startswith("  · ")]
