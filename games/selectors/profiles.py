@@ -39,7 +39,8 @@ class PlayerRecord:
     ``by_players``: finished games by player count; ``average_place`` and
     ``average_lowest`` (the lowest colour at the end, after treasures) over finished
     games; ``completed`` the games played to the end without being dropped, ``dropped``
-    and ``timed_out`` the seats dropped (for any reason, and for missed deadlines);
+    and ``timed_out`` the seats dropped (for any reason, and for missed deadlines), each
+    counted in games with another person only (leaving a game of bots leaves nobody);
     ``reliability`` completed / (completed + dropped) in percent (None before any);
     ``rating_points`` (finished at, rating after) of each rated game, oldest first.
     """
@@ -78,7 +79,7 @@ def _mean(values: list[float]) -> float | None:
 
 
 def player_record(user_id: int, viewer: UserLike) -> PlayerRecord:
-    """Return the record of player ``user_id`` as ``viewer`` may see it (one query)."""
+    """Return the record of player ``user_id`` as ``viewer`` may see it (two queries)."""
     visible = Q(game__is_public=True)
     if viewer.is_authenticated:
         visible |= Q(game_id__in=Seat.objects.filter(user_id=viewer.pk).values("game_id"))
@@ -103,8 +104,13 @@ def player_record(user_id: int, viewer: UserLike) -> PlayerRecord:
         for s in finished
         if isinstance(s.final_score, dict) and "score" in s.final_score
     ]
-    dropped = [s for s in seats if s.dropped_at is not None]
-    completed = sum(1 for s in finished if s.dropped_at is None)
+    with_people = set(
+        Seat.objects.filter(game_id__in=[s.game_id for s in seats], is_bot=False)
+        .exclude(user_id=user_id)
+        .values_list("game_id", flat=True)
+    )
+    dropped = [s for s in seats if s.dropped_at is not None and s.game_id in with_people]
+    completed = sum(1 for s in finished if s.dropped_at is None and s.game_id in with_people)
     rated = sorted(
         (s for s in finished if s.rating_after is not None),
         key=lambda s: (s.game.finished_at or s.game.updated_at, s.game.pk),

@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game, Seat
-from games.play import lifecycle
+from games.play import lifecycle, timeouts
 from tests.games.factories import UserFactory, client_for, started_game
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +45,9 @@ def test_the_profile_counts_places_lowest_colours_and_reliability() -> None:
         user=me, dropped_at=timezone.now(), drop_reason="timeouts"
     )
     unrated = lifecycle.game_create(creator=UserFactory(), num_players=2, is_public=False)
+    # Resigning a game against bots leaves no person waiting: not counted against me.
+    against_bots = lifecycle.game_create(creator=me, num_players=3, bots=["easy", "medium"])
+    timeouts.game_resign(game_id=against_bots.pk, user=me)
     page = Client().get(f"/players/{me.pk}/").content.decode()
     record = page.split('id="record"')[1].split("</section>")[0]
     assert "3 · 2 with 2 players · 1 with 3 players" in record
