@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.community import chat, follows, invitations, notes
 from games.core.errors import GameError
 from games.core.stamps import games_changed
+from games.models import Game
 from games.selectors import community as selectors
 from games.web.community_page import chat_context
 from games.web.views.game import HtmxHttpRequest, _viewable_game
@@ -196,5 +197,10 @@ def game_rematch(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     except GameError as exc:
         messages.error(request, str(exc))
         return redirect("games:game", game_id=game_id)
-    messages.success(request, _("Rematch: the other players are invited."))
+    if game.status == Game.Status.ACTIVE:  # against bots, or the last seat just taken
+        messages.success(request, _("Rematch: the new game has started."))
+    elif game.creator_id != request.user.pk:
+        messages.success(request, _("You joined the rematch."))
+    else:
+        messages.success(request, _("Rematch: the other players are invited."))
     return redirect("games:game", game_id=game.pk)

@@ -97,7 +97,8 @@ def test_a_rematch_offers_the_same_players_the_same_settings_once() -> None:
     invited = set(Invitation.objects.filter(game=new).values_list("invitee_id", flat=True))
     assert invited == {seats[2].pk, seats[3].pk}
     # The second player's rematch is the same game: it seats them, nothing new is created.
-    client_for(seats[2]).post(f"/games/{game.pk}/rematch")
+    joined = client_for(seats[2]).post(f"/games/{game.pk}/rematch", follow=True)
+    assert "You joined the rematch." in joined.content.decode()
     client_for(seats[2]).post(f"/games/{game.pk}/rematch")
     assert Game.objects.filter(rematch_of=game).count() == 1
     assert Seat.objects.filter(game=new).count() == 2
@@ -138,9 +139,10 @@ def test_a_rematch_against_bots_seats_the_same_bots_and_starts_at_once() -> None
     me = UserFactory()
     game = lifecycle.game_create(creator=me, num_players=3, bots=["easy", "hard"])
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
-    answer = client_for(me).post(f"/games/{game.pk}/rematch")
+    answer = client_for(me).post(f"/games/{game.pk}/rematch", follow=True)
     new = Game.objects.get(rematch_of=game)
-    assert answer["Location"] == f"/games/{new.pk}/"
+    assert answer.redirect_chain[-1][0] == f"/games/{new.pk}/"
+    assert "Rematch: the new game has started." in answer.content.decode()
     assert new.status == Game.Status.ACTIVE and not new.is_rated
     tiers = sorted(s.user.profile.bot_tier for s in new.seats.all() if s.is_bot)
     assert tiers == ["easy", "hard"]
