@@ -295,3 +295,24 @@ def test_the_csp_watch_catches_a_violation(browser: Any, live_server: Any) -> No
     finally:
         CSP_VIOLATIONS.clear()
         context.close()
+
+
+def test_the_account_and_record_pages_fit_a_phone(browser: Any, live_server: Any) -> None:
+    """At 390 px no page scrolls sideways: wide tables (emails, final scores, leaderboard)
+    scroll inside their own box, and the standing orders' lists fit the column."""
+    from tests.games.records.helpers import finished_game
+
+    game, seats = finished_game(2, seed=31)
+    user = _with_password(seats[1])
+    running, _others = started_game(2)
+    running.seats.filter(position=2).update(user=user)  # standing orders are offered here
+    context, page = _log_in(browser, live_server.url, user, f"/games/{game.pk}/", PHONE)
+    try:
+        paths = [f"/games/{game.pk}/", f"/games/{running.pk}/", "/settings", "/leaderboard"]
+        paths.append(f"/players/{user.pk}/")
+        for path in paths:
+            page.goto(f"{live_server.url}{path}")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE["width"] + 1, f"{path} scrolls sideways ({width} px)"
+    finally:
+        context.close()
