@@ -190,6 +190,18 @@
     }
   });
 
+  // A form sent with nothing chosen is answered here, in place (the server, without
+  // JavaScript, answers the same with the whole page).
+  function refuseEmpty(form) {
+    var note = form.querySelector(".refused");
+    if (note) { note.remove(); }
+    note = document.createElement("p");
+    note.className = "refused";
+    note.setAttribute("role", "alert");
+    note.textContent = form.dataset.empty;
+    form.appendChild(note);
+  }
+
   // Swap and notation forms send through the same confirm step.
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
@@ -199,7 +211,7 @@
       // The ticked tiles, in the engine's colour order, as "swap red blue".
       var order = ["red", "black", "blue", "green"];
       var ticked = Array.prototype.map.call(form.querySelectorAll('input[name="swap"]:checked'), function (box) { return box.value; });
-      if (!ticked.length) { return; }  // nothing ticked: the server says what is missing
+      if (!ticked.length) { ev.preventDefault(); refuseEmpty(form); return; }
       ticked.sort(function (a, b) { return order.indexOf(a) - order.indexOf(b); });
       var swap = "swap " + ticked.join(" ");
       var legal = offeredAction(root, swap);
@@ -208,7 +220,7 @@
     }
     var field = form.elements.namedItem("action");
     var notation = field && field.value.trim();
-    if (!notation) { return; }
+    if (!notation) { ev.preventDefault(); refuseEmpty(form); return; }
     // A typed action is put in words when the page offers it. The engine is asked first:
     // an illegal one is refused here, with its reason, before any confirm step.
     var offered = offeredAction(root, notation.toLowerCase().split(/\s+/).join(" "));

@@ -257,7 +257,15 @@ def test_tiles_are_swapped_by_ticking_them(
     context, page = _log_in(browser, live_server.url, player, f"/games/{game.pk}/", DESKTOP)
     try:
         page.evaluate("window.notReloaded = true")
+        # Sent with nothing typed or ticked: told so in place, the page neither left nor sent.
+        page.click("form.notation button[type=submit]")
+        refused = page.locator("form.notation .refused")
+        assert "Type an action first" in (refused.text_content() or "")
         page.click("details.swap summary")  # the tray's compact "Swap tiles…" (issue 16)
+        page.click("form.swap-pick button[type=submit]")
+        refused = page.locator("form.swap-pick .refused")
+        assert refused.text_content() == "Tick at least one tile to swap."
+        assert page.url.endswith(f"/games/{game.pk}/") and not game.moves.exists()
         boxes = page.locator("form.swap-pick input[name=swap]")
         assert boxes.count() == 6
         colors = [boxes.nth(i).get_attribute("value") for i in (0, 5)]

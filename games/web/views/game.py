@@ -240,15 +240,18 @@ def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _render_game(request, _viewable_game(request, game_id))
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Submit one action (form fields ``action`` and ``version``), or ``undo`` (issue 16).
 
     Success: the fresh ``#game`` partial for HTMX, a redirect to the page otherwise.
     Errors: the page or partial with the message and the error's status (403 wrong
     user/seat, 409 stale version or finished game, 400 malformed or illegal action), or
-    404 for a game the viewer may not see.
+    404 for a game the viewer may not see. A GET (the address of a page sent without
+    JavaScript, reloaded or bookmarked) goes to the game's page.
     """
+    if request.method != "POST":
+        return redirect("games:game", game_id=_viewable_game(request, game_id).pk)
     form = ActionForm(request.POST)
     if not form.is_valid():
         game = _viewable_game(request, game_id)

@@ -13,6 +13,7 @@ from django.test import Client
 import engine
 from games.core.states import game_state
 from games.models import Game, Move
+from games.play import lifecycle
 from games.text import seats as seat_text
 from tests.games.factories import (
     UserFactory,
@@ -202,7 +203,12 @@ def test_act_on_a_finished_game_is_refused() -> None:
 def test_act_needs_post_and_csrf() -> None:
     game, seats = started_game(2)
     c = client_for(seats[1])
-    assert c.get(f"/games/{game.pk}/act").status_code == 405
+    before = snapshot(game)
+    opened = c.get(f"/games/{game.pk}/act")  # a reloaded or bookmarked address: the page
+    assert opened.status_code == 302 and opened["Location"] == f"/games/{game.pk}/"
+    assert snapshot(game) == before
+    private = lifecycle.game_create(creator=UserFactory(), num_players=2, is_public=False)
+    assert c.get(f"/games/{private.pk}/act").status_code == 404  # not a way to see a game
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(seats[1])
     before = snapshot(game)
