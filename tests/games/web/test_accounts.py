@@ -81,7 +81,7 @@ def test_settings_page_saves_preferences_language_and_time_zone(user_factory: An
         "time_zone": "Asia/Baghdad",
     }
     kinds = ("your_turn", "decision", "game_started", "game_over", "reminder", "seat_dropped")
-    for kind in (*kinds, "timed_out"):
+    for kind in (*kinds, "timed_out", "invitation"):
         data[f"delivery_{kind}"] = "immediate"
         data[f"minutes_{kind}"] = "15"
     data["delivery_your_turn"], data["minutes_your_turn"] = "batched", "30"
@@ -165,7 +165,7 @@ def test_two_players_cannot_show_the_same_display_name(user_factory: Any) -> Non
     cy = user_factory()
     data = {"display_name": "BEN PLAYER", "language": "en", "time_zone": "UTC"}
     kinds = ("your_turn", "decision", "game_started", "game_over", "reminder", "seat_dropped")
-    for kind in (*kinds, "timed_out"):
+    for kind in (*kinds, "timed_out", "invitation"):
         data[f"delivery_{kind}"] = "immediate"
     refused = client_for(cy).post("/settings", data)
     assert refused.status_code == 200
