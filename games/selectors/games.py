@@ -8,17 +8,43 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
+from django.db.models import Exists, F, Func, Max, OuterRef, Prefetch, QuerySet, Subquery
+from django.utils import timezone
 
-from games.models import Game, Invitation, Seat
+from games.models import ChatMessage, Game, Invitation, Seat, Vacation
 from games.text.seats import SeatInfo, display_name, taken_over_name
 
 UserLike = AbstractBaseUser | AnonymousUser
 
 
 def seats_prefetch() -> Prefetch[Any]:
-    """Return the prefetch of a game's seats with their users and profiles (one query)."""
-    return Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
+    """Return the prefetch of a game's seats with their users and profiles (one query).
+
+    Each seat also carries ``away_until``: the planned end of its user's running vacation,
+    or None (``seat_away_until``), so a page's clock reads the vacations without a query.
+    """
+    running = Vacation.objects.filter(
+        user_id=OuterRef("user_id"), ended_at__isnull=True, starts_at__lte=timezone.now()
+    ).order_by("-starts_at")
+    seats = Seat.objects.select_related("user__profile").annotate(
+        away_until=Subquery(running.values("ends_at")[:1])
+    )
+    return Prefetch("seats", queryset=seats)
+
+
+def seats_away_until(seats: list[Seat]) -> dict[int, datetime] | None:
+    """Return user id → planned end of the running vacation, for those of ``seats`` away.
+
+    Reads the ``away_until`` the seats were fetched with (``seats_prefetch``): no query.
+    None when any seat was fetched without it (the caller reads the vacations then).
+    """
+    until: dict[int, datetime] = {}
+    for seat in seats:
+        if not hasattr(seat, "away_until"):
+            return None
+        if seat.away_until is not None:
+            until[seat.user_id] = seat.away_until
+    return until
 
 
 def with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
@@ -251,6 +277,49 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
         )
     rows.sort(key=lambda g: 0 if g.waiting_for_me else order.get(g.status, 3))
     return rows
+
+
+def with_viewer_facts(queryset: QuerySet[Game], user: UserLike) -> QuerySet[Game]:
+    """Return ``queryset`` with what a game page needs to know beyond each game, in its query.
+
+    Every game gets ``chat_last_at``: when its latest chat message was written (None: no
+    chat). For a logged-in ``user`` also ``waiting_elsewhere``, how many other games wait
+    for them to act, and ``waiting_next``, the longest waiting of those (None: none); with
+    whether the game itself waits for them, that is ``games_waiting_ids`` without a query
+    of its own (``waiting_for_viewer``).
+    """
+    chat = (
+        ChatMessage.objects.filter(game_id=OuterRef("pk"))
+        .order_by()
+        .values("game_id")
+        .annotate(last=Max("created_at"))
+        .values("last")
+    )
+    queryset = queryset.annotate(chat_last_at=Subquery(chat))
+    if not user.is_authenticated:
+        return queryset
+    others = games_waiting_for(user).exclude(pk=OuterRef("pk"))
+    return queryset.annotate(
+        waiting_elsewhere=Subquery(others.order_by().values(n=Func(F("pk"), function="COUNT"))),
+        waiting_next=Subquery(others.values("pk")[:1]),
+    )
+
+
+def waiting_for_viewer(game: Game, user: UserLike) -> tuple[int, int | None] | None:
+    """Return ``(how many games wait for user, the one to offer next)``, or None.
+
+    Read from the annotations of ``with_viewer_facts`` (None when ``game`` was read
+    without them). The next game is the longest waiting other one, unless this game itself
+    waits for ``user`` (then None): the rule of every game page (issue 17).
+    """
+    if not user.is_authenticated or not hasattr(game, "waiting_elsewhere"):
+        return None
+    here = game.status == Game.Status.ACTIVE and any(
+        s.user_id == user.pk and s.position == game.to_act_seat for s in game.seats.all()
+    )
+    count = int(game.waiting_elsewhere or 0) + (1 if here else 0)
+    next_id: int | None = getattr(game, "waiting_next", None)
+    return count, None if here else next_id
 
 
 def games_waiting_ids(user: UserLike) -> list[int]:
