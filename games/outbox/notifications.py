@@ -22,7 +22,12 @@ from django.utils import timezone
 import engine
 from games.core import queue
 from games.models import Delivery, Game, Notification, NotificationKind, Profile, Seat
-from games.selectors.people import preference_get, profile_time_zone, user_is_bot
+from games.selectors.people import (
+    preference_get,
+    profile_time_zone,
+    seat_preference,
+    user_is_bot,
+)
 
 DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in the recipient's time zone
 
@@ -65,6 +70,7 @@ def notification_create(
     fresh: bool = False,
     hold: bool = False,
     is_bot: bool | None = None,
+    preference: tuple[str, int] | None = None,
 ) -> Notification | None:
     """Write the outbox row owed to ``user_id`` (per their preference for ``kind``).
 
@@ -80,11 +86,12 @@ def notification_create(
     into a batched one: the row waits the user's batch minutes (15 by default) and the
     batch drops it if they act meanwhile, so a person playing bots live gets no email a
     bot turn. ``is_bot`` is whether ``user_id`` is a bot account, when the caller read it
-    already (``seat_is_bot``); None reads it.
+    already (``seat_is_bot``); None reads it. ``preference`` likewise stands for
+    ``preference_get(user_id, kind)`` (``seat_preference``).
     """
     if user_is_bot(user_id) if is_bot is None else is_bot:
         return None  # a bot has no address and reads no email (issue 15)
-    delivery, minutes = preference_get(user_id, kind)
+    delivery, minutes = preference or preference_get(user_id, kind)
     if delivery == Delivery.OFF:
         return None
     if hold and delivery == Delivery.IMMEDIATE:
@@ -204,6 +211,7 @@ def notify_move(
         fresh=True,
         hold=by_bot and alone,
         is_bot=seat_is_bot(seat_row),
+        preference=seat_preference(seat_row, kind),
     )
     return [row] if row is not None else []
 

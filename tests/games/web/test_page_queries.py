@@ -14,9 +14,18 @@ import pytest
 
 from games.accounts import vacations
 from games.community import chat
-from games.models import Game
+from games.models import (
+    Delivery,
+    Game,
+    Notification,
+    NotificationKind,
+    NotificationPreference,
+    StandingOrders,
+    Webhook,
+)
 from games.selectors import games as selectors
-from tests.games.factories import client_for, play_random_plies, started_game
+from games.selectors import orders, people
+from tests.games.factories import client_for, page_actions, play_random_plies, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -96,3 +105,57 @@ def test_the_waiting_facts_match_the_games_waiting_query() -> None:
         ids = selectors.games_waiting_ids(me)
         expected_next = None if g.pk in ids else next(iter(ids), None)
         assert selectors.waiting_for_viewer(read, me) == (len(ids), expected_next)
+
+
+def _read_for_move(game: Game) -> dict[int, Any]:
+    """Return position → seat of ``game`` read as the submit reads them, under no lock."""
+    read = selectors.with_seats(Game.objects.all(), for_move=True).get(pk=game.pk)
+    return {s.position: s for s in read.seats.all()}
+
+
+def test_what_a_move_asks_of_a_seat_is_what_the_queries_of_their_own_answer() -> None:
+    game, seats = started_game(2)
+    me, other = seats[1], seats[2]
+    StandingOrders.objects.create(user=me, game=None, orders={"revolt_defender": "all"})
+    NotificationPreference.objects.create(
+        user=me, kind=NotificationKind.DECISION, delivery=Delivery.IMMEDIATE, batch_minutes=7
+    )
+    Webhook.objects.create(user=me, kind="discord", url="https://example.org/hook")
+    for round_ in range(2):
+        by_seat = _read_for_move(game)
+        for position, user in ((1, me), (2, other)):
+            seat = by_seat[position]
+            assert orders.seat_orders(seat) == orders.orders_for(user_id=user.pk, game_id=game.pk)
+            for kind in selectors.TURN_KINDS:
+                assert people.seat_preference(seat, kind) == people.preference_get(user.pk, kind)
+            hooks = Webhook.objects.filter(user=user, is_active=True, on_turn=True).exists()
+            assert seat.hooks_on_turn is hooks
+        if round_ == 1:
+            break
+        # This game's own orders win over the default, as orders_for says.
+        StandingOrders.objects.create(user=me, game=game, orders={"revolt_defender": "none"})
+    # Seats read without them: the readers say so, and the callers query.
+    plain = Game.objects.get(pk=game.pk).seats.get(position=1)
+    assert orders.seat_orders(plain) is None
+    assert people.seat_preference(plain, NotificationKind.YOUR_TURN) is None
+
+
+def test_a_submit_runs_ten_queries_at_most_when_it_hands_the_turn_over(
+    django_assert_max_num_queries: Any,
+) -> None:
+    game, seats = _both_moved()
+    mover = seats[game.to_act_seat or 0]
+    client = client_for(mover)
+    page = client.get(f"/games/{game.pk}/", **HTMX).content.decode()
+    assert "pass" in page_actions(page.encode())
+    handed = False
+    while not handed:
+        game.refresh_from_db()
+        with django_assert_max_num_queries(10):
+            answer = client.post(
+                f"/games/{game.pk}/act", {"action": "pass", "version": game.version}, **HTMX
+            )
+        assert answer.status_code == 200
+        game.refresh_from_db()
+        handed = seats[game.to_act_seat or 0] != mover
+    assert Notification.objects.filter(game=game, ply=game.version).exists()
