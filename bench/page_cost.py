@@ -3,7 +3,8 @@
 Run from the repository root: ``python bench/page_cost.py`` (SQLite in a temporary file) or
 ``scripts/with-postgres.sh python bench/page_cost.py`` (PostgreSQL, as in production).
 Options: ``--plies 30,150`` positions measured (plies played before measuring),
-``--repeat N`` requests per figure, ``--profile KIND`` to print a cProfile of one kind.
+``--repeat N`` requests per figure, ``--profile KIND`` to print a cProfile of one kind,
+``--queries KIND`` to print the SQL of one kind's request that ran the most queries.
 
 For each position of a 2-player game it measures, through Django's test client with the
 whole middleware stack (DEBUG off, eager tasks):
@@ -82,9 +83,11 @@ def measure(
     profile: str | None,
     prepare: Any = None,
     floor: float | None = None,
+    queries_of: str | None = None,
 ) -> float:
     """Call ``run(prepare())`` ``repeat`` times; print ms p50/p95/mean, queries and bytes.
 
+    ``queries_of`` names the kind whose request with the most queries has its SQL printed.
     ``prepare`` (untimed, default none) returns what ``run`` needs, or None to stop early;
     ``run`` returns the size of the answer in bytes. ``floor`` is the floor's p50 in ms:
     the p50 is also printed as a multiple of it. Returns the p50 in ms.
@@ -122,6 +125,8 @@ def measure(
             if profiler:
                 profiler.disable()
             times.append((time.perf_counter() - started) * 1000)
+        if len(captured) > max(queries, default=-1):
+            most = captured.captured_queries
         queries.append(len(captured))
         sizes.append(size)
     task_prerun.disconnect(task_started)
@@ -137,6 +142,9 @@ def measure(
         f"({max(in_tasks)} in tasks, median {statistics.median(queries):g})  "
         f"bytes {int(statistics.fmean(sizes)):>7}{ratio}"
     )
+    if queries_of == label:
+        for n, query in enumerate(most, 1):
+            print(f"    {n:>2}. {query['sql'][:300]}")
     if profiler:
         stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(35)
@@ -213,6 +221,7 @@ def main() -> None:
     parser.add_argument("--plies", default="30,150")
     parser.add_argument("--repeat", type=int, default=60)
     parser.add_argument("--profile", default=None)
+    parser.add_argument("--queries", default=None)
     parser.add_argument(
         "--home-games", type=int, default=20, help="open and active games on the home page"
     )
@@ -283,7 +292,13 @@ def measure_home(user: Any, args: Any) -> None:
     player.force_login(user)
     for label, client in (("home logged out", visitor), ("home logged in", player)):
         client.get("/")  # the session and the bot accounts warmed
-        measure(label, lambda c=client: len(c.get("/").content), args.repeat, args.profile)
+        measure(
+            label,
+            lambda c=client: len(c.get("/").content),
+            args.repeat,
+            args.profile,
+            queries_of=args.queries,
+        )
 
 
 def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, args: Any) -> None:
@@ -300,7 +315,14 @@ def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, arg
     scratch.invite_token = f"floor-{game.pk}"
     scratch.save()
     prepare_floor, run_floor, close_floor = floor_runner(scratch.pk, random.Random(game.pk))
-    floor = measure("floor", run_floor, args.repeat, args.profile, prepare=prepare_floor)
+    floor = measure(
+        "floor",
+        run_floor,
+        args.repeat,
+        args.profile,
+        queries_of=args.queries,
+        prepare=prepare_floor,
+    )
     close_floor()
 
     url = f"/games/{game.pk}/"
@@ -311,20 +333,40 @@ def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, arg
     def poll(known: int) -> int:
         return len(waiter.get(f"{url}poll?version={known}").content)
 
-    measure("poll 204", lambda: poll(version), args.repeat, args.profile, floor=floor)
-    measure("poll changed", lambda: poll(version - 1), args.repeat, args.profile, floor=floor)
+    measure(
+        "poll 204",
+        lambda: poll(version),
+        args.repeat,
+        args.profile,
+        queries_of=args.queries,
+        floor=floor,
+    )
+    measure(
+        "poll changed",
+        lambda: poll(version - 1),
+        args.repeat,
+        args.profile,
+        queries_of=args.queries,
+        floor=floor,
+    )
     with override_settings(PRERENDER_PARTIALS=True):
         # The waiting player's partial as the worker leaves it after a move (games.prerender;
         # here in this process's memory cache).
         tasks.prerender_partials(game.pk, version, game.to_act_seat)
         measure(
-            "poll rendered ahead", lambda: poll(version - 1), args.repeat, args.profile, floor=floor
+            "poll rendered ahead",
+            lambda: poll(version - 1),
+            args.repeat,
+            args.profile,
+            queries_of=args.queries,
+            floor=floor,
         )
     measure(
         "partial to act",
         lambda: len(actor.get(url).content),
         args.repeat,
         args.profile,
+        queries_of=args.queries,
         floor=floor,
     )
 
@@ -345,7 +387,15 @@ def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, arg
         assert reply.status_code == 200, reply.status_code
         return len(reply.content)
 
-    measure("submit", submit, args.repeat, args.profile, prepare=choose, floor=floor)
+    measure(
+        "submit",
+        submit,
+        args.repeat,
+        args.profile,
+        queries_of=args.queries,
+        prepare=choose,
+        floor=floor,
+    )
 
 
 if __name__ == "__main__":

@@ -21,8 +21,13 @@ from django.utils import timezone
 
 import engine
 from games.core import queue
-from games.models import Delivery, Game, Notification, NotificationKind, Seat
-from games.selectors.people import preference_get, profile_time_zone, user_is_bot
+from games.models import Delivery, Game, Notification, NotificationKind, Profile, Seat
+from games.selectors.people import (
+    preference_get,
+    profile_time_zone,
+    seat_preference,
+    user_is_bot,
+)
 
 DIGEST_HOUR = 8  # the daily digest goes out at 08:00 in the recipient's time zone
 
@@ -64,6 +69,8 @@ def notification_create(
     kind: str,
     fresh: bool = False,
     hold: bool = False,
+    is_bot: bool | None = None,
+    preference: tuple[str, int] | None = None,
 ) -> Notification | None:
     """Write the outbox row owed to ``user_id`` (per their preference for ``kind``).
 
@@ -78,11 +85,13 @@ def notification_create(
     transaction commits. ``hold`` (a bot's move, issue 15) turns an immediate preference
     into a batched one: the row waits the user's batch minutes (15 by default) and the
     batch drops it if they act meanwhile, so a person playing bots live gets no email a
-    bot turn.
+    bot turn. ``is_bot`` is whether ``user_id`` is a bot account, when the caller read it
+    already (``seat_is_bot``); None reads it. ``preference`` likewise stands for
+    ``preference_get(user_id, kind)`` (``seat_preference``).
     """
-    if user_is_bot(user_id):
+    if user_is_bot(user_id) if is_bot is None else is_bot:
         return None  # a bot has no address and reads no email (issue 15)
-    delivery, minutes = preference_get(user_id, kind)
+    delivery, minutes = preference or preference_get(user_id, kind)
     if delivery == Delivery.OFF:
         return None
     if hold and delivery == Delivery.IMMEDIATE:
@@ -133,6 +142,20 @@ def notify_game_started(*, game: Game) -> list[Notification]:
     return rows
 
 
+def seat_is_bot(seat: Seat) -> bool | None:
+    """Return whether ``seat``'s user is a bot account, from the profile it was read with.
+
+    None when the seat was read without its user's profile (``notification_create`` reads
+    it then). An account without a profile is no bot.
+    """
+    if not Seat.user.is_cached(seat) or not type(seat.user).profile.is_cached(seat.user):
+        return None
+    try:
+        return bool(seat.user.profile.is_bot)
+    except Profile.DoesNotExist:
+        return False
+
+
 def turn_owed(
     *, game: Game, before: engine.GameState, after: engine.GameState
 ) -> tuple[Seat, str, bool] | None:
@@ -181,7 +204,14 @@ def notify_move(
     # ``ply`` is the move this transaction applies: no row of it exists yet.
     # Held only for a person playing bots alone: another person's move is news at once.
     row = notification_create(
-        user_id=seat_row.user_id, game=game, ply=ply, kind=kind, fresh=True, hold=by_bot and alone
+        user_id=seat_row.user_id,
+        game=game,
+        ply=ply,
+        kind=kind,
+        fresh=True,
+        hold=by_bot and alone,
+        is_bot=seat_is_bot(seat_row),
+        preference=seat_preference(seat_row, kind),
     )
     return [row] if row is not None else []
 

@@ -20,12 +20,17 @@ from games.models import Game, NotificationKind, Webhook, WebhookDelivery
 from games.outbox.notifications import turn_owed
 
 
-def deliveries_create(*, user_id: int, game: Game, ply: int, kind: str) -> list[WebhookDelivery]:
+def deliveries_create(
+    *, user_id: int, game: Game, ply: int, kind: str, any_hook: bool | None = None
+) -> list[WebhookDelivery]:
     """Write the rows owed to ``user_id``'s active webhooks for ``kind``; return the new ones.
 
     A row that exists already is skipped (the unique constraint, in a savepoint so the
     move's transaction survives it). Each new row is queued once the transaction commits.
+    ``any_hook`` False says the caller knows there is no such webhook (no query then).
     """
+    if any_hook is False:
+        return []
     wanted = {"on_game_over": True} if kind == NotificationKind.GAME_OVER else {"on_turn": True}
     rows = []
     for hook_id in Webhook.objects.filter(user_id=user_id, is_active=True, **wanted).values_list(
@@ -63,7 +68,11 @@ def webhooks_notify_move(
     seat_row, kind, alone = owed
     if seat_row.is_bot or (by_bot and alone):
         return []
-    return deliveries_create(user_id=seat_row.user_id, game=game, ply=ply, kind=kind)
+    # The seats a move reads (seats_prefetch(for_move=True)) say whether any turn hook exists.
+    any_hook = getattr(seat_row, "hooks_on_turn", None)
+    return deliveries_create(
+        user_id=seat_row.user_id, game=game, ply=ply, kind=kind, any_hook=any_hook
+    )
 
 
 def webhooks_notify_game_over(*, game: Game) -> list[WebhookDelivery]:

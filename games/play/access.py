@@ -12,16 +12,24 @@ from games.selectors import games as selectors
 UserLike = AbstractBaseUser | AnonymousUser
 
 
-def locked_game(game_id: int, *, with_seats: bool = False) -> Game:
+def locked_game(
+    game_id: int, *, with_seats: bool = False, for_move: UserLike | None = None
+) -> Game:
     """Return the game with its row locked until the transaction ends; ``GameNotFound``.
 
     ``with_seats`` also reads its seats with their users and profiles once (after the lock,
     so current), for a caller that only reads them: ``game.seats.all()`` then costs no
     query, and the game is ready for its page (``games.selectors.games.with_seats``).
+    ``for_move`` (the user who moves; with ``with_seats``) also reads, in the same two
+    queries, what the move asks of the seat it hands the turn to (standing orders, notice
+    preferences, webhooks) and what the mover's page then shows beyond the game
+    (``with_viewer_facts``).
     """
     games = Game.objects.select_for_update()
     if with_seats:
-        games = selectors.with_seats(games)
+        games = selectors.with_seats(games, for_move=for_move is not None)
+        if for_move is not None:
+            games = selectors.with_viewer_facts(games, for_move)
     try:
         return games.get(pk=game_id)
     except Game.DoesNotExist:

@@ -32,7 +32,7 @@ from games.play.botturns import bot_played, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, bank_settle, clock_start
 from games.play.errors import IllegalAction
 from games.selectors.moves import moves_turn_tail
-from games.selectors.orders import orders_for
+from games.selectors.orders import orders_for, seat_orders
 from games.text.messages import malformed_action_text
 
 AUTOPLAY_LIMIT = 10_000  # a safety bound on default-policy plies in one transaction
@@ -85,7 +85,7 @@ def game_submit_action(
     parsed = parse_action(action)
     user_id = user_id_of(user)
     with transaction.atomic():
-        game = locked_game(game_id, with_seats=True)
+        game = locked_game(game_id, with_seats=True, for_move=user)
         if game.status != Game.Status.ACTIVE:
             if game.status == Game.Status.FINISHED:
                 raise GameNotActive(_("This game is over."))
@@ -300,7 +300,8 @@ def standing_order_action(
     Only a person's own seat, never dropped or bot-played, and only for the decision that
     seat must take now (RULES.md §15): the engine chooses from that seat's own view
     (``engine.order_action``), so an order is checked against the rules each time and is
-    never applied for another seat. One query, when a decision is pending.
+    never applied for another seat. One query, when a decision is pending (none when the
+    seats were read for the move: ``seat_orders``).
     """
     if (
         state.pending is None
@@ -310,7 +311,9 @@ def standing_order_action(
         or bot_played(game, seat)
     ):
         return None
-    orders = orders_for(user_id=seat.user_id, game_id=game.pk)
+    orders = seat_orders(seat)  # read with the locked game's seats, when it was
+    if orders is None:
+        orders = orders_for(user_id=seat.user_id, game_id=game.pk)
     if not orders.kinds:
         return None
     return engine.order_action(engine.view_for(state, seat.position), orders)

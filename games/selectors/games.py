@@ -8,26 +8,150 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet
+from django.db import connection
+from django.db.models import (
+    BooleanField,
+    CharField,
+    DateTimeField,
+    Exists,
+    F,
+    IntegerField,
+    JSONField,
+    OuterRef,
+    Prefetch,
+    QuerySet,
+)
+from django.db.models.expressions import RawSQL
+from django.utils import timezone
 
-from games.models import Game, Invitation, Seat
+from games.models import (
+    ChatMessage,
+    Game,
+    Invitation,
+    NotificationKind,
+    NotificationPreference,
+    Seat,
+    StandingOrders,
+    Vacation,
+    Webhook,
+)
 from games.text.seats import SeatInfo, display_name, taken_over_name
 
 UserLike = AbstractBaseUser | AnonymousUser
 
 
-def seats_prefetch() -> Prefetch[Any]:
-    """Return the prefetch of a game's seats with their users and profiles (one query)."""
-    return Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
+# The notices a move may owe the seat it hands the turn to (outbox.notifications.waiting_kind).
+TURN_KINDS = (NotificationKind.YOUR_TURN.value, NotificationKind.DECISION.value)
+
+# The facts a page or a move reads with a game's or its seats' own query are correlated
+# subqueries written out (``RawSQL``): built through the ORM, their compilation cost more
+# than the separate queries they replace (bench/page_cost.py). The outer rows are named by
+# their table, which the ORM leaves unaliased as the query's base table.
+_T = {
+    model.__name__: model._meta.db_table
+    for model in (
+        ChatMessage,
+        Game,
+        NotificationPreference,
+        Seat,
+        StandingOrders,
+        Vacation,
+        Webhook,
+    )
+}
+_AWAY_UNTIL = (
+    f"SELECT v.ends_at FROM {_T['Vacation']} v WHERE v.user_id = {_T['Seat']}.user_id"
+    " AND v.ended_at IS NULL AND v.starts_at <= %s ORDER BY v.starts_at DESC LIMIT 1"
+)
+_ORDERS = (
+    f"SELECT o.orders FROM {_T['StandingOrders']} o WHERE o.user_id = {_T['Seat']}.user_id"
+    " AND o.game_id {game} LIMIT 1"
+)
+_PREF = (
+    f"SELECT p.{{column}} FROM {_T['NotificationPreference']} p"
+    f" WHERE p.user_id = {_T['Seat']}.user_id AND p.kind = %s LIMIT 1"
+)
+_HOOKS = (
+    f"EXISTS (SELECT 1 FROM {_T['Webhook']} w WHERE w.user_id = {_T['Seat']}.user_id"
+    " AND w.is_active AND w.on_turn)"
+)
+_WAITING = (
+    f"SELECT {{what}} FROM {_T['Game']} g INNER JOIN {_T['Seat']} s ON s.game_id = g.id"
+    " WHERE g.status = %s AND s.user_id = %s AND s.position = g.to_act_seat"
+    f" AND g.id <> {_T['Game']}.id{{tail}}"
+)
+_CHAT_LAST = (
+    f"SELECT MAX(c.created_at) FROM {_T['ChatMessage']} c WHERE c.game_id = {_T['Game']}.id"
+)
 
 
-def with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
+def _move_facts(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """Return ``seats`` with what a move asks of the seat it hands the turn to.
+
+    ``orders_game`` / ``orders_default``: the user's standing orders for this game and
+    their default (None: none set; ``selectors.orders.seat_orders``); ``hooks_on_turn``:
+    whether they have an active turn webhook; ``pref_<kind>`` / ``pref_<kind>_minutes``
+    for each of ``TURN_KINDS``: their delivery preference (None: the default;
+    ``selectors.people.seat_preference``). Subqueries of the seats' own query.
+    """
+    prefs: dict[str, Any] = {}
+    for kind in TURN_KINDS:
+        prefs[f"pref_{kind}"] = RawSQL(
+            _PREF.format(column="delivery"), [kind], output_field=CharField()
+        )
+        prefs[f"pref_{kind}_minutes"] = RawSQL(
+            _PREF.format(column="batch_minutes"), [kind], output_field=IntegerField()
+        )
+    return seats.annotate(
+        orders_game=RawSQL(
+            _ORDERS.format(game=f"= {_T['Seat']}.game_id"), [], output_field=JSONField()
+        ),
+        orders_default=RawSQL(_ORDERS.format(game="IS NULL"), [], output_field=JSONField()),
+        hooks_on_turn=RawSQL(_HOOKS, [], output_field=BooleanField()),
+        **prefs,
+    )
+
+
+def seats_prefetch(*, for_move: bool = False) -> Prefetch[Any]:
+    """Return the prefetch of a game's seats with their users and profiles (one query).
+
+    Each seat also carries ``away_until``: the planned end of its user's running vacation,
+    or None (``seat_away_until``), so a page's clock reads the vacations without a query.
+    ``for_move`` adds what a move asks of the seat it hands the turn to (``_move_facts``).
+    """
+    seats = Seat.objects.select_related("user__profile").annotate(
+        away_until=RawSQL(
+            _AWAY_UNTIL,
+            [connection.ops.adapt_datetimefield_value(timezone.now())],
+            output_field=DateTimeField(),
+        )
+    )
+    return Prefetch("seats", queryset=_move_facts(seats) if for_move else seats)
+
+
+def seats_away_until(seats: list[Seat]) -> dict[int, datetime] | None:
+    """Return user id → planned end of the running vacation, for those of ``seats`` away.
+
+    Reads the ``away_until`` the seats were fetched with (``seats_prefetch``): no query.
+    None when any seat was fetched without it (the caller reads the vacations then).
+    """
+    until: dict[int, datetime] = {}
+    for seat in seats:
+        if not hasattr(seat, "away_until"):
+            return None
+        if seat.away_until is not None:
+            until[seat.user_id] = seat.away_until
+    return until
+
+
+def with_seats(queryset: QuerySet[Game], *, for_move: bool = False) -> QuerySet[Game]:
     """Return ``queryset`` with each game's seats, their users and profiles prefetched.
 
     Two queries in all (the games, then the seats joined to users and profiles), so a page
     reads every seat's name, dynasty, time zone and settings without another query.
+    ``for_move``: see ``seats_prefetch``.
     """
-    return queryset.prefetch_related(seats_prefetch())
+    return queryset.prefetch_related(seats_prefetch(for_move=for_move))
 
 
 def seat_infos(game: Game) -> dict[int, SeatInfo]:
@@ -251,6 +375,49 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
         )
     rows.sort(key=lambda g: 0 if g.waiting_for_me else order.get(g.status, 3))
     return rows
+
+
+def with_viewer_facts(queryset: QuerySet[Game], user: UserLike) -> QuerySet[Game]:
+    """Return ``queryset`` with what a game page needs to know beyond each game, in its query.
+
+    Every game gets ``chat_last_at``: when its latest chat message was written (None: no
+    chat). For a logged-in ``user`` also ``waiting_elsewhere``, how many other games wait
+    for them to act, and ``waiting_next``, the longest waiting of those (None: none); with
+    whether the game itself waits for them, that is ``games_waiting_ids`` without a query
+    of its own (``waiting_for_viewer``).
+    """
+    queryset = queryset.annotate(chat_last_at=RawSQL(_CHAT_LAST, [], output_field=DateTimeField()))
+    if not user.is_authenticated:
+        return queryset
+    where = [Game.Status.ACTIVE.value, user.pk]
+    return queryset.annotate(
+        waiting_elsewhere=RawSQL(
+            _WAITING.format(what="COUNT(*)", tail=""), where, output_field=IntegerField()
+        ),
+        # games_waiting_for's order: the longest waiting first.
+        waiting_next=RawSQL(
+            _WAITING.format(what="g.id", tail=" ORDER BY g.updated_at LIMIT 1"),
+            where,
+            output_field=IntegerField(),
+        ),
+    )
+
+
+def waiting_for_viewer(game: Game, user: UserLike) -> tuple[int, int | None] | None:
+    """Return ``(how many games wait for user, the one to offer next)``, or None.
+
+    Read from the annotations of ``with_viewer_facts`` (None when ``game`` was read
+    without them). The next game is the longest waiting other one, unless this game itself
+    waits for ``user`` (then None): the rule of every game page (issue 17).
+    """
+    if not user.is_authenticated or not hasattr(game, "waiting_elsewhere"):
+        return None
+    here = game.status == Game.Status.ACTIVE and any(
+        s.user_id == user.pk and s.position == game.to_act_seat for s in game.seats.all()
+    )
+    count = int(game.waiting_elsewhere or 0) + (1 if here else 0)
+    next_id: int | None = getattr(game, "waiting_next", None)
+    return count, None if here else next_id
 
 
 def games_waiting_ids(user: UserLike) -> list[int]:

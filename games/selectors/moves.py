@@ -29,6 +29,8 @@ def moves_recent(game_id: int, *, version: int, position: int | None) -> tuple[l
     if mine:
         return moves, mine[-1]
     first = moves[0].ply if moves else version + 1
+    if first <= 1:  # the log starts at the first ply: no earlier move to look for
+        return moves, 0
     last_mine = (
         Move.objects.filter(game_id=game_id, seat=position, ply__lt=first)
         .exclude(source=Move.Source.ORDER)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from typing import Any
 
 from django.db.models import Q
 
@@ -48,6 +49,18 @@ def orders_rows(
         else:
             own = dict(orders or {})
     return own, default
+
+
+def seat_orders(seat: Any) -> engine.StandingOrders | None:
+    """Return ``orders_for`` the seat's user and game from what the seat was read with.
+
+    None when the seat was read without its orders
+    (``selectors.games.seats_prefetch(for_move=True)``): ``orders_for`` reads them then.
+    """
+    if not hasattr(seat, "orders_game"):
+        return None
+    own, default = seat.orders_game, seat.orders_default
+    return orders_parse(dict(default or {}) if own is None else dict(own))
 
 
 def orders_for(*, user_id: int, game_id: int) -> engine.StandingOrders:

@@ -40,6 +40,20 @@ def preference_get(user_id: int, kind: str) -> tuple[str, int]:
     return pref.delivery, pref.batch_minutes
 
 
+def seat_preference(seat: object, kind: str) -> tuple[str, int] | None:
+    """Return ``preference_get`` of ``seat``'s user from what the seat was read with.
+
+    None when the seat was read without it (``selectors.games.seats_prefetch(for_move=True)``
+    reads the turn kinds' preferences): ``preference_get`` reads it then.
+    """
+    if not hasattr(seat, f"pref_{kind}"):
+        return None
+    delivery = getattr(seat, f"pref_{kind}")
+    if delivery is None:
+        return default_delivery(kind), DEFAULT_BATCH_MINUTES
+    return str(delivery), int(getattr(seat, f"pref_{kind}_minutes"))
+
+
 def preferences_all(user_id: int) -> dict[str, tuple[str, int]]:
     """Return kind → ``(delivery, batch_minutes)`` for every kind, defaults filled in."""
     out = {kind.value: (default_delivery(kind), DEFAULT_BATCH_MINUTES) for kind in NotificationKind}

@@ -21,13 +21,13 @@ register = template.Library()
 def games_waiting_count(context: Any) -> int:
     """Return how many games wait for the viewer to act (0 when anonymous).
 
-    A view that counted them already leaves ``games_waiting`` (their ids) in the context.
+    A view that counted them already leaves ``games_waiting`` (how many) in the context.
     The viewer is the request's user, or the context's ``user`` when rendering without a
     request (``games.web.prerender`` renders a player's partial in the worker).
     """
     known = context.get("games_waiting")
     if known is not None:
-        return len(known)
+        return int(known)
     request = context.get("request")
     user = request.user if request is not None else context.get("user")
     if user is None:

@@ -90,11 +90,14 @@ def since_chat(
 ) -> list[Any]:
     """Return the chat lines written since ``user``'s last move (not theirs), for the log.
 
-    ``since`` is the time of that move when the caller has it (else it is read).
+    ``since`` is the time of that move when the caller has it (else it is read). A game
+    read with ``chat_last_at`` (``with_viewer_facts``) and no chat since costs no query.
     """
     since = since or _since(game, user)
     if since is None:
         return []
+    if hasattr(game, "chat_last_at") and (game.chat_last_at is None or game.chat_last_at <= since):
+        return []  # nothing written since: no line to read
     return [line for line in community.chat_lines(game, user, since=since) if not line.mine][
         -limit:
     ]

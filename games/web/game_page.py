@@ -23,7 +23,7 @@ from games.core.states import game_state
 from games.models import Game, Move, Profile, Seat
 from games.play.quiet import quiet_running
 from games.play.submit import undoable_count
-from games.selectors.games import seat_for, seat_infos
+from games.selectors.games import seat_for, seat_infos, seats_away_until
 from games.selectors.moves import LOG_PLIES, moves_recent
 from games.selectors.people import quiet_hours_of, vacation_current, vacations_until
 from games.text.gamelog import log_entries, marked_html
@@ -63,7 +63,9 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     """
     seats = [s for s in game.seats.all() if s.position is not None]
     labels = {s.position: display_name(s.user) for s in seats}
-    until = vacations_until([s.user_id for s in seats])
+    until = seats_away_until(seats)
+    if until is None:  # seats read without their vacations
+        until = vacations_until([s.user_id for s in seats])
     away = [
         {"label": labels[s.position], "until": until[s.user_id], "seat": s.position}
         for s in seats

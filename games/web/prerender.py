@@ -3,7 +3,7 @@
 After a move commits, ``games.tasks.prerender_partials`` (a Celery worker, off the mover's
 request) renders the partial of every other seated player and keeps it in the shared cache
 for ``TTL`` seconds. When that player's poll finds the game moved on, it answers from the
-cache instead of reading and rendering the game again: four queries instead of seven (the
+cache instead of reading and rendering the game again: four queries instead of six (the
 fourth reads the games waiting on the player: the next game and the navigation's count are
 rendered fresh, never cached), and no rendering of the board (bench/page_cost.py,
 bench/web_load.py).

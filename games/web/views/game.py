@@ -55,8 +55,11 @@ def _invites(request: HtmxHttpRequest) -> list[str]:
     return list(request.session.get(INVITES_SESSION_KEY, []))
 
 
-def _viewable_game(request: HtmxHttpRequest, game_id: int) -> Game:
-    game = get_object_or_404(selectors.with_seats(Game.objects.all()), pk=game_id)
+def _viewable_game(request: HtmxHttpRequest, game_id: int, *, for_page: bool = False) -> Game:
+    games = selectors.with_seats(Game.objects.all())
+    if for_page:  # the viewer's games waiting and the chat's last line, in the same query
+        games = selectors.with_viewer_facts(games, request.user)
+    game = get_object_or_404(games, pk=game_id)
     if (
         game.status == Game.Status.ABORTED
         and not request.user.is_staff
@@ -83,6 +86,19 @@ def _waiting_ids(request: HtmxHttpRequest) -> list[int]:
     return selectors.games_waiting_ids(request.user) if request.user.is_authenticated else []
 
 
+def _waiting(request: HtmxHttpRequest, game: Game) -> tuple[int, int | None]:
+    """Return how many games wait for the viewer and the next game to offer them.
+
+    From the game's own query when it was read for a page (``with_viewer_facts``), else
+    one read of the games waiting.
+    """
+    known = selectors.waiting_for_viewer(game, request.user)
+    if known is not None:
+        return known
+    waiting = _waiting_ids(request)
+    return len(waiting), _next_game(waiting, game.pk)
+
+
 def _render_game(
     request: HtmxHttpRequest,
     game: Game,
@@ -92,13 +108,9 @@ def _render_game(
     orders_form: StandingOrdersForm | None = None,
     **extra: Any,
 ) -> HttpResponse:
-    waiting = _waiting_ids(request)  # one read: the next game and the navigation's count
+    waiting, next_game_id = _waiting(request, game)  # the next game and the navigation's count
     ctx = game_context(
-        game,
-        request.user,
-        invite_tokens=_invites(request),
-        next_game_id=_next_game(waiting, game.pk),
-        **extra,
+        game, request.user, invite_tokens=_invites(request), next_game_id=next_game_id, **extra
     )
     ctx["games_waiting"] = waiting
     if not request.htmx:  # beside the #game partial: charts, chat, notes (issue 18)
@@ -237,7 +249,7 @@ def game_invite(request: HtmxHttpRequest, game_id: int, token: str) -> HttpRespo
 @require_GET
 def game_page(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Render the game page (or its ``#game`` partial for HTMX) for the viewer's seat."""
-    return _render_game(request, _viewable_game(request, game_id))
+    return _render_game(request, _viewable_game(request, game_id, for_page=True))
 
 
 @require_http_methods(["GET", "POST"])
@@ -323,11 +335,11 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             waiting = _waiting_ids(request)
             beyond = render_to_string(
                 "games/_waiting_oob.html",
-                {"games_waiting": waiting, "next_game_id": _next_game(waiting, game_id)},
+                {"games_waiting": len(waiting), "next_game_id": _next_game(waiting, game_id)},
                 request=request,
             )
             return HttpResponse(html + beyond)
-    game = _viewable_game(request, game_id)
+    game = _viewable_game(request, game_id, for_page=True)
     if known == facts.version:
         return HttpResponse(status=204)
     return _render_game(request, game, template="games/game_htmx.html")
