@@ -110,7 +110,9 @@ def measure(
 
     task_prerun.connect(task_started, weak=False)
     task_postrun.connect(task_ended, weak=False)
-    times, queries, sizes = [], [], []
+    times: list[float] = []
+    queries: list[int] = []
+    sizes: list[int] = []
     profiler = cProfile.Profile() if profile == label else None
     for _ in range(repeat):
         given = prepare() if prepare else None
