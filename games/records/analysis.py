@@ -112,6 +112,9 @@ def board_of_game(game_id: int, user: UserLike, *, invite_tokens: list[str] | No
     game = viewable_game(game_id, user, invite_tokens=invite_tokens)
     if game is None:
         raise AnalysisError(_("There is no such game."))
+    if game.status in (Game.Status.ABORTED, Game.Status.EXPIRED):
+        # Never played to its end: its hands and bag stay hidden, as in a game in progress.
+        raise AnalysisError(_("This game was not played to its end: it does not open here."))
     if game.status != Game.Status.FINISHED:
         raise AnalysisError(
             _("Only a finished game opens here; a game in progress opens from your own view.")

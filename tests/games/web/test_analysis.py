@@ -84,6 +84,10 @@ def test_a_private_or_unfinished_game_does_not_open_by_its_number() -> None:
     assert Client().get("/analysis/?game=424242").status_code == 404
     assert Client().get("/analysis/?board=gone").status_code == 404
     assert Client().get("/analysis/").status_code == 200
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
+    aborted = client_for(seats[1]).get(f"/analysis/?game={game.pk}")
+    assert aborted.status_code == 404
+    assert "This game was not played to its end" in aborted.content.decode()
 
 
 def test_an_unfinished_game_opens_from_the_players_own_view_redealt() -> None:
