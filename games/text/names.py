@@ -24,6 +24,9 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 MAX_KEY_LENGTH = 200  # a skeleton may be longer than its name ("m" → "rn")
+# Combining marks in a row on one letter: scripts that stack marks (Thai, Devanagari,
+# Vietnamese before NFKC) need two or three; "Zalgo" text piles up dozens over other lines.
+MAX_STACKED_MARKS = 4
 
 
 def normalise(value: str) -> str:
@@ -43,8 +46,9 @@ def validate(value: str) -> None:
     """Raise ``ValidationError`` unless the normalised ``value`` may be a display name.
 
     Refused: control and format characters and every separator but the plain space (the
-    first message), invisible characters such as U+3164 HANGUL FILLER (the second), and a
-    name with no visible letter or digit (the third).
+    first message), invisible characters such as U+3164 HANGUL FILLER (the second), more
+    than ``MAX_STACKED_MARKS`` combining marks on one letter (the third), and a name with no
+    visible letter or digit (the fourth).
     """
     text = normalise(value)
     for ch in text:
@@ -60,6 +64,15 @@ def validate(value: str) -> None:
         if _is_invisible(ch):
             raise ValidationError(
                 _("A display name cannot contain invisible characters."), code="invisible"
+            )
+    stacked = 0
+    for ch in text:
+        stacked = stacked + 1 if unicodedata.category(ch).startswith("M") else 0
+        if stacked > MAX_STACKED_MARKS:
+            raise ValidationError(
+                _("A display name cannot stack more than %(n)s marks on one letter.")
+                % {"n": MAX_STACKED_MARKS},
+                code="stacked",
             )
     if not any(unicodedata.category(ch)[0] in "LN" for ch in text):
         raise ValidationError(

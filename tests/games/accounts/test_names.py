@@ -87,6 +87,14 @@ def test_a_name_with_no_visible_letter_or_an_invisible_character_is_refused(name
     assert not get_user_model().objects.filter(email="new@example.com").exists()
 
 
+def test_a_name_stacking_many_marks_on_a_letter_is_refused_and_real_scripts_pass() -> None:
+    response = _sign_up("Z" + "\u0301\u0300\u0302\u0303\u0304\u0306\u0307\u0308\u030a\u030b\u030c")
+    assert "cannot stack more than 4 marks on one letter" in response.content.decode()
+    assert not get_user_model().objects.filter(email="new@example.com").exists()
+    for n, name in enumerate(("Nguyễn Thị Ánh", "กิ่งแก้ว", "क्षत्रिय", "Zoë 测试")):
+        assert _sign_up(name, email=f"ok{n}@example.com").status_code == 302, name
+
+
 @pytest.mark.parametrize("name", LOOK_ALIKES)
 def test_a_look_alike_of_another_players_name_is_refused(name: str, user_factory: Any) -> None:
     _named(user_factory, TAKEN)
