@@ -56,6 +56,12 @@ TEMPLE = TILE_BASE + RED
 _ALL = range(NUM_SQUARES)
 
 
+# What lifting the leader on a square changes (``leader_targets``): the region list it was
+# judged on, the spots that open and those that close, and the targets worked out from them
+# with the free spots list they were applied to.
+Lifted = tuple[list[int], list[int], list[int], list[int], list[int]]
+
+
 @dataclass(slots=True)
 class Analysis:
     """Hold what legality needs about one board, computed once per state.
@@ -84,8 +90,8 @@ class Analysis:
     # Per colour, the tile actions on the open squares; the catastrophe actions on open_squares.
     _tiles: dict[int, list[PlaceTile]] = field(default_factory=dict)
     _cats: list[PlaceCatastrophe] | None = None
-    # A lifted leader's targets by its square, with the region list they were judged on.
-    _lifted: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
+    # A lifted leader's verdicts by its square (``Lifted``).
+    _lifted: dict[int, Lifted] = field(default_factory=dict)
 
     def free_spots(self) -> list[int]:
         """Return the leader spots next to at most one kingdom (§4.2), in square order."""
@@ -255,8 +261,7 @@ def derive(
                 insort(opened, x)
             else:
                 opened.remove(x)
-    child = Analysis(regions, nk, land_ok, river_ok, spots, opened)
-    child._tiles = tiles
+    child = _new(regions, nk, land_ok, river_ok, spots, opened, tiles)
     if opened is parent.open_squares:
         child._cats = parent._cats
     if spots is parent.leader_spots and recount.isdisjoint(spots):
@@ -267,7 +272,44 @@ def derive(
         child._pairs = parent._pairs
         if parent._lifted:
             child._lifted = dict(parent._lifted)
+    elif parent._lifted:
+        # A lifted leader's verdicts hold while its region is the same list and no square
+        # changed or recounted is next to it: only the spots next to it could flip.
+        rid = regions.rid
+        near = {rid[z] for y in recount.union(affected) for z in neigh[y]}
+        squares = regions.squares
+        for pos, got in parent._lifted.items():
+            r = rid[pos]
+            if r >= 0 and r not in near and squares[r] is got[0]:
+                child._lifted[pos] = got
     return child
+
+
+def _new(
+    regions: Regions,
+    nk: list[int],
+    land_ok: list[int],
+    river_ok: list[int],
+    leader_spots: list[int],
+    open_squares: list[int],
+    tiles: dict[int, list[PlaceTile]],
+) -> Analysis:
+    """Return an ``Analysis`` of these lists with empty caches but ``_tiles`` (``derive``).
+
+    Sets the slots directly, once per ply: the dataclass's ``__init__`` with
+    its two default factories costs more.
+    """
+    an: Analysis = object.__new__(Analysis)
+    an.regions = regions
+    an.nk = nk
+    an.land_ok = land_ok
+    an.river_ok = river_ok
+    an.leader_spots = leader_spots
+    an.open_squares = open_squares
+    an._free = an._near = an._pairs = an._cats = None
+    an._tiles = tiles
+    an._lifted = {}
+    return an
 
 
 def _by_temple(board: Sequence[int], y: int) -> bool:
@@ -356,11 +398,16 @@ def leader_targets(state: GameState, color: int) -> list[int]:
     if pos < 0:
         return an.free_spots()
     home = an.regions.squares[an.regions.rid[pos]]
+    free = an.free_spots()
     got = an._lifted.get(pos)
     if got is not None and got[0] is home:
-        return got[1]
-    targets = _lifted_targets(state.board, an, pos)
-    an._lifted[pos] = (home, targets)
+        if got[3] is free:
+            return got[4]
+        opened, closed = got[1], got[2]
+    else:
+        opened, closed = _lifted_flips(state.board, an, pos)
+    targets = _flipped(free, opened, closed)
+    an._lifted[pos] = (home, opened, closed, free, targets)
     return targets
 
 
@@ -439,12 +486,15 @@ def _split(
     return ids, -1
 
 
-def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]:
-    """Return leader spots legal once the leader on ``pos`` is lifted (§4.1).
+def _lifted_flips(board: tuple[int, ...], an: Analysis, pos: int) -> tuple[list[int], list[int]]:
+    """Return the leader spots that open and those that close once ``pos`` is lifted (§4.1).
 
-    The leader's region loses its kingdom when no other leader is in it; it
-    may split when ``pos`` joined parts of it, and then each part is a
-    kingdom only if it keeps a leader. Other kingdoms do not change.
+    Answers ``(opened, closed)``: spots not free (``an.free_spots()``) that
+    the lifted leader may go to, and free spots it may not. The leader's
+    region loses its kingdom when no other leader is in it; it may split
+    when ``pos`` joined parts of it, and then each part is a kingdom only if
+    it keeps a leader. Other kingdoms do not change, so only spots next to
+    the region flip.
     """
     regions = an.regions
     rid, kid = regions.rid, regions.kid
@@ -455,7 +505,7 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
     if not others:
         # The region is no kingdom once lifted: a spot next to it and one other kingdom opens.
         extra = [s for s in an.pair_spots() if any(kid[y] == home for y in neigh[s])]
-        return _with(an.free_spots(), extra)
+        return extra, []
     if stays_whole(rid, home, pos):
         # The region stays one kingdom: only a spot touching it at ``pos`` alone opens.
         extra = []
@@ -467,10 +517,11 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
                 and not any(y != pos and kid[y] == home for y in neigh[s])
             ):
                 extra.append(s)
-        return _with(an.free_spots(), extra)
+        return extra, []
     parts, last = _split(board, rid, regions.leaders[home], pos)
     # Only the spots next to the home region can see their count of kingdoms change.
-    judged: dict[int, bool] = {}
+    opened: list[int] = []
+    closed: list[int] = []
     for s in an.spots_near(home):
         if nk[s] >= 3:
             continue  # lifting takes away at most one of them: still illegal
@@ -492,18 +543,23 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
                 ok = False
                 break
         if ok != (nk[s] <= 1):
-            judged[s] = ok
-    if not judged:
-        return an.free_spots()  # lifting changes no verdict
-    return [s for s in an.leader_spots if judged.get(s, nk[s] <= 1)]
+            (opened if ok else closed).append(s)
+    return opened, closed
 
 
-def _with(spots: list[int], extra: list[int]) -> list[int]:
-    """Return the sorted ``spots`` with ``extra`` added (a new list only if there are extras)."""
-    if not extra:
+def _flipped(spots: list[int], opened: list[int], closed: list[int]) -> list[int]:
+    """Return the sorted ``spots`` with ``opened`` added and ``closed`` taken out.
+
+    ``spots`` itself when both are empty, else a new list.
+    """
+    if not opened and not closed:
         return spots
     out = list(spots)
-    for s in extra:
+    for s in closed:
+        i = bisect_left(out, s)
+        if i < len(out) and out[i] == s:
+            del out[i]
+    for s in opened:
         insort(out, s)
     return out
 
