@@ -60,6 +60,7 @@ class Work:
         "_memo",
         "_changed_writes",
         "_changed",
+        "_apart",
     )
 
     def __init__(self, st: GameState, *, log: bool = True) -> None:
@@ -94,6 +95,12 @@ class Work:
         self._memo: tuple[Regions, list[int]] | None = None
         self._changed_writes = -1  # len(touched) when _changed was made
         self._changed: list[int] = []
+        # (len(touched), skip, regions): the last labelling with a square set apart, which a
+        # state made by apply passes on while its board is unchanged (a war's decisions).
+        self._apart: tuple[int, int, Regions] | None = None
+        got = st.cache.get("apart")
+        if got is not None:
+            self._apart = (0, got[0], got[1])
 
     def freeze(self) -> GameState:
         """Return the immutable state holding the current values."""
@@ -130,6 +137,9 @@ class Work:
             )
         )
         st.cache["leaders"] = tuple(map(tuple, self.leaders))
+        apart = self._apart
+        if apart is not None and apart[0] == len(self.touched):
+            st.cache["apart"] = (apart[1], apart[2])
         cache = parent.cache
         if "analysis" in cache or "base" in cache:
             # The parent's analysis (derived on demand, cheaply) seeds the child's.
@@ -148,10 +158,18 @@ class Work:
         """Return the regions of the current board, ``skip`` counted as empty (§3).
 
         Without ``skip`` they are derived from the parent state's regions
-        (kingdoms.relabel) and remembered until the board changes again.
+        (kingdoms.relabel) and remembered until the board changes again; with
+        it, the last labelling is remembered the same way, and passed on to
+        the next state while the board stays as it is.
         """
         if skip >= 0:
-            return label(self.board, skip)
+            apart = self._apart
+            writes = len(self.touched)
+            if apart is not None and apart[0] == writes and apart[1] == skip:
+                return apart[2]
+            got = label(self.board, skip)
+            self._apart = (writes, skip, got)
+            return got
         if self._memo is not None and self._memo_writes == len(self.touched):
             return self._memo[0]
         board = tuple(self.board)
