@@ -216,9 +216,12 @@ def derive(
     # A square opens or closes to tiles only where it was changed or recounted.
     land_flips: list[int] = []
     river_flips: list[int] = []
-    for y in recount.union(changed):
+    for y in recount:
         if (nk[y] <= 2) != (old_nk[y] <= 2):
             (river_flips if IS_RIVER[y] else land_flips).append(y)
+    for x in changed:
+        if board[x] and old_nk[x] <= 2:  # filled (an emptied square is recounted)
+            (river_flips if IS_RIVER[x] else land_flips).append(x)
     tiles: dict[int, list[PlaceTile]] = {}
     old_tiles = parent._tiles
     land_ok, river_ok = parent.land_ok, parent.river_ok

@@ -26,6 +26,12 @@ from .pieces import (
 )
 from .state import Conflict, Decision, GameState
 
+# Setting an event's slots directly (``Work.emit``, several times a ply).
+_new = object.__new__
+_set_code, _set_params, _set_private_to = (
+    getattr(Event, name).__set__ for name in ("code", "params", "private_to")
+)
+
 
 class Work:
     """Hold every field of a state as mutable lists while one action resolves."""
@@ -152,7 +158,11 @@ class Work:
     def emit(self, code: str, private_to: int | None = None, **params: Any) -> None:
         """Append an event (unless events are not kept)."""
         if self.log:
-            self.events.append(Event(code, params, private_to))
+            event = _new(Event)  # the frozen dataclass's __init__ costs twice as much
+            _set_code(event, code)
+            _set_params(event, params)
+            _set_private_to(event, private_to)
+            self.events.append(event)
 
     def regions(self, skip: int = -1) -> Regions:
         """Return the regions of the current board, ``skip`` counted as empty (§3).
