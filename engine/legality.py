@@ -434,14 +434,14 @@ def leader_fits(state: GameState, color: int, square: int) -> bool:
     rid, kid = regions.rid, regions.kid
     home = rid[pos]
     neigh = NEIGHBOURS
-    if not any(kid[y] == home for y in neigh[square]):
+    if home not in [kid[y] for y in neigh[square]]:
         return n <= 1  # lifting does not touch this square's kingdoms
     if len(regions.leaders[home]) == 1:  # the lifted leader alone
         return True  # its region is no kingdom once lifted: n - 1 <= 1 kingdoms left
     if stays_whole(rid, home, pos):
         if n == 1:
             return True
-        return not any(y != pos and kid[y] == home for y in neigh[square])
+        return home not in [kid[y] for y in neigh[square] if y != pos]
     return square in leader_targets(state, color)
 
 
@@ -507,7 +507,7 @@ def _lifted_flips(board: tuple[int, ...], an: Analysis, pos: int) -> tuple[list[
     nk = an.nk
     if not others:
         # The region is no kingdom once lifted: a spot next to it and one other kingdom opens.
-        extra = [s for s in an.pair_spots() if any(kid[y] == home for y in neigh[s])]
+        extra = [s for s in an.pair_spots() if home in [kid[y] for y in neigh[s]]]
         return extra, []
     if stays_whole(rid, home, pos):
         # The region stays one kingdom: only a spot touching it at ``pos`` alone opens.
@@ -517,7 +517,7 @@ def _lifted_flips(board: tuple[int, ...], an: Analysis, pos: int) -> tuple[list[
                 nk[s] == 2
                 and not IS_RIVER[s]
                 and _by_temple(board, s)
-                and not any(y != pos and kid[y] == home for y in neigh[s])
+                and home not in [kid[y] for y in neigh[s] if y != pos]
             ):
                 extra.append(s)
         return extra, []
