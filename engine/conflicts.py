@@ -196,7 +196,8 @@ def _resolve(w: Work, conf: Conflict, defender_commit: int) -> None:
     for x in beaten:
         w.put(x, 0)
     w.discarded += len(beaten)
-    before = {c for c, _ in wars_at(board, w.unification, regions)} - {conf.color}
+    if w.log:
+        before = {c for c, _ in wars_at(board, w.unification, regions)} - {conf.color}
     if beaten:
         w.emit(
             "tiles_removed",
@@ -205,6 +206,7 @@ def _resolve(w: Work, conf: Conflict, defender_commit: int) -> None:
             count=len(beaten),
         )
     w.score(winner, conf.color, 1 + len(beaten), "war")
-    after = {c for c, _ in wars_at(board, w.unification, w.regions(w.unification))}
-    for c in sorted(before - after):
-        w.emit("war_cancelled", color=COLOR_NAMES[c])
+    if w.log:
+        after = {c for c, _ in wars_at(board, w.unification, w.regions(w.unification))}
+        for c in sorted(before - after):
+            w.emit("war_cancelled", color=COLOR_NAMES[c])

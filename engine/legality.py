@@ -209,15 +209,13 @@ def derive(
             for y in neigh[x]:
                 if not board[y]:
                     recount.add(y)
-    for y in recount:
-        ks = {kid[z] for z in neigh[y]}
-        ks.discard(-1)
-        nk[y] = len(ks)
     # A square opens or closes to tiles only where it was changed or recounted.
     land_flips: list[int] = []
     river_flips: list[int] = []
     for y in recount:
-        if (nk[y] <= 2) != (old_nk[y] <= 2):
+        ks = {kid[z] for z in neigh[y]}
+        n = nk[y] = len(ks) - (-1 in ks)
+        if (n <= 2) != (old_nk[y] <= 2):
             (river_flips if IS_RIVER[y] else land_flips).append(y)
     for x in changed:
         if board[x] and old_nk[x] <= 2:  # filled (an emptied square is recounted)

@@ -117,13 +117,14 @@ def resolve(state: GameState, action: Action, *, log: bool) -> GameState:
             return w.freeze()
         stage = "treasure"
     elif isinstance(action, WithdrawLeader):
-        w.emit(
-            "leader_withdrawn",
-            seat=w.active,
-            leader=LEADER_NAMES[action.color],
-            square=SQUARE_NAMES[w.leaders[w.active - 1][action.color]],
-            reason="action",
-        )
+        if w.log:
+            w.emit(
+                "leader_withdrawn",
+                seat=w.active,
+                leader=LEADER_NAMES[action.color],
+                square=SQUARE_NAMES[w.leaders[w.active - 1][action.color]],
+                reason="action",
+            )
         sq = w.leaders[w.active - 1][action.color]
         w.put(sq, EMPTY)
         w.leaders[w.active - 1][action.color] = -1
@@ -193,8 +194,9 @@ def _place_tile(w: Work, state: GameState, action: PlaceTile) -> None:
         w.emit("tile_placed", seat=w.active, color=COLOR_NAMES[c], square=SQUARE_NAMES[s])
     if len(kingdoms) == 2:
         w.unification = s
-        wars = conflicts.wars_at(w.board, s, w.regions(s))
-        w.emit("unification", square=SQUARE_NAMES[s], wars=[COLOR_NAMES[k] for k, _ in wars])
+        if w.log:  # next_war reads the same labelling (remembered by Work.regions)
+            wars = conflicts.wars_at(w.board, s, w.regions(s))
+            w.emit("unification", square=SQUARE_NAMES[s], wars=[COLOR_NAMES[k] for k, _ in wars])
     elif len(kingdoms) == 1:
         score_tile(w, c, regions.leaders[kingdoms.pop()])
 
@@ -249,13 +251,14 @@ def _swap(w: Work, action: SwapTiles) -> None:
     for c in range(4):
         hand[c] -= action.counts[c]
     w.discarded += n
-    w.emit("tiles_swapped", seat=seat, count=n)
-    w.emit(
-        "tiles_discarded",
-        private_to=seat,
-        seat=seat,
-        colors=[COLOR_NAMES[c] for c in range(4) for _ in range(action.counts[c])],
-    )
+    if w.log:
+        w.emit("tiles_swapped", seat=seat, count=n)
+        w.emit(
+            "tiles_discarded",
+            private_to=seat,
+            seat=seat,
+            colors=[COLOR_NAMES[c] for c in range(4) for _ in range(action.counts[c])],
+        )
     if not w.draw(seat, n):
         w.end_game("bag")
 

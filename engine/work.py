@@ -67,6 +67,7 @@ class Work:
         "_changed_writes",
         "_changed",
         "_apart",
+        "_tuple",
     )
 
     def __init__(self, st: GameState, *, log: bool = True) -> None:
@@ -104,6 +105,7 @@ class Work:
         # (len(touched), skip, regions): the last labelling with a square set apart, which a
         # state made by apply passes on while its board is unchanged (a war's decisions).
         self._apart: tuple[int, int, Regions] | None = None
+        self._tuple: tuple[int, tuple[int, ...]] = (0, st.board)  # (len(touched), board tuple)
         got = st.cache.get("apart")
         if got is not None:
             self._apart = (0, got[0], got[1])
@@ -122,7 +124,7 @@ class Work:
                 self.num_players,
                 self.seed,
                 self.open_scoring,
-                tuple(self.board),
+                self.board_tuple(),
                 treasures,
                 tuple(map(tuple, self.hands)),
                 self.vp,
@@ -182,7 +184,7 @@ class Work:
             return got
         if self._memo is not None and self._memo_writes == len(self.touched):
             return self._memo[0]
-        board = tuple(self.board)
+        board = self.board_tuple()
         changed = self.changed()
         parent = analysis(self.parent).regions
         if changed:
@@ -191,6 +193,14 @@ class Work:
             self._memo = (parent, [])
         self._memo_writes = len(self.touched)
         return self._memo[0]
+
+    def board_tuple(self) -> tuple[int, ...]:
+        """Return the current board as a tuple, remembered until the board is written again."""
+        got = self._tuple
+        writes = len(self.touched)
+        if got[0] != writes:
+            got = self._tuple = (writes, tuple(self.board))
+        return got[1]
 
     def add(self, field: str, index: int, delta: int) -> None:
         """Add ``delta`` to item ``index`` of ``treasures_held`` or ``catastrophes`` (``field``)."""
