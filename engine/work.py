@@ -76,7 +76,7 @@ class Work:
         self.seed = st.seed
         self.open_scoring = st.open_scoring
         self.board = list(st.board)
-        self.treasures = set(st.treasures)
+        self.treasures = st.treasures  # sorted; replaced, not changed, when one is taken
         self.hands = list(map(list, st.hands))
         # Written rarely: kept as the state's tuples and replaced when written.
         self.vp = st.vp
@@ -113,19 +113,13 @@ class Work:
     def freeze(self) -> GameState:
         """Return the immutable state holding the current values."""
         parent = self.parent
-        # Treasures only ever go: an equal count means unchanged.
-        treasures = (
-            parent.treasures
-            if len(self.treasures) == len(parent.treasures)
-            else tuple(sorted(self.treasures))
-        )
         st = GameState._make(
             (
                 self.num_players,
                 self.seed,
                 self.open_scoring,
                 self.board_tuple(),
-                treasures,
+                self.treasures,
                 tuple(map(tuple, self.hands)),
                 self.vp,
                 self.treasures_held,
