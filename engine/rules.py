@@ -127,7 +127,7 @@ def resolve(state: GameState, action: Action, *, log: bool) -> GameState:
             )
         sq = w.leaders[w.active - 1][action.color]
         w.put(sq, EMPTY)
-        w.leaders[w.active - 1][action.color] = -1
+        w.set_leader(w.active, action.color, -1)
         stage = "treasure"
     elif isinstance(action, PlaceCatastrophe):
         _place_catastrophe(w, action.square)
@@ -218,7 +218,7 @@ def _place_leader(w: Work, action: PlaceLeader) -> bool:
     elif w.log:
         w.emit("leader_placed", seat=seat, leader=LEADER_NAMES[c], square=SQUARE_NAMES[s])
     w.put(s, leader_cell(seat, c))
-    w.leaders[seat - 1][c] = s
+    w.set_leader(seat, c, s)
     regions = w.regions()
     # A legal placement joins at most one kingdom, so at most one leader of its colour (§4.4).
     for _, color, square in regions.leaders[regions.rid[s]]:

@@ -94,7 +94,8 @@ class Work:
         self.is_over = st.is_over
         self.end_reason = st.end_reason
         self.events: list[Event] = []
-        self.leaders = list(map(list, st.leader_squares()))
+        # The state's tuples until a leader moves (``set_leader``).
+        self.leaders: tuple[tuple[int, ...], ...] = st.leader_squares()
         self.log = log
         self.parent = st
         self.touched: list[int] = []  # squares written since the copy, for local updates
@@ -138,7 +139,7 @@ class Work:
                 tuple(self.events),
             )
         )
-        st.cache["leaders"] = tuple(map(tuple, self.leaders))
+        st.cache["leaders"] = self.leaders
         apart = self._apart
         if apart is not None and apart[0] == len(self.touched):
             st.cache["apart"] = (apart[1], apart[2])
@@ -187,6 +188,12 @@ class Work:
             self._memo = (parent, [])
         self._memo_writes = len(self.touched)
         return self._memo[0]
+
+    def set_leader(self, seat: int, color: int, square: int) -> None:
+        """Record that ``seat``'s leader of ``color`` now stands on ``square`` (-1: in supply)."""
+        row = self.leaders[seat - 1]
+        row = (*row[:color], square, *row[color + 1 :])
+        self.leaders = (*self.leaders[: seat - 1], row, *self.leaders[seat:])
 
     def board_tuple(self) -> tuple[int, ...]:
         """Return the current board as a tuple, remembered until the board is written again."""
@@ -239,7 +246,7 @@ class Work:
         """Return the leader on ``square`` to its owner's supply and log why."""
         seat, color = cell_leader(self.board[square])
         self.put(square, EMPTY)
-        self.leaders[seat - 1][color] = -1
+        self.set_leader(seat, color, -1)
         self.emit(
             "leader_withdrawn",
             seat=seat,
