@@ -136,7 +136,7 @@ def commit(w: Work, count: int) -> bool:
     assert conf is not None
     color = support_color(conf)
     seat = conf.attacker if conf.attacker_commit < 0 else conf.defender
-    w.hands[seat - 1][color] -= count
+    w.add_tiles(seat, color, -count)
     w.discarded += count
     w.emit("support_committed", seat=seat, color=COLOR_NAMES[color], count=count)
     if conf.attacker_commit < 0:

@@ -187,7 +187,7 @@ def _place_tile(w: Work, state: GameState, action: PlaceTile) -> None:
     s, c = action.square, action.color
     regions = analysis(state).regions
     kingdoms = regions.kingdoms_next_to(s)
-    w.hands[w.active - 1][c] -= 1
+    w.add_tiles(w.active, c, -1)
     w.put(s, TILE_BASE + c)
     w.placed = s
     if w.log:
@@ -246,10 +246,11 @@ def _place_catastrophe(w: Work, s: int) -> None:
 def _swap(w: Work, action: SwapTiles) -> None:
     """Discard the named tiles and draw as many; a short bag ends the game (§11, §13.1)."""
     seat = w.active
-    hand = w.hands[seat - 1]
+    hand = list(w.hands[seat - 1])
     n = sum(action.counts)
     for c in range(4):
         hand[c] -= action.counts[c]
+    w.set_hand(seat, hand)
     w.discarded += n
     if w.log:
         w.emit("tiles_swapped", seat=seat, count=n)

@@ -77,7 +77,8 @@ class Work:
         self.open_scoring = st.open_scoring
         self.board = list(st.board)
         self.treasures = st.treasures  # sorted; replaced, not changed, when one is taken
-        self.hands = list(map(list, st.hands))
+        # The state's tuples, each replaced when written (``set_hand``).
+        self.hands: list[tuple[int, int, int, int]] = list(st.hands)
         # Written rarely: kept as the state's tuples and replaced when written.
         self.vp = st.vp
         self.treasures_held = st.treasures_held
@@ -121,7 +122,7 @@ class Work:
                 self.open_scoring,
                 self.board_tuple(),
                 self.treasures,
-                tuple(map(tuple, self.hands)),
+                tuple(self.hands),
                 self.vp,
                 self.treasures_held,
                 self.catastrophes,
@@ -188,6 +189,16 @@ class Work:
             self._memo = (parent, [])
         self._memo_writes = len(self.touched)
         return self._memo[0]
+
+    def set_hand(self, seat: int, hand: list[int]) -> None:
+        """Replace ``seat``'s hand by the counts ``hand`` (red, black, blue, green)."""
+        self.hands[seat - 1] = (hand[0], hand[1], hand[2], hand[3])
+
+    def add_tiles(self, seat: int, color: int, delta: int) -> None:
+        """Add ``delta`` tiles of ``color`` to ``seat``'s hand (negative: played or committed)."""
+        hand = list(self.hands[seat - 1])
+        hand[color] += delta
+        self.set_hand(seat, hand)
 
     def set_leader(self, seat: int, color: int, square: int) -> None:
         """Record that ``seat``'s leader of ``color`` now stands on ``square`` (-1: in supply)."""
@@ -273,9 +284,10 @@ class Work:
             return True
         if len(self.bag) < n:
             return False
-        hand = self.hands[seat - 1]
+        hand = list(self.hands[seat - 1])
         for c in self.bag[-n:]:
             hand[c] += 1
+        self.set_hand(seat, hand)
         self.bag = self.bag[:-n]
         if self.log:
             self.emit("tiles_drawn", seat=seat, count=n)
