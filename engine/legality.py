@@ -9,8 +9,10 @@ neighbours touch at most two kingdoms.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import TypeVar
 
 from . import monuments
 from .actions import (
@@ -53,6 +55,7 @@ from .pieces import (
 from .state import GameState
 
 TEMPLE = TILE_BASE + RED
+_T = TypeVar("_T")
 _ALL = range(NUM_SQUARES)
 
 
@@ -105,8 +108,8 @@ class Analysis:
         """Return the tile actions of ``color`` on its open squares, in square order (§5.1)."""
         got = self._tiles.get(color)
         if got is None:
-            table = TILE_ACTIONS[color]
-            got = [table[s] for s in (self.river_ok if color == BLUE else self.land_ok)]
+            squares = self.river_ok if color == BLUE else self.land_ok
+            got = list(_picker(squares)(TILE_ACTIONS[color]))
             self._tiles[color] = got
         return got
 
@@ -114,7 +117,7 @@ class Analysis:
         """Return a catastrophe on each of ``open_squares`` (treasures not yet taken out)."""
         got = self._cats
         if got is None:
-            got = self._cats = [CATASTROPHE_ACTIONS[s] for s in self.open_squares]
+            got = self._cats = list(_picker(self.open_squares)(CATASTROPHE_ACTIONS))
         return got
 
     def pair_spots(self) -> list[int]:
@@ -152,6 +155,16 @@ class Analysis:
                         got.append(s)
                     seen = k
         return near
+
+
+def _picker(squares: list[int]) -> Callable[[Sequence[_T]], Sequence[_T]]:
+    """Return a function giving ``[table[s] for s in squares]`` of a table (one C call).
+
+    ``operator.itemgetter`` answers one item, not a tuple, for one square.
+    """
+    if len(squares) > 1:
+        return itemgetter(*squares)
+    return lambda table: [table[s] for s in squares]
 
 
 def analysis(state: GameState) -> Analysis:
@@ -601,9 +614,16 @@ def _legal(state: GameState) -> tuple[Action, ...]:
         if hand[c]:
             out += an.tile_actions(c)
     leaders = state.leader_squares()[seat - 1]
+    free = an.free_spots()
+    pick_free = None
     for c in range(4):
-        table2 = LEADER_ACTIONS[c]
-        out += [table2[s] for s in leader_targets(state, c)]
+        targets = leader_targets(state, c)
+        if targets is free:  # the same squares for every leader in supply: one getter
+            if pick_free is None:
+                pick_free = _picker(free)
+            out += pick_free(LEADER_ACTIONS[c])
+        else:
+            out += _picker(targets)(LEADER_ACTIONS[c])
     for c in range(4):
         if leaders[c] >= 0:
             out.append(WITHDRAW_ACTIONS[c])
