@@ -136,7 +136,7 @@ def commit(w: Work, count: int) -> bool:
     assert conf is not None
     color = support_color(conf)
     seat = conf.attacker if conf.attacker_commit < 0 else conf.defender
-    w.hands[seat - 1][color] -= count
+    w.add_tiles(seat, color, -count)
     w.discarded += count
     w.emit("support_committed", seat=seat, color=COLOR_NAMES[color], count=count)
     if conf.attacker_commit < 0:
@@ -196,7 +196,8 @@ def _resolve(w: Work, conf: Conflict, defender_commit: int) -> None:
     for x in beaten:
         w.put(x, 0)
     w.discarded += len(beaten)
-    before = {c for c, _ in wars_at(board, w.unification, regions)} - {conf.color}
+    if w.log:
+        before = {c for c, _ in wars_at(board, w.unification, regions)} - {conf.color}
     if beaten:
         w.emit(
             "tiles_removed",
@@ -205,6 +206,7 @@ def _resolve(w: Work, conf: Conflict, defender_commit: int) -> None:
             count=len(beaten),
         )
     w.score(winner, conf.color, 1 + len(beaten), "war")
-    after = {c for c, _ in wars_at(board, w.unification, w.regions(w.unification))}
-    for c in sorted(before - after):
-        w.emit("war_cancelled", color=COLOR_NAMES[c])
+    if w.log:
+        after = {c for c, _ in wars_at(board, w.unification, w.regions(w.unification))}
+        for c in sorted(before - after):
+            w.emit("war_cancelled", color=COLOR_NAMES[c])

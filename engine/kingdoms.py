@@ -140,6 +140,14 @@ def _join(
         seat, color = cell_leader(cell)
         mine = [(seat, color, x)]
     near = {rid[y] for y in NEIGHBOURS[x] if rid[y] >= 0}
+    if len(near) == 1 and not mine:
+        # The commonest case: a tile joins one region, whose leaders stay as they are.
+        keep = near.pop()
+        squares[keep] = [*squares[keep], x]
+        rid[x] = keep
+        kid[x] = keep if leaders[keep] else -1
+        moved.append(x)
+        return
     if not near:
         r = len(squares)
         squares.append([x])

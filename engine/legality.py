@@ -9,8 +9,10 @@ neighbours touch at most two kingdoms.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import TypeVar
 
 from . import monuments
 from .actions import (
@@ -53,7 +55,14 @@ from .pieces import (
 from .state import GameState
 
 TEMPLE = TILE_BASE + RED
+_T = TypeVar("_T")
 _ALL = range(NUM_SQUARES)
+
+
+# What lifting the leader on a square changes (``leader_targets``): the region list it was
+# judged on, the spots that open and those that close, and the targets worked out from them
+# with the free spots list they were applied to.
+Lifted = tuple[list[int], list[int], list[int], list[int], list[int]]
 
 
 @dataclass(slots=True)
@@ -84,8 +93,8 @@ class Analysis:
     # Per colour, the tile actions on the open squares; the catastrophe actions on open_squares.
     _tiles: dict[int, list[PlaceTile]] = field(default_factory=dict)
     _cats: list[PlaceCatastrophe] | None = None
-    # A lifted leader's targets by its square, with the region list they were judged on.
-    _lifted: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
+    # A lifted leader's verdicts by its square (``Lifted``).
+    _lifted: dict[int, Lifted] = field(default_factory=dict)
 
     def free_spots(self) -> list[int]:
         """Return the leader spots next to at most one kingdom (§4.2), in square order."""
@@ -99,8 +108,8 @@ class Analysis:
         """Return the tile actions of ``color`` on its open squares, in square order (§5.1)."""
         got = self._tiles.get(color)
         if got is None:
-            table = TILE_ACTIONS[color]
-            got = [table[s] for s in (self.river_ok if color == BLUE else self.land_ok)]
+            squares = self.river_ok if color == BLUE else self.land_ok
+            got = list(_picker(squares)(TILE_ACTIONS[color]))
             self._tiles[color] = got
         return got
 
@@ -108,7 +117,7 @@ class Analysis:
         """Return a catastrophe on each of ``open_squares`` (treasures not yet taken out)."""
         got = self._cats
         if got is None:
-            got = self._cats = [CATASTROPHE_ACTIONS[s] for s in self.open_squares]
+            got = self._cats = list(_picker(self.open_squares)(CATASTROPHE_ACTIONS))
         return got
 
     def pair_spots(self) -> list[int]:
@@ -146,6 +155,16 @@ class Analysis:
                         got.append(s)
                     seen = k
         return near
+
+
+def _picker(squares: list[int]) -> Callable[[Sequence[_T]], Sequence[_T]]:
+    """Return a function giving ``[table[s] for s in squares]`` of a table (one C call).
+
+    ``operator.itemgetter`` answers one item, not a tuple, for one square.
+    """
+    if len(squares) > 1:
+        return itemgetter(*squares)
+    return lambda table: [table[s] for s in squares]
 
 
 def analysis(state: GameState) -> Analysis:
@@ -203,16 +222,17 @@ def derive(
             for y in neigh[x]:
                 if not board[y]:
                     recount.add(y)
-    for y in recount:
-        ks = {kid[z] for z in neigh[y]}
-        ks.discard(-1)
-        nk[y] = len(ks)
     # A square opens or closes to tiles only where it was changed or recounted.
     land_flips: list[int] = []
     river_flips: list[int] = []
-    for y in recount.union(changed):
-        if (nk[y] <= 2) != (old_nk[y] <= 2):
+    for y in recount:
+        ks = {kid[z] for z in neigh[y]}
+        n = nk[y] = len(ks) - (-1 in ks)
+        if (n <= 2) != (old_nk[y] <= 2):
             (river_flips if IS_RIVER[y] else land_flips).append(y)
+    for x in changed:
+        if board[x] and old_nk[x] <= 2:  # filled (an emptied square is recounted)
+            (river_flips if IS_RIVER[x] else land_flips).append(x)
     tiles: dict[int, list[PlaceTile]] = {}
     old_tiles = parent._tiles
     land_ok, river_ok = parent.land_ok, parent.river_ok
@@ -255,8 +275,7 @@ def derive(
                 insort(opened, x)
             else:
                 opened.remove(x)
-    child = Analysis(regions, nk, land_ok, river_ok, spots, opened)
-    child._tiles = tiles
+    child = _new(regions, nk, land_ok, river_ok, spots, opened, tiles)
     if opened is parent.open_squares:
         child._cats = parent._cats
     if spots is parent.leader_spots and recount.isdisjoint(spots):
@@ -267,7 +286,44 @@ def derive(
         child._pairs = parent._pairs
         if parent._lifted:
             child._lifted = dict(parent._lifted)
+    elif parent._lifted:
+        # A lifted leader's verdicts hold while its region is the same list and no square
+        # changed or recounted is next to it: only the spots next to it could flip.
+        rid = regions.rid
+        near = {rid[z] for y in recount.union(affected) for z in neigh[y]}
+        squares = regions.squares
+        for pos, got in parent._lifted.items():
+            r = rid[pos]
+            if r >= 0 and r not in near and squares[r] is got[0]:
+                child._lifted[pos] = got
     return child
+
+
+def _new(
+    regions: Regions,
+    nk: list[int],
+    land_ok: list[int],
+    river_ok: list[int],
+    leader_spots: list[int],
+    open_squares: list[int],
+    tiles: dict[int, list[PlaceTile]],
+) -> Analysis:
+    """Return an ``Analysis`` of these lists with empty caches but ``_tiles`` (``derive``).
+
+    Sets the slots directly, once per ply: the dataclass's ``__init__`` with
+    its two default factories costs more.
+    """
+    an: Analysis = object.__new__(Analysis)
+    an.regions = regions
+    an.nk = nk
+    an.land_ok = land_ok
+    an.river_ok = river_ok
+    an.leader_spots = leader_spots
+    an.open_squares = open_squares
+    an._free = an._near = an._pairs = an._cats = None
+    an._tiles = tiles
+    an._lifted = {}
+    return an
 
 
 def _by_temple(board: Sequence[int], y: int) -> bool:
@@ -356,11 +412,16 @@ def leader_targets(state: GameState, color: int) -> list[int]:
     if pos < 0:
         return an.free_spots()
     home = an.regions.squares[an.regions.rid[pos]]
+    free = an.free_spots()
     got = an._lifted.get(pos)
     if got is not None and got[0] is home:
-        return got[1]
-    targets = _lifted_targets(state.board, an, pos)
-    an._lifted[pos] = (home, targets)
+        if got[3] is free:
+            return got[4]
+        opened, closed = got[1], got[2]
+    else:
+        opened, closed = _lifted_flips(state.board, an, pos)
+    targets = _flipped(free, opened, closed)
+    an._lifted[pos] = (home, opened, closed, free, targets)
     return targets
 
 
@@ -384,14 +445,14 @@ def leader_fits(state: GameState, color: int, square: int) -> bool:
     rid, kid = regions.rid, regions.kid
     home = rid[pos]
     neigh = NEIGHBOURS
-    if not any(kid[y] == home for y in neigh[square]):
+    if home not in [kid[y] for y in neigh[square]]:
         return n <= 1  # lifting does not touch this square's kingdoms
     if len(regions.leaders[home]) == 1:  # the lifted leader alone
         return True  # its region is no kingdom once lifted: n - 1 <= 1 kingdoms left
     if stays_whole(rid, home, pos):
         if n == 1:
             return True
-        return not any(y != pos and kid[y] == home for y in neigh[square])
+        return home not in [kid[y] for y in neigh[square] if y != pos]
     return square in leader_targets(state, color)
 
 
@@ -439,12 +500,15 @@ def _split(
     return ids, -1
 
 
-def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]:
-    """Return leader spots legal once the leader on ``pos`` is lifted (§4.1).
+def _lifted_flips(board: tuple[int, ...], an: Analysis, pos: int) -> tuple[list[int], list[int]]:
+    """Return the leader spots that open and those that close once ``pos`` is lifted (§4.1).
 
-    The leader's region loses its kingdom when no other leader is in it; it
-    may split when ``pos`` joined parts of it, and then each part is a
-    kingdom only if it keeps a leader. Other kingdoms do not change.
+    Answers ``(opened, closed)``: spots not free (``an.free_spots()``) that
+    the lifted leader may go to, and free spots it may not. The leader's
+    region loses its kingdom when no other leader is in it; it may split
+    when ``pos`` joined parts of it, and then each part is a kingdom only if
+    it keeps a leader. Other kingdoms do not change, so only spots next to
+    the region flip.
     """
     regions = an.regions
     rid, kid = regions.rid, regions.kid
@@ -454,8 +518,8 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
     nk = an.nk
     if not others:
         # The region is no kingdom once lifted: a spot next to it and one other kingdom opens.
-        extra = [s for s in an.pair_spots() if any(kid[y] == home for y in neigh[s])]
-        return _with(an.free_spots(), extra)
+        extra = [s for s in an.pair_spots() if home in [kid[y] for y in neigh[s]]]
+        return extra, []
     if stays_whole(rid, home, pos):
         # The region stays one kingdom: only a spot touching it at ``pos`` alone opens.
         extra = []
@@ -464,13 +528,14 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
                 nk[s] == 2
                 and not IS_RIVER[s]
                 and _by_temple(board, s)
-                and not any(y != pos and kid[y] == home for y in neigh[s])
+                and home not in [kid[y] for y in neigh[s] if y != pos]
             ):
                 extra.append(s)
-        return _with(an.free_spots(), extra)
+        return extra, []
     parts, last = _split(board, rid, regions.leaders[home], pos)
     # Only the spots next to the home region can see their count of kingdoms change.
-    judged: dict[int, bool] = {}
+    opened: list[int] = []
+    closed: list[int] = []
     for s in an.spots_near(home):
         if nk[s] >= 3:
             continue  # lifting takes away at most one of them: still illegal
@@ -492,18 +557,23 @@ def _lifted_targets(board: tuple[int, ...], an: Analysis, pos: int) -> list[int]
                 ok = False
                 break
         if ok != (nk[s] <= 1):
-            judged[s] = ok
-    if not judged:
-        return an.free_spots()  # lifting changes no verdict
-    return [s for s in an.leader_spots if judged.get(s, nk[s] <= 1)]
+            (opened if ok else closed).append(s)
+    return opened, closed
 
 
-def _with(spots: list[int], extra: list[int]) -> list[int]:
-    """Return the sorted ``spots`` with ``extra`` added (a new list only if there are extras)."""
-    if not extra:
+def _flipped(spots: list[int], opened: list[int], closed: list[int]) -> list[int]:
+    """Return the sorted ``spots`` with ``opened`` added and ``closed`` taken out.
+
+    ``spots`` itself when both are empty, else a new list.
+    """
+    if not opened and not closed:
         return spots
     out = list(spots)
-    for s in extra:
+    for s in closed:
+        i = bisect_left(out, s)
+        if i < len(out) and out[i] == s:
+            del out[i]
+    for s in opened:
         insort(out, s)
     return out
 
@@ -544,9 +614,16 @@ def _legal(state: GameState) -> tuple[Action, ...]:
         if hand[c]:
             out += an.tile_actions(c)
     leaders = state.leader_squares()[seat - 1]
+    free = an.free_spots()
+    pick_free = None
     for c in range(4):
-        table2 = LEADER_ACTIONS[c]
-        out += [table2[s] for s in leader_targets(state, c)]
+        targets = leader_targets(state, c)
+        if targets is free:  # the same squares for every leader in supply: one getter
+            if pick_free is None:
+                pick_free = _picker(free)
+            out += pick_free(LEADER_ACTIONS[c])
+        else:
+            out += _picker(targets)(LEADER_ACTIONS[c])
     for c in range(4):
         if leaders[c] >= 0:
             out.append(WITHDRAW_ACTIONS[c])

@@ -97,8 +97,8 @@ def score_monuments(w: Work) -> None:
 
     The colours come from ``monument_income``.
     """
-    if all(t < 0 for t in w.monuments):
-        return
+    if max(w.monuments) < 0:
+        return  # none built
     seat = w.active
     for color in monument_income(w.regions(), w.monuments, seat):
         w.score(seat, color, 1, "monument")

@@ -117,16 +117,17 @@ def resolve(state: GameState, action: Action, *, log: bool) -> GameState:
             return w.freeze()
         stage = "treasure"
     elif isinstance(action, WithdrawLeader):
-        w.emit(
-            "leader_withdrawn",
-            seat=w.active,
-            leader=LEADER_NAMES[action.color],
-            square=SQUARE_NAMES[w.leaders[w.active - 1][action.color]],
-            reason="action",
-        )
+        if w.log:
+            w.emit(
+                "leader_withdrawn",
+                seat=w.active,
+                leader=LEADER_NAMES[action.color],
+                square=SQUARE_NAMES[w.leaders[w.active - 1][action.color]],
+                reason="action",
+            )
         sq = w.leaders[w.active - 1][action.color]
         w.put(sq, EMPTY)
-        w.leaders[w.active - 1][action.color] = -1
+        w.set_leader(w.active, action.color, -1)
         stage = "treasure"
     elif isinstance(action, PlaceCatastrophe):
         _place_catastrophe(w, action.square)
@@ -186,15 +187,16 @@ def _place_tile(w: Work, state: GameState, action: PlaceTile) -> None:
     s, c = action.square, action.color
     regions = analysis(state).regions
     kingdoms = regions.kingdoms_next_to(s)
-    w.hands[w.active - 1][c] -= 1
+    w.add_tiles(w.active, c, -1)
     w.put(s, TILE_BASE + c)
     w.placed = s
     if w.log:
         w.emit("tile_placed", seat=w.active, color=COLOR_NAMES[c], square=SQUARE_NAMES[s])
     if len(kingdoms) == 2:
         w.unification = s
-        wars = conflicts.wars_at(w.board, s, w.regions(s))
-        w.emit("unification", square=SQUARE_NAMES[s], wars=[COLOR_NAMES[k] for k, _ in wars])
+        if w.log:  # next_war reads the same labelling (remembered by Work.regions)
+            wars = conflicts.wars_at(w.board, s, w.regions(s))
+            w.emit("unification", square=SQUARE_NAMES[s], wars=[COLOR_NAMES[k] for k, _ in wars])
     elif len(kingdoms) == 1:
         score_tile(w, c, regions.leaders[kingdoms.pop()])
 
@@ -216,7 +218,7 @@ def _place_leader(w: Work, action: PlaceLeader) -> bool:
     elif w.log:
         w.emit("leader_placed", seat=seat, leader=LEADER_NAMES[c], square=SQUARE_NAMES[s])
     w.put(s, leader_cell(seat, c))
-    w.leaders[seat - 1][c] = s
+    w.set_leader(seat, c, s)
     regions = w.regions()
     # A legal placement joins at most one kingdom, so at most one leader of its colour (§4.4).
     for _, color, square in regions.leaders[regions.rid[s]]:
@@ -244,18 +246,20 @@ def _place_catastrophe(w: Work, s: int) -> None:
 def _swap(w: Work, action: SwapTiles) -> None:
     """Discard the named tiles and draw as many; a short bag ends the game (§11, §13.1)."""
     seat = w.active
-    hand = w.hands[seat - 1]
+    hand = list(w.hands[seat - 1])
     n = sum(action.counts)
     for c in range(4):
         hand[c] -= action.counts[c]
+    w.set_hand(seat, hand)
     w.discarded += n
-    w.emit("tiles_swapped", seat=seat, count=n)
-    w.emit(
-        "tiles_discarded",
-        private_to=seat,
-        seat=seat,
-        colors=[COLOR_NAMES[c] for c in range(4) for _ in range(action.counts[c])],
-    )
+    if w.log:
+        w.emit("tiles_swapped", seat=seat, count=n)
+        w.emit(
+            "tiles_discarded",
+            private_to=seat,
+            seat=seat,
+            colors=[COLOR_NAMES[c] for c in range(4) for _ in range(action.counts[c])],
+        )
     if not w.draw(seat, n):
         w.end_game("bag")
 

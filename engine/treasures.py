@@ -53,7 +53,7 @@ def resolve(w: Work, take: int = -1, taker: int = 0) -> bool:
 
 
 def _take(w: Work, square: int, owner: int) -> None:
-    w.treasures.discard(square)
+    w.treasures = tuple(t for t in w.treasures if t != square)
     w.add("treasures_held", owner - 1, 1)
     w.emit(
         "treasure_taken",

@@ -26,6 +26,12 @@ from .pieces import (
 )
 from .state import Conflict, Decision, GameState
 
+# Setting an event's slots directly (``Work.emit``, several times a ply).
+_new = object.__new__
+_set_code, _set_params, _set_private_to = (
+    getattr(Event, name).__set__ for name in ("code", "params", "private_to")
+)
+
 
 class Work:
     """Hold every field of a state as mutable lists while one action resolves."""
@@ -60,6 +66,8 @@ class Work:
         "_memo",
         "_changed_writes",
         "_changed",
+        "_apart",
+        "_tuple",
     )
 
     def __init__(self, st: GameState, *, log: bool = True) -> None:
@@ -68,8 +76,9 @@ class Work:
         self.seed = st.seed
         self.open_scoring = st.open_scoring
         self.board = list(st.board)
-        self.treasures = set(st.treasures)
-        self.hands = list(map(list, st.hands))
+        self.treasures = st.treasures  # sorted; replaced, not changed, when one is taken
+        # The state's tuples, each replaced when written (``set_hand``).
+        self.hands: list[tuple[int, int, int, int]] = list(st.hands)
         # Written rarely: kept as the state's tuples and replaced when written.
         self.vp = st.vp
         self.treasures_held = st.treasures_held
@@ -86,7 +95,8 @@ class Work:
         self.is_over = st.is_over
         self.end_reason = st.end_reason
         self.events: list[Event] = []
-        self.leaders = list(map(list, st.leader_squares()))
+        # The state's tuples until a leader moves (``set_leader``).
+        self.leaders: tuple[tuple[int, ...], ...] = st.leader_squares()
         self.log = log
         self.parent = st
         self.touched: list[int] = []  # squares written since the copy, for local updates
@@ -94,24 +104,25 @@ class Work:
         self._memo: tuple[Regions, list[int]] | None = None
         self._changed_writes = -1  # len(touched) when _changed was made
         self._changed: list[int] = []
+        # (len(touched), skip, regions): the last labelling with a square set apart, which a
+        # state made by apply passes on while its board is unchanged (a war's decisions).
+        self._apart: tuple[int, int, Regions] | None = None
+        self._tuple: tuple[int, tuple[int, ...]] = (0, st.board)  # (len(touched), board tuple)
+        got = st.cache.get("apart")
+        if got is not None:
+            self._apart = (0, got[0], got[1])
 
     def freeze(self) -> GameState:
         """Return the immutable state holding the current values."""
         parent = self.parent
-        # Treasures only ever go: an equal count means unchanged.
-        treasures = (
-            parent.treasures
-            if len(self.treasures) == len(parent.treasures)
-            else tuple(sorted(self.treasures))
-        )
         st = GameState._make(
             (
                 self.num_players,
                 self.seed,
                 self.open_scoring,
-                tuple(self.board),
-                treasures,
-                tuple(map(tuple, self.hands)),
+                self.board_tuple(),
+                self.treasures,
+                tuple(self.hands),
                 self.vp,
                 self.treasures_held,
                 self.catastrophes,
@@ -129,7 +140,10 @@ class Work:
                 tuple(self.events),
             )
         )
-        st.cache["leaders"] = tuple(map(tuple, self.leaders))
+        st.cache["leaders"] = self.leaders
+        apart = self._apart
+        if apart is not None and apart[0] == len(self.touched):
+            st.cache["apart"] = (apart[1], apart[2])
         cache = parent.cache
         if "analysis" in cache or "base" in cache:
             # The parent's analysis (derived on demand, cheaply) seeds the child's.
@@ -142,19 +156,31 @@ class Work:
     def emit(self, code: str, private_to: int | None = None, **params: Any) -> None:
         """Append an event (unless events are not kept)."""
         if self.log:
-            self.events.append(Event(code, params, private_to))
+            event = _new(Event)  # the frozen dataclass's __init__ costs twice as much
+            _set_code(event, code)
+            _set_params(event, params)
+            _set_private_to(event, private_to)
+            self.events.append(event)
 
     def regions(self, skip: int = -1) -> Regions:
         """Return the regions of the current board, ``skip`` counted as empty (§3).
 
         Without ``skip`` they are derived from the parent state's regions
-        (kingdoms.relabel) and remembered until the board changes again.
+        (kingdoms.relabel) and remembered until the board changes again; with
+        it, the last labelling is remembered the same way, and passed on to
+        the next state while the board stays as it is.
         """
         if skip >= 0:
-            return label(self.board, skip)
+            apart = self._apart
+            writes = len(self.touched)
+            if apart is not None and apart[0] == writes and apart[1] == skip:
+                return apart[2]
+            got = label(self.board, skip)
+            self._apart = (writes, skip, got)
+            return got
         if self._memo is not None and self._memo_writes == len(self.touched):
             return self._memo[0]
-        board = tuple(self.board)
+        board = self.board_tuple()
         changed = self.changed()
         parent = analysis(self.parent).regions
         if changed:
@@ -163,6 +189,30 @@ class Work:
             self._memo = (parent, [])
         self._memo_writes = len(self.touched)
         return self._memo[0]
+
+    def set_hand(self, seat: int, hand: list[int]) -> None:
+        """Replace ``seat``'s hand by the counts ``hand`` (red, black, blue, green)."""
+        self.hands[seat - 1] = (hand[0], hand[1], hand[2], hand[3])
+
+    def add_tiles(self, seat: int, color: int, delta: int) -> None:
+        """Add ``delta`` tiles of ``color`` to ``seat``'s hand (negative: played or committed)."""
+        hand = list(self.hands[seat - 1])
+        hand[color] += delta
+        self.set_hand(seat, hand)
+
+    def set_leader(self, seat: int, color: int, square: int) -> None:
+        """Record that ``seat``'s leader of ``color`` now stands on ``square`` (-1: in supply)."""
+        row = self.leaders[seat - 1]
+        row = (*row[:color], square, *row[color + 1 :])
+        self.leaders = (*self.leaders[: seat - 1], row, *self.leaders[seat:])
+
+    def board_tuple(self) -> tuple[int, ...]:
+        """Return the current board as a tuple, remembered until the board is written again."""
+        got = self._tuple
+        writes = len(self.touched)
+        if got[0] != writes:
+            got = self._tuple = (writes, tuple(self.board))
+        return got[1]
 
     def add(self, field: str, index: int, delta: int) -> None:
         """Add ``delta`` to item ``index`` of ``treasures_held`` or ``catastrophes`` (``field``)."""
@@ -207,7 +257,7 @@ class Work:
         """Return the leader on ``square`` to its owner's supply and log why."""
         seat, color = cell_leader(self.board[square])
         self.put(square, EMPTY)
-        self.leaders[seat - 1][color] = -1
+        self.set_leader(seat, color, -1)
         self.emit(
             "leader_withdrawn",
             seat=seat,
@@ -234,9 +284,10 @@ class Work:
             return True
         if len(self.bag) < n:
             return False
-        hand = self.hands[seat - 1]
+        hand = list(self.hands[seat - 1])
         for c in self.bag[-n:]:
             hand[c] += 1
+        self.set_hand(seat, hand)
         self.bag = self.bag[:-n]
         if self.log:
             self.emit("tiles_drawn", seat=seat, count=n)
