@@ -274,12 +274,30 @@
     document.querySelectorAll("body > .messages").forEach(function (el) { el.remove(); });
   });
 
+  // A board wider than its frame (a phone shows about nine of the sixteen columns): when
+  // none of the squares changed since the player's last move is in sight, the frame scrolls
+  // sideways to the first of them, so the opponents' moves are seen without searching.
+  function showChanges(root) {
+    var frame = root.querySelector(".board-frame");
+    if (!frame || frame.scrollWidth <= frame.clientWidth) { return; }
+    var changed = frame.querySelectorAll(".sq.changed");
+    if (!changed.length) { return; }
+    var seen = frame.getBoundingClientRect();
+    for (var i = 0; i < changed.length; i++) {
+      var box = changed[i].getBoundingClientRect();
+      if (box.left >= seen.left && box.right <= seen.right) { return; }
+    }
+    var first = changed[0].getBoundingClientRect();
+    frame.scrollLeft += first.left - seen.left - (seen.width - first.width) / 2;
+  }
+
   function refresh() {
     var root = game();
     if (!root) { return; }
     document.title = root.dataset.myTurn ? root.dataset.titleMine : root.dataset.title;
     applyOutline();
     noteTrayHeight();
+    showChanges(root);
   }
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:afterSettle", refresh);

@@ -30,12 +30,14 @@ from tests.e2e.test_browser import (  # noqa: F401 (enforced_csp: the policy, en
     _with_password,
     enforced_csp,
 )
+from tests.games import playing
 from tests.games.factories import started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SEED = 987654334  # seat 1 is dealt three temples (red tiles): enough for a red 2×2 by turn 3
 WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+PHONE = WIDTHS["phone"]
 
 # Cumulative layout shift, summed as the browser reports it (shifts right after the
 # player's own input excluded, as the metric does); evaluated through the DevTools
@@ -277,5 +279,39 @@ def test_the_board_is_named_and_played_from_the_keyboard(
         page.keyboard.press("Enter")
         page.wait_for_selector("#game[data-version='1']")
         assert page.locator('#board .sq[data-square="a2"] svg.piece.tile').count() == 1
+    finally:
+        context.close()
+
+
+def _far_right_tile(legal: tuple[engine.Action, ...]) -> engine.Action:
+    """A tile placed in columns n–p (off a phone's first view of the board), else a pass."""
+    for action in legal:
+        if isinstance(action, engine.PlaceTile) and str(action).split()[-1][0] in "nop":
+            return action
+    return next(a for a in legal if isinstance(a, engine.Pass))
+
+
+def test_on_a_phone_the_board_scrolls_sideways_to_the_opponents_last_move(
+    browser: Any, live_server: Any
+) -> None:
+    """The opponent placed tiles in the board's right-hand columns: the page opens with one
+    of the changed squares in sight in the board's frame, not only columns a to i."""
+    game, seats = _seeded_game()
+    mover = game.to_act_seat or 0
+    while game.to_act_seat == mover:
+        game = playing.submit(game, seats, _far_right_tile)
+    changed = [m.action.split()[-1] for m in game.moves.all() if m.action.startswith("tile")]
+    assert changed and all(square[0] in "nop" for square in changed), changed
+    context, page = _log_in(
+        browser, live_server.url, seats[game.to_act_seat or 0], f"/games/{game.pk}/", PHONE
+    )
+    try:
+        in_sight = page.evaluate(
+            """() => { const frame = document.querySelector(".board-frame").getBoundingClientRect();
+              return [...document.querySelectorAll("#board .sq.changed")].filter((sq) => {
+                const box = sq.getBoundingClientRect();
+                return box.left >= frame.left && box.right <= frame.right; }).length; }"""
+        )
+        assert in_sight > 0
     finally:
         context.close()
