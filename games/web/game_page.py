@@ -56,10 +56,11 @@ def _marked(text: str, names: tuple[tuple[int, str, str], ...]) -> SafeString:
 def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     """Return the public facts of the game's clock for the page (issue 6, time controls).
 
-    ``{"deadline", "deadline_label", "paused", "tz", "away": [{"label", "until"}],
-    "quiet": [{"label", "until"}], "quiet_allowed", "dropped": [{"label", "reason"}] (in
-    progress only), "all_dropped", "can_resign"}``; datetimes are aware (UTC) and the
-    template shows them in ``tz``, the viewer's time zone (UTC when anonymous or unset).
+    ``{"deadline", "deadline_label", "deadline_mine", "paused", "tz", "away": [{"label",
+    "until", "seat", "mine"}], "quiet": [{"label", "until", "mine"}], "quiet_allowed",
+    "dropped": [{"label", "reason"}] (in progress only), "all_dropped", "can_resign"}``;
+    datetimes are aware (UTC) and the template shows them in ``tz``, the viewer's time
+    zone (UTC when anonymous or unset). ``mine``: the viewer's own, written as "you".
     """
     seats = [s for s in game.seats.all() if s.position is not None]
     labels = {s.position: display_name(s.user) for s in seats}
@@ -67,7 +68,12 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     if until is None:  # seats read without their vacations
         until = vacations_until([s.user_id for s in seats])
     away = [
-        {"label": labels[s.position], "until": until[s.user_id], "seat": s.position}
+        {
+            "label": labels[s.position],
+            "until": until[s.user_id],
+            "seat": s.position,
+            "mine": seat is not None and s.position == seat.position,
+        }
         for s in seats
         if s.user_id in until
     ]
@@ -80,12 +86,15 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
         except Profile.DoesNotExist:
             tz = "UTC"
     active = game.status == Game.Status.ACTIVE
+    mine = seat.position if seat is not None else None
     return {
-        "quiet": _in_quiet_hours(seats, labels) if active else [],
+        "quiet": _in_quiet_hours(seats, labels, mine=mine) if active else [],
         "quiet_allowed": game.quiet_hours_allowed,
         "banks": bank_rows(game, seats, labels, paused=paused) if active else [],
         "deadline": game.deadline if active else None,
         "deadline_label": labels.get(game.deadline_seat or 0, ""),
+        # The viewer's own clock, vacation and quiet hours are written to them as "you".
+        "deadline_mine": mine is not None and mine == game.deadline_seat,
         "paused": paused,
         "tz": tz,
         "away": away if active else [],
@@ -106,8 +115,11 @@ def _move_time(moves: list[Move], ply: int) -> datetime | None:
     return next((m.created_at for m in moves if m.ply == ply), None)
 
 
-def _in_quiet_hours(seats: list[Seat], labels: dict[int | None, str]) -> list[dict[str, Any]]:
-    """Return ``[{"label", "until"}]`` of the players in their quiet hours now (issue 17).
+def _in_quiet_hours(
+    seats: list[Seat], labels: dict[int | None, str], *, mine: int | None
+) -> list[dict[str, Any]]:
+    """Return ``[{"label", "until", "mine"}]`` of the players in their quiet hours now
+    (issue 17); ``mine`` is the viewer's seat (None: a spectator).
 
     Reads the profiles the seats were fetched with (``with_seats``): no query.
     """
@@ -120,7 +132,7 @@ def _in_quiet_hours(seats: list[Seat], labels: dict[int | None, str]) -> list[di
             continue
         until = quiet.quiet_until(now) if quiet is not None else None
         if until is not None and s.position is not None:
-            out.append({"label": labels[s.position], "until": until})
+            out.append({"label": labels[s.position], "until": until, "mine": s.position == mine})
     return out
 
 

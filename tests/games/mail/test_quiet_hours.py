@@ -66,6 +66,10 @@ def test_emails_wait_for_the_end_of_quiet_hours_and_the_clock_stands_still() -> 
         assert strict.deadline == LATE + timedelta(days=1)  # this game's clock runs on
         page = client_for(game.seats.exclude(user=sleeper).get().user).get(f"/games/{game.pk}/")
         assert "is in their quiet hours until" in page.content.decode()
+        assert " must act: due in " in page.content.decode()
+        own = client_for(sleeper).get(f"/games/{game.pk}/").content.decode()  # as "you"
+        assert "You are in your quiet hours until" in own and "in their quiet hours" not in own
+        assert "You must act: due in " in own and own.count("must act: due in") == 1
         for _minute in range(0, 6 * 60 + 50, 10):  # beat all night long, until 06:50 EDT
             clock.shift(timedelta(minutes=10))
             assert tasks.send_batched() == 0
