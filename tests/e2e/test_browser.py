@@ -324,3 +324,19 @@ def test_the_account_and_record_pages_fit_a_phone(browser: Any, live_server: Any
             assert width <= PHONE["width"] + 1, f"{path} scrolls sideways ({width} px)"
     finally:
         context.close()
+
+
+def test_the_settings_show_a_delay_only_for_emails_sent_after_a_delay(
+    browser: Any, live_server: Any
+) -> None:
+    game, seats = started_game(2)
+    user = _with_password(seats[1])
+    context, page = _log_in(browser, live_server.url, user, f"/games/{game.pk}/", DESKTOP)
+    try:
+        page.goto(f"{live_server.url}/settings")
+        assert page.is_visible("input[name=minutes_your_turn]")  # batched by default
+        assert not page.is_visible("input[name=minutes_game_over]")  # at once
+        page.select_option("select[name=delivery_game_over]", "batched")
+        assert page.is_visible("input[name=minutes_game_over]")
+    finally:
+        context.close()
