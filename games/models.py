@@ -326,6 +326,11 @@ class NotificationKind(models.TextChoices):
     TIMED_OUT = "timed_out", _("your clock ran out")
 
 
+# The kinds that tell a player a game waits on them: delayed and batched by default, moot
+# once they have acted (issue 17).
+TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.DECISION)
+
+
 class Delivery(models.TextChoices):
     """How a user wants one kind of email: at once, gathered after N minutes, daily, never.
 

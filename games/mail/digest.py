@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 from games.core.states import game_state
 from games.mail.notification import still_owed, turn_news
 from games.mail.sending import absolute, deadline_text, email_send, language_of
-from games.models import Delivery, Game, Notification, NotificationKind
+from games.models import TURN_KINDS, Delivery, Game, Notification, NotificationKind
 from games.outbox.notifications import waiting_kind
 from games.selectors.games import games_waiting_for, seats_prefetch
 from games.text.headlines import batch_subject
@@ -40,9 +40,6 @@ class GroupOutcome:
     message_id: str | None
     sent: list[int] = field(default_factory=list)
     moot: list[int] = field(default_factory=list)
-
-
-TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.DECISION)
 
 
 def _still_relevant(row: Notification, waiting_ids: set[int]) -> bool:

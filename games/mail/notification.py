@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 import engine
 from games.core.states import game_state
 from games.mail.sending import absolute, deadline_text, email_send, language_of
-from games.models import Game, Notification, NotificationKind, Seat
+from games.models import TURN_KINDS, Game, Notification, NotificationKind, Seat
 from games.play.timeouts import TIMEOUTS_TO_DROP
 from games.selectors.community import ChatLine, chat_since_for_user, invitation_pending
 from games.selectors.games import seat_for, seat_infos, seats_prefetch
@@ -29,7 +29,6 @@ from games.text.seats import display_name
 from games.text.words import COLOR_NAME, list_text
 
 SINCE_PLIES = 30  # the most plies a turn email retells
-TURN_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.DECISION)
 
 
 def _names(game: Game) -> dict[int, str]:
@@ -298,7 +297,7 @@ def still_owed(row: Notification) -> bool:
     An email delayed (a broker or mail server that was down) must not say "your move" for
     a turn the player has taken since; other kinds are always owed.
     """
-    if row.kind not in (NotificationKind.YOUR_TURN, NotificationKind.DECISION):
+    if row.kind not in TURN_KINDS:
         return True
     game = row.game
     if game is None or game.status != Game.Status.ACTIVE:

@@ -25,10 +25,10 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from games.models import (
+    TURN_KINDS,
     ChatMessage,
     Game,
     Invitation,
-    NotificationKind,
     NotificationPreference,
     Seat,
     StandingOrders,
@@ -39,9 +39,6 @@ from games.text.seats import SeatInfo, display_name, taken_over_name
 
 UserLike = AbstractBaseUser | AnonymousUser
 
-
-# The notices a move may owe the seat it hands the turn to (outbox.notifications.waiting_kind).
-TURN_KINDS = (NotificationKind.YOUR_TURN.value, NotificationKind.DECISION.value)
 
 # The facts a page or a move reads with a game's or its seats' own query are correlated
 # subqueries written out (``RawSQL``): built through the ORM, their compilation cost more
@@ -95,7 +92,7 @@ def _move_facts(seats: QuerySet[Seat]) -> QuerySet[Seat]:
     ``selectors.people.seat_preference``). Subqueries of the seats' own query.
     """
     prefs: dict[str, Any] = {}
-    for kind in TURN_KINDS:
+    for kind in (k.value for k in TURN_KINDS):  # the notices a move may owe that seat
         prefs[f"pref_{kind}"] = RawSQL(
             _PREF.format(column="delivery"), [kind], output_field=CharField()
         )
