@@ -9,7 +9,7 @@ rendered; pages receive only ``engine.view_for(state, seat)``.
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -35,6 +35,22 @@ class Game(models.Model):
         FINISHED = "finished", _("finished")
         ABORTED = "aborted", _("aborted")
         EXPIRED = "expired", _("expired")
+
+    # What its creator chose: ``lifecycle.game_create``'s keywords of the same names, so a
+    # rematch copies them all and an invitation tells them.
+    SETTINGS: ClassVar[tuple[str, ...]] = (
+        "num_players",
+        "is_public",
+        "is_rated",
+        "open_scoring",
+        "days_per_move",
+        "vacation_allowed",
+        "quiet_hours_allowed",
+        "chat_spectators",
+        "bank_days",
+        "bank_increment_hours",
+        "bank_cap_days",
+    )
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     num_players = models.PositiveSmallIntegerField()

@@ -154,21 +154,8 @@ def rematch_create(*, game_id: int, user: UserLike) -> Game:
                 return invitation_accept(invitation_id=pending.pk, user=user)
             return existing
         bots = [s.user.profile.bot_tier for s in old.seats.all() if s.is_bot]
-        game = lifecycle.game_create(
-            creator=user,
-            num_players=old.num_players,
-            is_public=old.is_public,
-            is_rated=old.is_rated,
-            open_scoring=old.open_scoring,
-            days_per_move=old.days_per_move,
-            vacation_allowed=old.vacation_allowed,
-            quiet_hours_allowed=old.quiet_hours_allowed,
-            chat_spectators=old.chat_spectators,
-            bank_days=old.bank_days,
-            bank_increment_hours=old.bank_increment_hours,
-            bank_cap_days=old.bank_cap_days,
-            bots=bots,
-        )
+        settings = {field: getattr(old, field) for field in Game.SETTINGS}
+        game = lifecycle.game_create(creator=user, bots=bots, **settings)
         game.rematch_of = old
         game.save(update_fields=["rematch_of", "updated_at"])
         others = [s.user_id for s in people if s.user_id != user_id]

@@ -252,22 +252,11 @@ def notification_send(row: Notification) -> str:
 def _invitation(game: Game, user: Any) -> dict[str, Any]:
     """Return who invites ``user`` to ``game`` (while pending) and the game's terms.
 
-    ``{"inviter_name": str ("" once answered), "terms": {"num_players", "is_rated",
-    "open_scoring", "days_per_move", "bank_days", "bank_increment_hours", "bank_cap_days"}}``
+    ``{"inviter_name": str ("" once answered), "terms": {setting: value}}`` for each of
+    ``Game.SETTINGS`` (the email names the players, rating, scoring and time control).
     """
     notice = invitation_pending(game, user)
-    terms = {
-        field: getattr(game, field)
-        for field in (
-            "num_players",
-            "is_rated",
-            "open_scoring",
-            "days_per_move",
-            "bank_days",
-            "bank_increment_hours",
-            "bank_cap_days",
-        )
-    }
+    terms = {field: getattr(game, field) for field in Game.SETTINGS}
     return {"inviter_name": notice.inviter if notice else "", "terms": terms}
 
 

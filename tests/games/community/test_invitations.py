@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import pytest
@@ -147,3 +148,8 @@ def test_a_rematch_against_bots_seats_the_same_bots_and_starts_at_once() -> None
     tiers = sorted(s.user.profile.bot_tier for s in new.seats.all() if s.is_bot)
     assert tiers == ["easy", "hard"]
     assert not Invitation.objects.filter(game=new).exists()  # nobody else to invite
+
+
+def test_the_settings_a_rematch_copies_are_every_choice_of_game_create() -> None:
+    chosen = set(inspect.signature(lifecycle.game_create).parameters) - {"creator", "bots"}
+    assert set(Game.SETTINGS) == chosen  # a new setting cannot be forgotten by a rematch
