@@ -89,8 +89,11 @@ def _ranking(game: Game) -> list[dict[str, Any]]:
     return rows
 
 
-def _subject(row: Notification, names: dict[int, str], dropped: Seat | None = None) -> str:
-    """Return the subject of ``row``'s email (``dropped``: the seat a ``seat_dropped`` is about).
+def _subject(
+    row: Notification, names: dict[int, str], dropped: Seat | None = None, *, you_act: bool
+) -> str:
+    """Return the subject of ``row``'s email (``dropped``: the seat a ``seat_dropped`` is about;
+    ``you_act``: the recipient's seat is the one to act).
 
     Turn and decision emails are titled by ``turn_news`` instead.
     """
@@ -101,8 +104,7 @@ def _subject(row: Notification, names: dict[int, str], dropped: Seat | None = No
     if row.kind == NotificationKind.TIMED_OUT:
         return _("%(game)s · your clock ran out — the site played for you") % {"game": label}
     if row.kind == NotificationKind.GAME_STARTED:
-        first = seat_for(game, row.user)
-        if first is not None and first.position == game.to_act_seat:
+        if you_act:
             return _("%(game)s has started: your move") % {"game": label}
         return _("%(game)s has started: %(name)s's move") % {"game": label, "name": to_act}
     if row.kind == NotificationKind.GAME_OVER:
@@ -213,13 +215,14 @@ def notification_send(row: Notification) -> str:
     with translation.override(language_of(user)):
         game = _with_seats(row.game)
         names = _names(game)
+        you_act = getattr(seat_for(game, user), "position", None) == game.to_act_seat
         context: dict[str, Any] = {
             "kind": row.kind,
             "recipient": display_name(user),
             "game_label": _("Game #%(id)s") % {"id": game.pk},
             "game_url": absolute(reverse("games:game", args=[game.pk])),
             "to_act_name": names.get(game.to_act_seat or 0, ""),
-            "you_act": getattr(seat_for(game, user), "position", None) == game.to_act_seat,
+            "you_act": you_act,
             "active_name": names.get(_active_seat(game), ""),
             "decision_text": _decision_text(game) if row.kind == NotificationKind.DECISION else "",
             "happened": "",
@@ -243,7 +246,7 @@ def notification_send(row: Notification) -> str:
         else:
             if row.kind == NotificationKind.TIMED_OUT:
                 context.update(_timed_out(row))
-            subject = _subject(row, names, dropped)
+            subject = _subject(row, names, dropped, you_act=you_act)
         return email_send(
             user=user, kind=row.kind, subject=subject, template="notification", context=context
         )
