@@ -400,12 +400,17 @@ def with_viewer_facts(queryset: QuerySet[Game], user: UserLike) -> QuerySet[Game
     )
 
 
+def next_game_offered(*, here: bool, oldest_other: int | None) -> int | None:
+    """Return the game a page offers next: none while this game itself waits on the viewer,
+    else the oldest other game waiting on them (issue 17), the rule of every game page."""
+    return None if here else oldest_other
+
+
 def waiting_for_viewer(game: Game, user: UserLike) -> tuple[int, int | None] | None:
     """Return ``(how many games wait for user, the one to offer next)``, or None.
 
     Read from the annotations of ``with_viewer_facts`` (None when ``game`` was read
-    without them). The next game is the longest waiting other one, unless this game itself
-    waits for ``user`` (then None): the rule of every game page (issue 17).
+    without them). The next game is ``next_game_offered``.
     """
     if not user.is_authenticated or not hasattr(game, "waiting_elsewhere"):
         return None
@@ -413,8 +418,8 @@ def waiting_for_viewer(game: Game, user: UserLike) -> tuple[int, int | None] | N
         s.user_id == user.pk and s.position == game.to_act_seat for s in game.seats.all()
     )
     count = int(game.waiting_elsewhere or 0) + (1 if here else 0)
-    next_id: int | None = getattr(game, "waiting_next", None)
-    return count, None if here else next_id
+    oldest_other: int | None = getattr(game, "waiting_next", None)
+    return count, next_game_offered(here=here, oldest_other=oldest_other)
 
 
 def games_waiting_ids(user: UserLike) -> list[int]:

@@ -72,14 +72,13 @@ def _viewable_game(request: HtmxHttpRequest, game_id: int, *, for_page: bool = F
 
 
 def _next_game(waiting: list[int], game_id: int) -> int | None:
-    """Return the game to offer next: another one waiting on the viewer, unless this one is.
+    """Return the game to offer next from ``waiting`` (the viewer's, the oldest first).
 
-    The same rule on every path (the page, a submit, a poll, a cached poll): once this game
-    waits on someone else, the oldest game waiting on the viewer is offered (issue 17).
+    The same rule on every path (the page, a submit, a poll, a cached poll):
+    ``selectors.next_game_offered``.
     """
-    if game_id in waiting:
-        return None
-    return next(iter(waiting), None)
+    other = next((g for g in waiting if g != game_id), None)
+    return selectors.next_game_offered(here=game_id in waiting, oldest_other=other)
 
 
 def _waiting_ids(request: HtmxHttpRequest) -> list[int]:
