@@ -67,12 +67,13 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     until = seats_away_until(seats)
     if until is None:  # seats read without their vacations
         until = vacations_until([s.user_id for s in seats])
+    mine = seat.position if seat is not None else None  # the viewer's seat, written "you"
     away = [
         {
             "label": labels[s.position],
             "until": until[s.user_id],
             "seat": s.position,
-            "mine": seat is not None and s.position == seat.position,
+            "mine": s.position == mine,
         }
         for s in seats
         if s.user_id in until
@@ -86,7 +87,6 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
         except Profile.DoesNotExist:
             tz = "UTC"
     active = game.status == Game.Status.ACTIVE
-    mine = seat.position if seat is not None else None
     return {
         "quiet": _in_quiet_hours(seats, labels, mine=mine) if active else [],
         "quiet_allowed": game.quiet_hours_allowed,

@@ -36,7 +36,9 @@
     return tray && getComputedStyle(tray).position === "fixed" ? tray.offsetHeight : 0;
   }
   function noteTrayHeight() {
-    document.documentElement.style.setProperty("--tray-h", dockedTrayHeight() + "px");
+    var height = dockedTrayHeight();
+    document.documentElement.style.setProperty("--tray-h", height + "px");
+    return height;
   }
   window.addEventListener("resize", noteTrayHeight);
 
@@ -52,8 +54,7 @@
   // A piece picked from the hand or the list, with none of its squares in sight (a phone,
   // where the docked tray covers the board's lowest rows): bring the first one into view.
   function showTargets(root) {
-    noteTrayHeight();
-    var bottom = window.innerHeight - dockedTrayHeight();
+    var bottom = window.innerHeight - noteTrayHeight();
     var targets = root.querySelectorAll(".sq.target");
     for (var i = 0; i < targets.length; i++) {
       var box = targets[i].getBoundingClientRect();
