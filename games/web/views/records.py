@@ -98,6 +98,28 @@ def _board_page(
     return render(request, template, ctx, status=status)
 
 
+def _opened(
+    request: HtmxHttpRequest,
+) -> tuple[analysis.Position, dict[str, object]] | HttpResponse | None:
+    """Return the position the URL names and its source, or the answer when it cannot be.
+
+    A source that cannot be opened: the landing page, 404 with its reason; a line that no
+    longer applies: the board at its step, 400 with the reason. None without a source.
+    """
+    try:
+        found = _source(request)
+    except analysis.AnalysisError as exc:
+        return _landing(request, status=404, error=str(exc))
+    if found is None:
+        return None
+    board, source = found
+    try:
+        return analysis.position_at(board, _ply(request), request.GET.getlist("line")), source
+    except analysis.AnalysisError as exc:
+        position = analysis.position_at(board, _ply(request), ())
+        return _board_page(request, position, source, status=400, error=str(exc))
+
+
 @require_GET
 def analysis_board(request: HtmxHttpRequest) -> HttpResponse:
     """Show the analysis board at ``?ply=N`` of its source, with the ``line`` tried.
@@ -105,18 +127,12 @@ def analysis_board(request: HtmxHttpRequest) -> HttpResponse:
     Without a source: the forms to load a record or a diagram. A source that cannot be
     opened answers 404 with its reason; a line that no longer applies, 400.
     """
-    try:
-        found = _source(request)
-    except analysis.AnalysisError as exc:
-        return _landing(request, status=404, error=str(exc))
-    if found is None:
+    opened = _opened(request)
+    if opened is None:
         return _landing(request)
-    board, source = found
-    try:
-        position = analysis.position_at(board, _ply(request), request.GET.getlist("line"))
-    except analysis.AnalysisError as exc:
-        position = analysis.position_at(board, _ply(request), ())
-        return _board_page(request, position, source, status=400, error=str(exc))
+    if isinstance(opened, HttpResponse):
+        return opened
+    position, source = opened
     return _board_page(request, position, source)
 
 
@@ -127,18 +143,12 @@ def analysis_act(request: HtmxHttpRequest) -> HttpResponse:
     Success: the board after it (its URL pushed for HTMX), a redirect there otherwise.
     A refused action: the same position with the reason (400). Nothing is saved.
     """
-    try:
-        found = _source(request)
-    except analysis.AnalysisError as exc:
-        return _landing(request, status=404, error=str(exc))
-    if found is None:
+    opened = _opened(request)
+    if opened is None:
         return redirect("games:analysis")
-    board, source = found
-    try:
-        position = analysis.position_at(board, _ply(request), request.GET.getlist("line"))
-    except analysis.AnalysisError as exc:
-        position = analysis.position_at(board, _ply(request), ())
-        return _board_page(request, position, source, status=400, error=str(exc))
+    if isinstance(opened, HttpResponse):
+        return opened
+    position, source = opened
     form = ActionForm(request.POST)
     if not form.is_valid():
         return _board_page(
