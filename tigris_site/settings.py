@@ -12,6 +12,9 @@ DEBUG on and only localhost allowed. Production is chosen by the environment:
 ``EMAIL_URL``           e.g. ``smtp+tls://user:password@host:587``; unset means files in var/mail
 ``DEFAULT_FROM_EMAIL``  the sender of notification emails
 ``SITE_URL``            the public base URL used in emails, e.g. ``https://tigris.example``
+``PG_PREPARE_THRESHOLD`` runs of a query on a connection before PostgreSQL prepares it
+                        (default 5; ``off``: no server-side binding, for a pooler that
+                        cannot keep prepared statements)
 ``CACHE_URL``           e.g. ``redis://host:6379/1``; unset means a per-process memory cache
                         (which also stands in while Redis does not answer: tigris_site.cache)
 ``PRERENDER_PARTIALS``  render waiting players' board in the worker after each move (default:
@@ -139,6 +142,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Server-side binding lets psycopg prepare a statement once a connection has run it
+    # PG_PREPARE_THRESHOLD times, so PostgreSQL stops planning the page's queries anew on
+    # every request (bench/page_cost.py: the game page's reads were mostly planning).
+    # PG_PREPARE_THRESHOLD=off for a pooler that cannot keep prepared statements
+    # (PgBouncer in transaction mode before 1.21).
+    _prepare = env.str("PG_PREPARE_THRESHOLD", default="5")
+    if _prepare.lower() != "off":
+        try:
+            _threshold = int(_prepare)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"PG_PREPARE_THRESHOLD: {_prepare!r} is neither a whole number nor 'off'"
+            ) from None
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=_threshold
+        )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
