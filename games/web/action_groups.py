@@ -2,9 +2,11 @@
 
 Groups are built from the engine's typed actions (``PlayerView.actions``), by action type
 and fields; each button carries the action's notation in ``data-action`` (the stable
-contract of ``POST /games/<id>/act``). Buttons are drawn by ``games/_action_buttons.html``,
-rendered once per language and group and cached: a turn offers up to ~600 actions, whose
-buttons were most of the game partial's bytes and rendering time (bench/page_cost.py).
+contract of ``POST /games/<id>/act``). Each button is drawn by ``games/_action_button.html``
+once per what it shows and cached, and a group's buttons are joined by
+``games/_action_buttons.html``: a turn offers up to ~600 actions, whose buttons were most of
+the game partial's bytes and rendering time, and from one turn to the next most of them
+are the same buttons (bench/page_cost.py).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ class ActionGroup:
     ``on_board`` groups land on a square, so the board highlights their targets. ``words``
     is set for groups whose actions differ only by their target square: the words with
     ``SQUARE_MARK`` for the square (the page writes them once per group, not per action).
-    ``buttons_html`` is one button per action (``games/_action_buttons.html``); the swap
+    ``buttons_html`` is one button per action (``games/_action_button.html``); the swap
     group's ``swap_words_html`` lists each swap's notation and words for the confirm step
     of the tick-the-tiles form (``games/_swap_words.html``).
     """
@@ -176,15 +178,36 @@ def _grouped(
             isinstance(first, _ON_BOARD),
             pattern,
         )
-        # Rendered here, once per language and set of actions: a turn offers up to ~600.
-        html = get_template("games/_action_buttons.html").render({"group": bare})
+        # Each button rendered once per what it shows: the same squares recur turn after turn.
+        own_words = not pattern
+        buttons = [_button(a.notation, a.words if own_words else "", a.short) for a in bare.actions]
+        html = get_template("games/_action_buttons.html").render({"buttons": buttons, "sep": " "})
         swaps = ""
         if key == "swap":
-            swaps = get_template("games/_swap_words.html").render({"group": bare})
+            words = [_swap_words(a.notation, a.words) for a in bare.actions]
+            swaps = get_template("games/_action_buttons.html").render({"buttons": words, "sep": ""})
         groups.append(
             replace(bare, buttons_html=SafeString(html), swap_words_html=SafeString(swaps))
         )
     return tuple(groups)
+
+
+@lru_cache(maxsize=8192)
+def _button(notation: str, words: str, short: str) -> SafeString:
+    """Return one action's ``<button>`` (``games/_action_button.html``), escaped.
+
+    ``words`` is written on the button only when given (a group without a words pattern).
+    The autoescaping template's output is already safe; the stubs type it as ``str``.
+    """
+    context = {"notation": notation, "words": words, "short": short}
+    return SafeString(get_template("games/_action_button.html").render(context))
+
+
+@lru_cache(maxsize=1024)
+def _swap_words(notation: str, words: str) -> SafeString:
+    """Return one swap's notation and words for the confirm step (``games/_swap_words.html``)."""
+    context = {"notation": notation, "words": words}
+    return SafeString(get_template("games/_swap_words.html").render(context))
 
 
 def _swap_order(action: engine.Action) -> tuple[int, tuple[int, ...]]:
