@@ -12,6 +12,7 @@ import random
 import re
 
 import pytest
+from django.template import engines
 from django.utils import translation
 
 import engine
@@ -80,6 +81,37 @@ def test_buttons_carry_the_notation_and_words_only_where_the_group_has_none() ->
     swaps = groups["swap"]
     assert not swaps.words
     assert str(swaps.buttons_html).count("data-words=") == len(swaps.actions)
+
+
+# The long way: every button of a group drawn anew from its actions.
+_LONG_BUTTONS = (
+    '{% for a in group.actions %}<button data-action="{{ a.notation }}"'
+    '{% if not group.words %} data-words="{{ a.words }}"{% endif %}>{{ a.short }}</button>'
+    '{% if not forloop.last %} {% endif %}{% endfor %}'
+)
+_LONG_SWAP_WORDS = (
+    '{% for a in group.actions %}<i data-action="{{ a.notation }}" data-words="{{ a.words }}">'
+    "</i>{% endfor %}"
+)
+
+
+def test_buttons_from_the_cache_are_what_drawing_every_button_anew_gives() -> None:
+    # Each button is cached by what it shows: the same notation in another language, or
+    # with or without its own words, must never bring back another page's button.
+    buttons = engines["django"].from_string(_LONG_BUTTONS)
+    swap_words = engines["django"].from_string(_LONG_SWAP_WORDS)
+    checked = 0
+    for language in ("en", "zh-hans", "en"):
+        with translation.override(language):
+            for state in _random_states(40, seed=11):
+                view = engine.view_for(state, state.to_act)
+                for group in action_groups(view):
+                    assert str(group.buttons_html) == buttons.render({"group": group})
+                    if group.key == "swap":
+                        expected = swap_words.render({"group": group})
+                        assert str(group.swap_words_html) == expected
+                    checked += len(group.actions)
+    assert checked > 10000
 
 
 def test_a_leaders_square_follows_a_rename_and_the_language() -> None:
