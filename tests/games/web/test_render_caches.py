@@ -87,7 +87,7 @@ def test_buttons_carry_the_notation_and_words_only_where_the_group_has_none() ->
 _LONG_BUTTONS = (
     '{% for a in group.actions %}<button data-action="{{ a.notation }}"'
     '{% if not group.words %} data-words="{{ a.words }}"{% endif %}>{{ a.short }}</button>'
-    '{% if not forloop.last %} {% endif %}{% endfor %}'
+    "{% if not forloop.last %} {% endif %}{% endfor %}"
 )
 _LONG_SWAP_WORDS = (
     '{% for a in group.actions %}<i data-action="{{ a.notation }}" data-words="{{ a.words }}">'
