@@ -12,6 +12,9 @@ whole middleware stack (DEBUG off, eager tasks):
 - ``poll 204``: the waiting player's poll when nothing changed;
 - ``poll changed``: the waiting player's poll after a move (the ``#game`` partial);
 - ``poll rendered ahead``: the same, answered from the partial ``games.prerender`` keeps;
+- ``poll rendered ahead, to act``: the poll of the player the move handed the turn to,
+  answered from their partial kept the same way (every action they may take in it): how
+  the player to act gets their board after the other's move when a worker renders ahead;
 - ``partial to act``: the acting player's ``#game`` partial (what a submit answers with);
 - ``submit``: ``POST /games/<id>/act`` of a random offered action, answered with the
   partial (each one is a real ply, so the position moves on by ``--repeat`` plies);
@@ -138,7 +141,7 @@ def measure(
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
     ratio = f"  {p50 / floor:5.1f} × floor" if floor else ""
     print(
-        f"  {label:<20} n {len(times):>3}  p50 {p50:6.2f} ms  "
+        f"  {label:<28} n {len(times):>3}  p50 {p50:6.2f} ms  "
         f"p95 {p95:6.2f} ms  "
         f"mean {statistics.fmean(times):6.2f} ms  queries {max(queries):>3} "
         f"({max(in_tasks)} in tasks, median {statistics.median(queries):g})  "
@@ -358,6 +361,18 @@ def measure_position(game: Any, clients: dict[int, Any], rng: random.Random, arg
         measure(
             "poll rendered ahead",
             lambda: poll(version - 1),
+            args.repeat,
+            args.profile,
+            queries_of=args.queries,
+            floor=floor,
+        )
+        # The player to act polls too until the move before theirs lands: their partial,
+        # with every action they may take, was rendered ahead by the same task.
+        waiter_seat = next(n for n, c in clients.items() if c is waiter)
+        tasks.prerender_partials(game.pk, version, waiter_seat)
+        measure(
+            "poll rendered ahead, to act",
+            lambda: len(actor.get(f"{url}poll?version={version - 1}").content),
             args.repeat,
             args.profile,
             queries_of=args.queries,

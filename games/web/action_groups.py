@@ -184,8 +184,8 @@ def _grouped(
         html = get_template("games/_action_buttons.html").render({"buttons": buttons, "sep": " "})
         swaps = ""
         if key == "swap":
-            words = [_swap_words(a.notation, a.words) for a in bare.actions]
-            swaps = get_template("games/_action_buttons.html").render({"buttons": words, "sep": ""})
+            told = [_swap_words(a.notation, a.words) for a in bare.actions]
+            swaps = get_template("games/_action_buttons.html").render({"buttons": told, "sep": ""})
         groups.append(
             replace(bare, buttons_html=SafeString(html), swap_words_html=SafeString(swaps))
         )
