@@ -336,6 +336,7 @@ class NotificationKind(models.TextChoices):
     REMINDER = "reminder", _("deadline reminder")
     SEAT_DROPPED = "seat_dropped", _("seat dropped")
     GAME_EXPIRED = "game_expired", _("open game expired")
+    GAME_ABORTED = "game_aborted", _("game aborted")
     VACATION_ENDED = "vacation_ended", _("vacation ended")
     INVITATION = "invitation", _("invitation to a game")
     # Issue 17: told the player whose own deadline passed what was played for them.

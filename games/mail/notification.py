@@ -119,6 +119,8 @@ def _subject(
             "game": label,
             "name": names.get(dropped.position or 0, "?"),
         }
+    if row.kind == NotificationKind.GAME_ABORTED:
+        return _("%(game)s was aborted by an administrator") % {"game": label}
     if row.kind == NotificationKind.GAME_EXPIRED:
         return _("%(game)s expired: nobody filled its seats in 14 days") % {"game": label}
     return _("%(game)s: %(kind)s") % {"game": label, "kind": row.get_kind_display()}

@@ -228,6 +228,23 @@ def notify_game_over(*, game: Game) -> list[Notification]:
     return rows
 
 
+def notify_game_aborted(*, game: Game) -> list[Notification]:
+    """Tell every person seated in ``game`` that an administrator aborted it.
+
+    Called in the transaction that aborts it (``lifecycle.game_abort``), so the rows are
+    written once with the abort; bots are skipped by ``notification_create``. Players
+    whose seat was dropped are told too: the game they left is over.
+    """
+    rows = []
+    for user_id in game.seats.values_list("user_id", flat=True):
+        row = notification_create(
+            user_id=user_id, game=game, ply=game.version, kind=NotificationKind.GAME_ABORTED
+        )
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
 def notify_seat_dropped(*, game: Game, seat: Seat) -> list[Notification]:
     """Tell the other players still in ``game`` that ``seat`` was dropped or resigned.
 

@@ -189,6 +189,9 @@ def game_start(*, game: Game) -> Game:
 def game_abort(*, game_id: int) -> Game:
     """Abort an open or active game (operators, from the admin); finished games stay.
 
+    Every person seated is emailed (``game_aborted``): the game vanishes from their list of
+    games in progress, and nothing else would tell them why.
+
     Raises ``GameNotFound`` or ``GameNotActive`` for a finished or already aborted game.
     """
     with transaction.atomic():
@@ -199,6 +202,7 @@ def game_abort(*, game_id: int) -> Game:
         game.to_act_seat = None
         game.deadline = None
         game.save(update_fields=["status", "to_act_seat", "deadline", "updated_at"])
+        notifications.notify_game_aborted(game=game)
     return game
 
 
