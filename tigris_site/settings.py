@@ -190,7 +190,7 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 # username itself, which only the demo accounts type to log in.
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_SIGNUP_FORM_CLASS = "games.web.forms_accounts.SignupForm"  # adds the display name
-ACCOUNT_FORMS = {"login": "games.web.forms_accounts.LoginForm"}  # asks for the email address
+ACCOUNT_FORMS = {"login": "games.web.forms_signin.LoginForm"}  # asks for the email address
 ACCOUNT_ADAPTER = "games.mail.adapters.AccountAdapter"  # account emails go through the worker
 ACCOUNT_USER_DISPLAY = "games.text.seats.display_name"  # in allauth's pages and emails
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True  # confirming in the signing-up browser logs in

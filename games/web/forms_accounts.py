@@ -1,11 +1,10 @@
-"""Forms of accounts: allauth's sign-in and sign-up (a display name added), the settings page."""
+"""Forms of accounts: allauth's sign-up extended with a display name, and the settings page."""
 
 from __future__ import annotations
 
 from typing import Any
 from zoneinfo import available_timezones
 
-from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
 from django.conf import settings
 from django.contrib import messages
@@ -55,20 +54,6 @@ def unique_display_name(name: str, *, except_user_id: int | None = None) -> str:
     if people.display_name_taken(name, except_user_id=except_user_id):
         raise ValidationError(NAME_TAKEN)
     return names.normalise(name)
-
-
-class LoginForm(AllauthLoginForm):  # type: ignore[misc]  # allauth ships no type hints
-    """allauth's sign-in (``ACCOUNT_FORMS["login"]``) asking for what a player signed up with.
-
-    Players sign up with an email address and never see a username, so the field is named
-    as the sign-up names it; a username is still accepted (the demo accounts print theirs).
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        login = self.fields["login"]
-        login.label = _("Email")
-        login.widget.attrs["placeholder"] = _("Email address")
 
 
 class SignupForm(forms.Form):
