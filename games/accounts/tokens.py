@@ -37,18 +37,28 @@ def token_create(*, user: Any, name: str) -> tuple[AccessToken, str]:
     """Create a read-only token named ``name`` for ``user``; return the row and the secret.
 
     The secret is returned here only: show it once. Raises ``GameError`` when ``user``
-    already holds ``MAX_TOKENS`` live tokens (checked under the user's row lock, so two
-    concurrent requests cannot both pass).
+    already holds ``MAX_TOKENS`` live tokens, or a live token of that name: the answer
+    that showed a secret, sent again (a reload, a double click), creates no second token.
+    Both are checked under the user's row lock, so two concurrent requests cannot both pass.
     """
+    name = name.strip()[:60]
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-        live = AccessToken.objects.filter(user=user, revoked_at__isnull=True).count()
-        if live >= MAX_TOKENS:
+        live = AccessToken.objects.filter(user=user, revoked_at__isnull=True)
+        if live.filter(name=name).exists():
+            raise GameError(
+                _(
+                    "You already have a token called “%(name)s”; its secret was shown once, "
+                    "when it was made. Revoke it to make a new one."
+                )
+                % {"name": name}
+            )
+        if live.count() >= MAX_TOKENS:
             raise GameError(_("You hold as many tokens as an account may: revoke one first."))
         secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
         row = AccessToken.objects.create(
             user=user,
-            name=name.strip()[:60],
+            name=name,
             key_hash=token_hash(secret),
             prefix=secret[: len(TOKEN_PREFIX) + 6],
         )

@@ -17,7 +17,8 @@ register = template.Library()
 def api_panel(context: Any) -> dict[str, Any]:
     """Render the tokens (names and first characters) and webhooks, with their forms.
 
-    ``new_token`` in the page's context is a secret just created: shown this once.
+    ``new_token`` in the page's context is a secret just created: shown this once;
+    ``webhook_form`` a webhook form just refused, shown as it was typed.
     """
     request = context.get("request")
     user = getattr(request, "user", None)
@@ -28,7 +29,7 @@ def api_panel(context: Any) -> dict[str, Any]:
         "tokens": tokens.tokens_of(user),
         "webhooks": hooks.webhooks_of(user),
         "token_form": TokenForm(),
-        "webhook_form": WebhookForm(),
+        "webhook_form": context.get("webhook_form") or WebhookForm(),  # a refused one kept
         "new_token": context.get("new_token", ""),
         "new_token_name": context.get("new_token_name", ""),
         "csrf_token": context.get("csrf_token"),

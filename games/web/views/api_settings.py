@@ -7,6 +7,8 @@ shows only its name and first characters.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -35,14 +37,17 @@ def token_create(request: HttpRequest) -> HttpResponse:
     except GameError as exc:
         messages.error(request, str(exc))
         return redirect("games:settings")
-    settings_form = SettingsForm(initial=SettingsForm.initial_for(request.user), user=request.user)
-    response = render(
-        request,
-        "accounts/settings.html",
-        {"form": settings_form, "new_token": secret, "new_token_name": row.name},
-    )
+    response = _settings_page(request, new_token=secret, new_token_name=row.name)
     add_never_cache_headers(response)
     return response
+
+
+def _settings_page(request: HttpRequest, *, status: int = 200, **extra: Any) -> HttpResponse:
+    """Answer the settings page itself, with ``extra`` for its API panel (``api_panel``)."""
+    settings_form = SettingsForm(initial=SettingsForm.initial_for(request.user), user=request.user)
+    return render(
+        request, "accounts/settings.html", {"form": settings_form, **extra}, status=status
+    )
 
 
 @require_POST
@@ -57,11 +62,14 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def webhook_add(request: HttpRequest) -> HttpResponse:
-    """Add a webhook after checking its URL; back to the settings page with the outcome."""
+    """Add a webhook after checking its URL; back to the settings page with the outcome.
+
+    A refusal answers the page itself (400) with the form as it was typed.
+    """
     form = WebhookForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose the webhook's kind and give its URL."))
-        return redirect("games:settings")
+        return _settings_page(request, status=400, webhook_form=form)
     try:
         hooks.webhook_add(
             user=request.user,
@@ -71,8 +79,9 @@ def webhook_add(request: HttpRequest) -> HttpResponse:
             on_game_over=form.cleaned_data["on_game_over"],
         )
     except GameError as exc:
+        # Refused: the page again with what was typed, to mend rather than retype.
         messages.error(request, str(exc))
-        return redirect("games:settings")
+        return _settings_page(request, status=400, webhook_form=form)
     messages.success(request, _("The webhook is added."))
     return redirect("games:settings")
 

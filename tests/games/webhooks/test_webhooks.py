@@ -230,8 +230,11 @@ def test_the_settings_page_adds_and_removes_webhooks_and_refuses_bad_urls(
     client = client_for(seats[1])
     settings.WEBHOOKS_ALLOW_PRIVATE = False
     form = {"kind": "slack", "url": "https://127.0.0.1/x", "on_turn": "on", "on_game_over": "on"}
-    page = client.post("/settings/webhooks", form, follow=True).content.decode()
-    assert "private, loopback or link-local" in page and not Webhook.objects.exists()
+    refused = client.post("/settings/webhooks", form)
+    page = refused.content.decode()
+    assert refused.status_code == 400 and not Webhook.objects.exists()
+    assert "private, loopback or link-local" in page
+    assert 'value="https://127.0.0.1/x"' in page  # what was typed, to mend
     settings.WEBHOOKS_ALLOW_PRIVATE = True
     page = client.post("/settings/webhooks", {**form, "url": receiver.url}, follow=True)
     (hook,) = Webhook.objects.filter(user=seats[1])
@@ -261,6 +264,24 @@ def test_the_settings_page_shows_a_new_token_once_and_revokes_it() -> None:
     assert Client(HTTP_AUTHORIZATION=f"Bearer {secret}").get("/api/v1/me").status_code == 401
     assert client.post("/settings/tokens", {"name": ""}).status_code == 302  # refused
     assert AccessToken.objects.filter(user=seats[1]).count() == 1
+
+
+def test_the_answer_showing_a_secret_sent_again_makes_no_second_token() -> None:
+    from games.models import AccessToken
+
+    _game, seats = started_game(2)
+    client = client_for(seats[1])
+    first = client.post("/settings/tokens", {"name": "reloadtest"})
+    secret = first.context["new_token"]
+    assert first.status_code == 200 and secret
+    again = client.post("/settings/tokens", {"name": " reloadtest "}, follow=True)  # a reload
+    assert not again.context.get("new_token") and secret not in again.content.decode()
+    assert "You already have a token called “reloadtest”" in again.content.decode()
+    assert AccessToken.objects.filter(user=seats[1]).count() == 1
+    row = AccessToken.objects.get(user=seats[1])
+    client.post(f"/settings/tokens/{row.pk}/revoke")
+    assert client.post("/settings/tokens", {"name": "reloadtest"}).context["new_token"]
+    assert AccessToken.objects.filter(user=seats[1], revoked_at__isnull=True).count() == 1
 
 
 def test_the_settings_panel_reads_in_chinese(receiver: Receiver) -> None:
