@@ -56,11 +56,14 @@ def _marked(text: str, names: tuple[tuple[int, str, str], ...]) -> SafeString:
 def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     """Return the public facts of the game's clock for the page (issue 6, time controls).
 
-    ``{"deadline", "deadline_label", "deadline_mine", "paused", "tz", "away": [{"label",
-    "until", "seat", "mine"}], "quiet": [{"label", "until", "mine"}], "quiet_allowed",
+    ``{"seated", "deadline", "deadline_label", "deadline_mine", "paused", "tz", "away":
+    [{"label", "until", "seat", "mine"}], "quiet": [{"label", "until", "mine"}], "quiet_allowed",
     "dropped": [{"label", "reason"}] (in progress only), "all_dropped", "can_resign"}``;
     datetimes are aware (UTC) and the template shows them in ``tz``, the viewer's time
     zone (UTC when anonymous or unset). ``mine``: the viewer's own, written as "you".
+    ``seated``: whether the viewer plays in the game. Who is on vacation or in their quiet
+    hours, and until when, tells when a person is away or asleep: only the players of the
+    game learn it (it explains their clock); a spectator sees a paused clock as paused.
     """
     seats = [s for s in game.seats.all() if s.position is not None]
     labels = {s.position: display_name(s.user) for s in seats}
@@ -87,8 +90,10 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
         except Profile.DoesNotExist:
             tz = "UTC"
     active = game.status == Game.Status.ACTIVE
+    seated = seat is not None
     return {
-        "quiet": _in_quiet_hours(seats, labels, mine=mine) if active else [],
+        "seated": seated,
+        "quiet": _in_quiet_hours(seats, labels, mine=mine) if active and seated else [],
         "quiet_allowed": game.quiet_hours_allowed,
         "banks": bank_rows(game, seats, labels, paused=paused) if active else [],
         "deadline": game.deadline if active else None,
@@ -97,7 +102,7 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
         "deadline_mine": mine is not None and mine == game.deadline_seat,
         "paused": paused,
         "tz": tz,
-        "away": away if active else [],
+        "away": away if active and seated else [],
         "dropped": [
             {"label": labels[s.position], "reason": s.get_drop_reason_display()}
             for s in seats

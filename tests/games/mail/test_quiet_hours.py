@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import time_machine
 from django.core import mail
+from django.test import Client
 
 from games import tasks
 from games.accounts import profiles
@@ -70,6 +71,10 @@ def test_emails_wait_for_the_end_of_quiet_hours_and_the_clock_stands_still() -> 
         own = client_for(sleeper).get(f"/games/{game.pk}/").content.decode()  # as "you"
         assert "You are in your quiet hours until" in own and "in their quiet hours" not in own
         assert "You must act: due in " in own and own.count("must act: due in") == 1
+        # A stranger learns nothing of when a player sleeps: only the clock (issue 17).
+        for watcher in (Client(), client_for(UserFactory())):
+            seen = watcher.get(f"/games/{game.pk}/").content.decode()
+            assert " must act: due in " in seen and "quiet hours" not in seen
         for _minute in range(0, 6 * 60 + 50, 10):  # beat all night long, until 06:50 EDT
             clock.shift(timedelta(minutes=10))
             assert tasks.send_batched() == 0

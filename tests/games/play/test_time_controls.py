@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import time_machine
 from django.core import mail
+from django.test import Client
 
 import engine
 from games import tasks
@@ -343,6 +344,10 @@ def test_vacation_pauses_a_deadline_and_resumes_it_with_the_time_left() -> None:
         assert _sweep_twice() == {"vacations": 0, "reminders": 0, "timeouts": 0, "expired": 0}
         page = client_for(seats[3 - (game.to_act_seat or 0)]).get(f"/games/{game.pk}/")
         assert "on vacation until" in page.content.decode()
+        assert "is paused for their vacation" in page.content.decode()
+        # A spectator sees the clock paused, not that a player is away, nor until when.
+        seen = Client().get(f"/games/{game.pk}/").content.decode()
+        assert "is paused." in seen and "vacation" not in seen
         clock.move_to(START + timedelta(days=6))  # the vacation's planned end
         assert _sweep_twice()["vacations"] == 1
         game.refresh_from_db()
