@@ -130,15 +130,20 @@ class GameCreateForm(forms.Form):
         initial=True,
         help_text=_("Untick to keep every deadline running through a player's quiet hours."),
     )
-    seat_2 = forms.ChoiceField(label=_("Second seat"), choices=SEAT_CHOICES, required=False)
+    # Seats are drawn when the game starts (lifecycle.game_start): these name players, not
+    # places in the order of play.
+    seat_2 = forms.ChoiceField(label=_("Another player"), choices=SEAT_CHOICES, required=False)
     seat_3 = forms.ChoiceField(
-        label=_("Third seat (3 or 4 players)"), choices=SEAT_CHOICES, required=False
+        label=_("A third player (3 or 4 players)"), choices=SEAT_CHOICES, required=False
     )
     seat_4 = forms.ChoiceField(
-        label=_("Fourth seat (4 players)"),
+        label=_("A fourth player (4 players)"),
         choices=SEAT_CHOICES,
         required=False,
-        help_text=_("A game with a bot is unrated; one whose seats are all taken starts at once."),
+        help_text=_(
+            "A game with a bot is unrated; one whose seats are all taken starts at once. "
+            "The order of play is drawn when the game starts."
+        ),
     )
 
     def clean(self) -> dict[str, Any]:
