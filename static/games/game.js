@@ -15,15 +15,20 @@
 
   function game() { return document.getElementById("game"); }
 
+  // A picked piece's button says so to screen readers (aria-pressed) as well as by its look.
+  function pressed(el, on) {
+    if (el.tagName === "BUTTON") { el.setAttribute("aria-pressed", on ? "true" : "false"); }
+  }
+
   function clearTargets(root) {
     root.querySelectorAll(".sq.target").forEach(function (el) { el.classList.remove("target"); });
-    root.querySelectorAll(".pick.selected").forEach(function (el) { el.classList.remove("selected"); });
+    root.querySelectorAll(".pick.selected").forEach(function (el) { el.classList.remove("selected"); pressed(el, false); });
   }
 
   function selectGroup(root, key) {
     clearTargets(root);
     root.dataset.group = key;
-    root.querySelectorAll('.pick[data-group="' + key + '"]').forEach(function (el) { el.classList.add("selected"); });
+    root.querySelectorAll('.pick[data-group="' + key + '"]').forEach(function (el) { el.classList.add("selected"); pressed(el, true); });
     root.querySelectorAll(".sq[data-targets]").forEach(function (sq) {
       if (sq.dataset.targets.split(" ").indexOf(key) >= 0) { sq.classList.add("target"); }
     });
@@ -175,7 +180,13 @@
     if (pick) {
       if (pick.tagName !== "SUMMARY") { ev.preventDefault(); }
       selectGroup(root, pick.dataset.group);
-      if (!pick.classList.contains("sq")) { showTargets(root); }
+      picked = pick;
+      if (!pick.classList.contains("sq")) {
+        showTargets(root);
+        // Picked with the keyboard (a click with no pointer): on to its first square, where
+        // the arrows move and Enter chooses; Escape puts the piece back.
+        if (ev.detail === 0 && pick.tagName === "BUTTON") { focusSquare(root.querySelector(".sq.target")); }
+      }
       return;
     }
     var sq = ev.target.closest(".sq.target");
@@ -303,9 +314,29 @@
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:afterSettle", refresh);
 
-  // Escape closes the confirm step without sending.
+  // The board's one tab stop moves to ``sq``, which takes the focus.
+  function focusSquare(sq) {
+    if (!sq) { return; }
+    sq.closest("table").querySelectorAll('td.sq[tabindex="0"]').forEach(function (el) { el.tabIndex = -1; });
+    sq.tabIndex = 0;
+    sq.focus();
+  }
+
+  // The piece last picked, to go back to when Escape puts it back.
+  var picked = null;
+
+  // Escape closes the confirm step without sending; with none open, it puts the picked
+  // piece back (its squares no longer lit) and returns to it.
   document.addEventListener("keydown", function (ev) {
-    if (ev.key === "Escape" && cancel()) { ev.preventDefault(); }
+    if (ev.key !== "Escape") { return; }
+    if (cancel()) { ev.preventDefault(); return; }
+    var root = game();
+    if (!root || !root.dataset.group) { return; }
+    ev.preventDefault();
+    clearTargets(root);
+    delete root.dataset.group;
+    if (picked && document.body.contains(picked) && !picked.classList.contains("sq")) { picked.focus(); }
+    picked = null;
   });
 
   // Replay: arrow keys step, Home/End jump.

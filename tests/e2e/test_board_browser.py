@@ -261,14 +261,20 @@ def test_the_board_is_named_and_played_from_the_keyboard(
         assert "land" in (page.text_content("form.notation .refused") or "")
         assert page.locator("#confirm").is_hidden()
 
-        # Keys only: the first tile of the tray, then back to the board and along it.
+        # Keys only: the first tile of the tray picks it and goes on to its first square;
+        # Escape puts it back and returns to the tile.
+        tile = page.locator("#hand .tiles button").first
         page.focus("#hand .tiles button")
         page.keyboard.press("Enter")
         page.locator("#board .sq.target").first.wait_for(state="visible")
-        for _ in range(60):
-            page.keyboard.press("Shift+Tab")
-            if page.evaluate("document.activeElement.matches('td.sq')"):
-                break
+        assert tile.get_attribute("aria-pressed") == "true"
+        assert page.evaluate("document.activeElement.matches('td.sq.target')")
+        assert page.evaluate("document.activeElement.dataset.square") == "a1"
+        page.keyboard.press("Escape")
+        assert page.locator("#board .sq.target").count() == 0
+        assert tile.get_attribute("aria-pressed") == "false"
+        assert page.evaluate("document.activeElement.closest('#hand') !== null")
+        page.keyboard.press("Enter")
         assert page.evaluate("document.activeElement.dataset.square") == "a1"
         page.keyboard.press("ArrowDown")  # a2, a land square next to nothing: a quiet tile
         assert page.evaluate("document.activeElement.dataset.square") == "a2"
