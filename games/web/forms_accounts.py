@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.accounts import profiles
 from games.models import Delivery, NotificationKind
+from games.outbox.notifications import DIGEST_HOUR
 from games.selectors import people
 from games.text import names
 from games.text.seats import BOT_MARK
@@ -104,6 +105,8 @@ def _time_zones() -> list[tuple[str, str]]:
 
 class SettingsForm(forms.Form):
     """Display name, language, time zone and a delivery choice per notification kind."""
+
+    digest_hour = DIGEST_HOUR  # when the daily digest goes out, in the player's time zone
 
     display_name = forms.CharField(
         label=_("Display name"), max_length=40, validators=[validate_display_name]

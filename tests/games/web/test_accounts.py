@@ -75,6 +75,7 @@ def test_settings_page_saves_preferences_language_and_time_zone(user_factory: An
     client = client_for(user)
     page = client.get("/settings")
     assert page.status_code == 200 and b"delivery_your_turn" in page.content
+    assert "sends one email a day, at 8:00 in your time zone" in page.content.decode()
     data = {
         "display_name": "Gilgamesh",
         "language": "zh-hans",
