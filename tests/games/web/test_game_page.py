@@ -42,6 +42,17 @@ def test_a_monument_decision_offers_its_choices_inside_the_decision_panel() -> N
     assert "red/blue · g4–h5" in panel  # named by its colours and the 2×2 it covers
 
 
+def test_a_spectator_gets_no_empty_tray_but_sees_a_decision_being_answered() -> None:
+    game, _seats = started_game(2)
+    assert 'id="tray"' not in Client().get(f"/games/{game.pk}/").content.decode()
+    revolt = {"c5": "r", "c6": "2P", "d6": "r"}
+    state = play(position(revolt, hands={1: "r", 2: "r"}), "leader priest e6", "commit 0")
+    deciding, _seats = game_at_state(state)
+    body = Client().get(f"/games/{deciding.pk}/").content.decode()
+    assert 'id="tray"' in body and 'id="hand"' in body
+    assert "revolt over the red leaders" in section(body, 'id="decision"', "</section>").lower()
+
+
 def test_an_aborted_game_stays_readable_for_its_players_only() -> None:
     game, seats = started_game(2)
     lifecycle.game_abort(game_id=game.pk)
