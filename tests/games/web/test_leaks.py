@@ -293,15 +293,25 @@ def test_the_context_check_catches_a_game_row_wherever_it_is() -> None:
 
 
 def _swap_now(game: Game, seats: dict[int, Any]) -> Game:
-    """Play a swap as the acting seat's next action (its colours are that seat's secret)."""
-    game.refresh_from_db()
-    swap = next(str(a) for a in engine.legal_actions(game_state(game)) if str(a).startswith("swap"))
-    game_submit_action(
-        game_id=game.pk,
-        user=seats[game.to_act_seat or 0],
-        action=swap,
-        expected_version=game.version,
-    )
+    """Play a swap as the acting seat's next action (its colours are that seat's secret).
+
+    No swap is legal while a decision waits (support, a war's order, a monument, treasures:
+    random play can leave one): each is answered with its first option until one is.
+    """
+    for _ in range(20):
+        game.refresh_from_db()
+        legal = [str(a) for a in engine.legal_actions(game_state(game))]
+        swap = next((a for a in legal if a.startswith("swap")), None)
+        game_submit_action(
+            game_id=game.pk,
+            user=seats[game.to_act_seat or 0],
+            action=swap or legal[0],
+            expected_version=game.version,
+        )
+        if swap is not None:
+            break
+    else:
+        raise AssertionError("no swap became legal in 20 plies")
     game.refresh_from_db()
     return game
 
