@@ -17,7 +17,7 @@ PRODUCTION = {
     "EMAIL_URL": "smtp+tls://mailer:secret@smtp.example:587",
     "SITE_URL": "https://tigris.example",
 }
-OUR_VARIABLES = set(PRODUCTION) | {"CELERY_TASK_ALWAYS_EAGER", "CACHE_URL"}
+OUR_VARIABLES = set(PRODUCTION) | {"CELERY_TASK_ALWAYS_EAGER", "CACHE_URL", "PG_PREPARE_THRESHOLD"}
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -61,3 +61,17 @@ def test_unreachable_database_is_one_line_naming_it_without_the_password() -> No
 def test_embedded_defaults_need_no_environment() -> None:
     result = manage("check")
     assert result.returncode == 0, result.stderr
+
+
+def test_postgresql_prepares_repeated_queries_unless_told_off() -> None:
+    show = "from django.conf import settings; print(settings.DATABASES['default'].get('OPTIONS'))"
+    default = manage("shell", "-c", show, **PRODUCTION)
+    assert default.returncode == 0, default.stderr
+    assert "'server_side_binding': True" in default.stdout
+    assert "'prepare_threshold': 5" in default.stdout
+    off = manage("shell", "-c", show, **PRODUCTION, PG_PREPARE_THRESHOLD="off")
+    assert off.returncode == 0 and "server_side_binding" not in off.stdout, off.stderr
+    bad = manage("shell", "-c", show, **PRODUCTION, PG_PREPARE_THRESHOLD="soon")
+    lines = bad.stderr.strip().splitlines()
+    assert bad.returncode == 2 and len(lines) == 1, bad.stderr
+    assert lines[0].startswith("error: PG_PREPARE_THRESHOLD: 'soon' is neither")
