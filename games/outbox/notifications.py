@@ -13,6 +13,7 @@ it ends (*game_over*, with the final ranking).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -130,16 +131,22 @@ def _seat_users(game: Game) -> dict[int, int]:
     return {seat.position: seat.user_id for seat in game.seats.all() if seat.position is not None}
 
 
-def notify_game_started(*, game: Game) -> list[Notification]:
-    """Tell every player that ``game`` started (ply 0); the email names whose move it is."""
+def _tell(game: Game, user_ids: Iterable[int], *, ply: int, kind: str) -> list[Notification]:
+    """Write the ``kind`` row of ``ply`` owed to each of ``user_ids``; return those written.
+
+    ``notification_create`` skips bots, kinds turned off and rows that exist already.
+    """
     rows = []
-    for user_id in _seat_users(game).values():
-        row = notification_create(
-            user_id=user_id, game=game, ply=0, kind=NotificationKind.GAME_STARTED
-        )
+    for user_id in user_ids:
+        row = notification_create(user_id=user_id, game=game, ply=ply, kind=kind)
         if row is not None:
             rows.append(row)
     return rows
+
+
+def notify_game_started(*, game: Game) -> list[Notification]:
+    """Tell every player that ``game`` started (ply 0); the email names whose move it is."""
+    return _tell(game, _seat_users(game).values(), ply=0, kind=NotificationKind.GAME_STARTED)
 
 
 def seat_is_bot(seat: Seat) -> bool | None:
@@ -218,14 +225,8 @@ def notify_move(
 
 def notify_game_over(*, game: Game) -> list[Notification]:
     """Tell every player that ``game`` is over (the email carries the final ranking)."""
-    rows = []
-    for user_id in _seat_users(game).values():
-        row = notification_create(
-            user_id=user_id, game=game, ply=game.version, kind=NotificationKind.GAME_OVER
-        )
-        if row is not None:
-            rows.append(row)
-    return rows
+    users = _seat_users(game).values()
+    return _tell(game, users, ply=game.version, kind=NotificationKind.GAME_OVER)
 
 
 def notify_game_aborted(*, game: Game) -> list[Notification]:
@@ -235,14 +236,8 @@ def notify_game_aborted(*, game: Game) -> list[Notification]:
     written once with the abort; bots are skipped by ``notification_create``. Players
     whose seat was dropped are told too: the game they left is over.
     """
-    rows = []
-    for user_id in game.seats.values_list("user_id", flat=True):
-        row = notification_create(
-            user_id=user_id, game=game, ply=game.version, kind=NotificationKind.GAME_ABORTED
-        )
-        if row is not None:
-            rows.append(row)
-    return rows
+    users = game.seats.values_list("user_id", flat=True)
+    return _tell(game, users, ply=game.version, kind=NotificationKind.GAME_ABORTED)
 
 
 def notify_seat_dropped(*, game: Game, seat: Seat) -> list[Notification]:
@@ -250,12 +245,6 @@ def notify_seat_dropped(*, game: Game, seat: Seat) -> list[Notification]:
 
     From then on the default policy plays that seat (issue 6).
     """
-    rows = []
     others = game.seats.filter(dropped_at__isnull=True).exclude(pk=seat.pk)
-    for user_id in others.values_list("user_id", flat=True):
-        row = notification_create(
-            user_id=user_id, game=game, ply=game.version, kind=NotificationKind.SEAT_DROPPED
-        )
-        if row is not None:
-            rows.append(row)
-    return rows
+    users = others.values_list("user_id", flat=True)
+    return _tell(game, users, ply=game.version, kind=NotificationKind.SEAT_DROPPED)
