@@ -303,7 +303,28 @@
     frame.scrollLeft += first.left - seen.left - (seen.width - first.width) / 2;
   }
 
+  // A box that scrolls (the log on a phone, a wide table in its own box) takes the focus
+  // when nothing in it can, so that it scrolls from the keyboard too (issue 34); the
+  // focus stop goes away when it no longer scrolls.
+  var SCROLLERS = "main table:not(.board), .log ol, .chat-lines";
+  var FOCUSABLE = "a[href], button, input, select, textarea, [tabindex]";
+  function scrollersFocusable() {
+    document.querySelectorAll(SCROLLERS).forEach(function (el) {
+      var scrolls = el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+      var ours = el.dataset.scrollFocus === "1";
+      if (scrolls && !ours && !el.hasAttribute("tabindex") && !el.querySelector(FOCUSABLE)) {
+        el.tabIndex = 0;
+        el.dataset.scrollFocus = "1";
+      } else if (!scrolls && ours) {
+        el.removeAttribute("tabindex");
+        delete el.dataset.scrollFocus;
+      }
+    });
+  }
+  window.addEventListener("resize", scrollersFocusable);
+
   function refresh() {
+    scrollersFocusable();
     var root = game();
     if (!root) { return; }
     document.title = root.dataset.myTurn ? root.dataset.titleMine : root.dataset.title;
