@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from django.template.loader import get_template
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 import engine
@@ -46,7 +46,8 @@ class BoardCell:
     """One square as the page draws it (``games/_square.html``).
 
     ``square`` is the engine's ``SquareView``; ``label`` the ``aria-label`` (``"e2, river,
-    blue farm"``); ``letter`` the piece's letter; ``owner`` the leader's seat as shown;
+    blue farm"``, ``"a2, land, empty"``; game.js adds ``", legal"`` while a piece that may
+    go there is picked); ``letter`` the piece's letter; ``owner`` the leader's seat as shown;
     ``changed`` whether it was touched since the viewer's last move; ``targets`` the keys of
     the action groups that may land there (space-separated); ``pick`` the action group a
     click on the square picks (the viewer's own leader that may move), else ``""``.
@@ -98,8 +99,12 @@ class BoardRow:
 
 
 def _label(square: engine.SquareView, owner: Owner | None) -> str:
+    """Return a square's name for screen readers: its name, terrain and what lies on it, or
+    that nothing does (issue 34: a square never names only its terrain)."""
     words = [square.name, _("river") if square.river else _("land")]
-    if square.piece == "tile" and square.color:
+    if square.piece == "empty":
+        words.append(pgettext("a square with no piece on it", "empty"))
+    elif square.piece == "tile" and square.color:
         words.append(str(TILE_NAME[square.color]))
     elif square.piece == "facedown":
         words.append(_("face-down tile"))

@@ -20,8 +20,22 @@
     if (el.tagName === "BUTTON") { el.setAttribute("aria-pressed", on ? "true" : "false"); }
   }
 
+  // A lit square's name says so (issue 34): "a2, land, empty, legal" while the picked piece
+  // may go there (the word is the board's data-legal, in the page's language), its own
+  // name again once nothing is picked.
+  function markLegal(sq, on) {
+    if (on) {
+      var word = sq.closest("table").dataset.legal;
+      if (!sq.dataset.name) { sq.dataset.name = sq.getAttribute("aria-label"); }
+      sq.setAttribute("aria-label", word ? sq.dataset.name + ", " + word : sq.dataset.name);
+    } else if (sq.dataset.name) {
+      sq.setAttribute("aria-label", sq.dataset.name);
+      delete sq.dataset.name;
+    }
+  }
+
   function clearTargets(root) {
-    root.querySelectorAll(".sq.target").forEach(function (el) { el.classList.remove("target"); });
+    root.querySelectorAll(".sq.target").forEach(function (el) { el.classList.remove("target"); markLegal(el, false); });
     root.querySelectorAll(".pick.selected").forEach(function (el) { el.classList.remove("selected"); pressed(el, false); });
   }
 
@@ -30,7 +44,7 @@
     root.dataset.group = key;
     root.querySelectorAll('.pick[data-group="' + key + '"]').forEach(function (el) { el.classList.add("selected"); pressed(el, true); });
     root.querySelectorAll(".sq[data-targets]").forEach(function (sq) {
-      if (sq.dataset.targets.split(" ").indexOf(key) >= 0) { sq.classList.add("target"); }
+      if (sq.dataset.targets.split(" ").indexOf(key) >= 0) { sq.classList.add("target"); markLegal(sq, true); }
     });
   }
 

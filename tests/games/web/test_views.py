@@ -110,7 +110,10 @@ def test_game_page_marks_my_turn_and_offers_only_legal_actions() -> None:
     assert "<title>▶" in body
     legal = [str(a) for a in engine.legal_actions(game_state(game))]
     assert sorted(set(page_actions(page.content))) == sorted(legal)
-    assert 'aria-label="e2, river"' in body and 'aria-label="b2, land, red temple, special' in body
+    assert (
+        'aria-label="e2, river, empty"' in body
+        and 'aria-label="b2, land, red temple, special' in body
+    )
     other = client_for(seats[2]).get(f"/games/{game.pk}/")
     assert page_actions(other.content) == []
     assert (
