@@ -168,6 +168,14 @@
     return true;
   }
 
+  // The skip link to the board goes on to the board's square that holds its tab stop, where
+  // the arrows move (without this script, the next Tab reaches it).
+  document.addEventListener("click", function (ev) {
+    var skip = ev.target.closest && ev.target.closest('a.skip[href="#board"]');
+    var sq = skip && document.querySelector('#board td.sq[tabindex="0"]');
+    if (sq) { ev.preventDefault(); sq.focus(); }
+  });
+
   // A private game's invitation link: copied with one click (the link stays selectable).
   document.addEventListener("click", function (ev) {
     var button = ev.target.closest && ev.target.closest("button.copy[data-copy]");
@@ -228,10 +236,36 @@
     form.appendChild(note);
   }
 
+  // The square to give the focus to once the game's new board is in (issue 34): the one
+  // just played (the action's last word) after the act form is sent, or the one that had
+  // the focus when a poll brought a new board; "" for the board's own tab stop.
+  var focusAfterSwap = null;
+
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var active = document.activeElement;
+    if (!ev.detail.shouldSwap) { return; }
+    if (focusAfterSwap === null && active && active.matches && active.matches("td.sq") && ev.detail.target.contains(active)) {
+      focusAfterSwap = active.dataset.square;
+    }
+  });
+
+  function giveBackFocus(root) {
+    if (focusAfterSwap === null) { return; }
+    var name = focusAfterSwap;
+    focusAfterSwap = null;
+    var sq = name ? root.querySelector('td.sq[data-square="' + CSS.escape(name) + '"]') : null;
+    focusSquare(sq || root.querySelector('td.sq[tabindex="0"]'));
+  }
+
   // Swap and notation forms send through the same confirm step.
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     var root = game();
+    if (form.id === "act-form") {
+      var input = document.getElementById("act-action");
+      focusAfterSwap = input && input.value ? input.value.split(" ").pop() : "";
+      return;
+    }
     if (!root || !form.classList || !form.classList.contains("alt-act")) { return; }
     if (form.classList.contains("swap-pick")) {
       // The ticked tiles, in the engine's colour order, as "swap red blue".
@@ -345,6 +379,7 @@
     applyOutline();
     noteTrayHeight();
     showChanges(root);
+    giveBackFocus(root);
   }
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:afterSettle", refresh);

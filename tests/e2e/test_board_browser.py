@@ -14,6 +14,7 @@ on each page over a turn with a decision. Screenshots go to ``var/screenshots/bo
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -227,10 +228,55 @@ def test_a_piece_picked_on_a_small_phone_shows_its_squares_above_the_docked_tray
         context.close()
 
 
-def test_the_board_is_named_and_played_from_the_keyboard(
+# What has the focus: its square (if one), accessible name (aria-label), text and id.
+FOCUSED = """() => { const el = document.activeElement;
+  return {square: el.dataset.square || "", name: el.getAttribute("aria-label") || "",
+          text: el.textContent.trim(), tray: !!el.closest("#hand .tiles"), id: el.id}; }"""
+
+
+def _focused(page: Any) -> dict[str, Any]:
+    return page.evaluate(FOCUSED)
+
+
+def _tab_to_the_tray(page: Any) -> dict[str, Any]:
+    """Press Tab until a tile of the tray has the focus (a few stops past the board)."""
+    for _press in range(6):
+        page.keyboard.press("Tab")
+        focused = _focused(page)
+        if focused["tray"]:
+            return focused
+    raise AssertionError(f"six Tabs from the board did not reach the tray: {_focused(page)}")
+
+
+def _play_by_keys(
+    page: Any, *, moves: tuple[str, ...], version: int, shot: Callable[[], None]
+) -> dict[str, Any]:
+    """From the tray's focused tile: Enter (to its first lit square), ``moves`` (arrow keys),
+    Enter (the confirm step, where ``shot`` is called), Enter (sent); return what has the
+    focus once the new board is in."""
+    page.keyboard.press("Enter")
+    for key in moves:
+        page.keyboard.press(key)
+    chosen = _focused(page)
+    assert chosen["name"].endswith(", legal"), chosen
+    page.keyboard.press("Enter")
+    page.locator("#confirm").wait_for(state="visible")
+    assert _focused(page)["id"] == "confirm-ok"
+    shot()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#game[data-version='{version}']")
+    back = _focused(page)
+    assert back["square"] == chosen["square"], f"the focus went to {back}, not {chosen}"
+    return back
+
+
+def test_the_board_is_named_and_a_whole_turn_is_played_by_keys_alone(
     browser: Any, live_server: Any, screenshots: Path
 ) -> None:
-    """Every square and tray piece has an accessible name; a tile is played by keys alone."""
+    """Every square and tray piece has an accessible name; a square says whether it is empty
+    and, while a piece is picked, whether the piece may go there; a whole turn (two tiles) is
+    played with the keyboard alone, from the skip link at the top of the page, and after each
+    action the focus is back on the board, on the square just played (issue 34)."""
     game, seats = _seeded_game()
     context, page = _log_in(
         browser, live_server.url, seats[1], f"/games/{game.pk}/", WIDTHS["desktop"]
@@ -253,6 +299,7 @@ def test_the_board_is_named_and_played_from_the_keyboard(
         assert page.locator("#board td.sq").count() == 176
         label = page.get_attribute('#board td.sq[data-square="k1"]', "aria-label") or ""
         assert "k1" in label and "temple" in label and "treasure" in label, label
+        assert "empty" not in label
 
         # A typed action the engine refuses is refused before any confirm step, with why.
         page.fill("form.notation input[name=action]", "tile black e1")
@@ -261,30 +308,53 @@ def test_the_board_is_named_and_played_from_the_keyboard(
         assert "land" in (page.text_content("form.notation .refused") or "")
         assert page.locator("#confirm").is_hidden()
 
-        # Keys only: the first tile of the tray picks it and goes on to its first square;
-        # Escape puts it back and returns to the tile.
-        tile = page.locator("#hand .tiles button").first
-        page.focus("#hand .tiles button")
+        # Keys only, from the top of the page: the first Tab is the skip link to the board.
+        page.reload()
+        page.wait_for_selector("#game[data-version='0']")
+        page.keyboard.press("Tab")
+        assert _focused(page)["text"] == "Skip to the board"
         page.keyboard.press("Enter")
-        page.locator("#board .sq.target").first.wait_for(state="visible")
-        assert tile.get_attribute("aria-pressed") == "true"
-        assert page.evaluate("document.activeElement.matches('td.sq.target')")
-        assert page.evaluate("document.activeElement.dataset.square") == "a1"
+        start = _focused(page)
+        assert start["square"] == "a1" and start["name"] == "a1, land, empty", start
+
+        # A tile picked with Enter lights its squares, and their names say so; Escape puts
+        # it back and returns to it, the names as they were.
+        tile = _tab_to_the_tray(page)
+        page.keyboard.press("Enter")
+        assert _focused(page)["name"] == "a1, land, empty, legal"
+        names = page.evaluate(
+            "[...document.querySelectorAll('#board td.sq')].map((td) =>"
+            " [td.classList.contains('target'), td.getAttribute('aria-label')])"
+        )
+        assert all(name.endswith(", legal") == lit for lit, name in names), names
+        # Every tile of the picked colour is pressed: they are the same piece to play.
+        pressed = page.locator("#hand .tiles button[aria-pressed='true']")
+        assert pressed.count() >= 1 and pressed.first.get_attribute("aria-label") == tile["name"]
         page.keyboard.press("Escape")
         assert page.locator("#board .sq.target").count() == 0
-        assert tile.get_attribute("aria-pressed") == "false"
-        assert page.evaluate("document.activeElement.closest('#hand') !== null")
-        page.keyboard.press("Enter")
-        assert page.evaluate("document.activeElement.dataset.square") == "a1"
-        page.keyboard.press("ArrowDown")  # a2, a land square next to nothing: a quiet tile
-        assert page.evaluate("document.activeElement.dataset.square") == "a2"
-        page.keyboard.press("Enter")
-        page.locator("#confirm").wait_for(state="visible")
-        assert page.evaluate("document.activeElement.id") == "confirm-ok"
-        _shot(page, screenshots, "keyboard", "confirm")
-        page.keyboard.press("Enter")
-        page.wait_for_selector("#game[data-version='1']")
+        assert page.get_attribute('#board td.sq[data-square="a1"]', "aria-label") == (
+            "a1, land, empty"
+        )
+        assert _focused(page)["name"] == tile["name"]
+
+        # The first action: the tile on a2 (a land square next to nothing: a quiet tile).
+        played = _play_by_keys(
+            page,
+            moves=("ArrowDown",),
+            version=1,
+            shot=lambda: _shot(page, screenshots, "keyboard", "confirm"),
+        )
+        assert played["name"] == f"a2, land, {tile['name']}", played
         assert page.locator('#board .sq[data-square="a2"] svg.piece.tile').count() == 1
+
+        # The second action, from the board to the tray again: the next tile, on its first
+        # lit square. The turn passes; the focus stays on the board.
+        tile = _tab_to_the_tray(page)
+        played = _play_by_keys(page, moves=(), version=2, shot=lambda: None)
+        assert tile["name"] in played["name"] and "empty" not in played["name"], played
+        game.refresh_from_db()
+        assert game.to_act_seat == 2, "the turn did not pass"
+        _shot(page, screenshots, "keyboard", "turn-played")
     finally:
         context.close()
 
