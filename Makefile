@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha1sum
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help install messages run test lint check pytest pytest-sqlite pytest-postgres worker bot-worker beat bench lock demo clean
+.PHONY: help install messages node-packages run test lint check pytest pytest-sqlite pytest-postgres worker bot-worker beat bench lock demo clean
 
 help:  ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -36,6 +36,16 @@ locale/%.mo: locale/%.po | $(STAMP)
 	$(PY) manage.py compilemessages --ignore=.venv --ignore=var -v0
 	touch $@
 
+# The browser tests' npm packages (package.json: axe-core, issue 34), at the versions and
+# hashes package-lock.json pins; `npm ci` writes node_modules/.package-lock.json, so the step
+# costs nothing once done. Node.js and npm come from Debian's packages when missing.
+node-packages: node_modules/.package-lock.json  ## Install the browser tests' npm packages (axe-core) into node_modules/
+
+node_modules/.package-lock.json: package.json package-lock.json
+	scripts/system-deps.sh npm
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
 run: install messages  ## Set up the embedded mode (SQLite, eager tasks, mail to var/mail) and serve on :8000 (PORT=…)
 	$(PY) manage.py migrate --no-input -v0
 	SITE_URL=http://$(HOST):$(PORT) $(PY) manage.py seed_demo
@@ -55,13 +65,15 @@ lint: install  ## ruff (lint and format), mypy, import contracts and the migrati
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 
-pytest-sqlite: install messages  ## The whole test suite on SQLite
+pytest-sqlite: install messages node-packages  ## The whole test suite on SQLite
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
 	$(VENV)/bin/pytest -q
 
-pytest-postgres: install messages  ## The site tests (all but the pure engine ones) on a throw-away PostgreSQL cluster
+# The pages' accessibility sweep (axe-core over every page kind) reads no database feature:
+# it runs once, in the SQLite suite, and the PostgreSQL one leaves it out.
+pytest-postgres: install messages  ## The site tests (all but the pure engine ones and the accessibility sweep) on a throw-away PostgreSQL cluster
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
-	scripts/with-postgres.sh $(VENV)/bin/pytest -q --ignore=tests/engine
+	scripts/with-postgres.sh $(VENV)/bin/pytest -q --ignore=tests/engine --ignore=tests/e2e/test_accessibility_browser.py
 
 # The two suites run side by side (one core each on a 2-core machine): each one's output is
 # printed whole when it ends, and the command fails if either does.

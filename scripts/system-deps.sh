@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages the test suite needs, only those missing.
-# Usage: scripts/system-deps.sh [redis-server] [msgfmt] [chromium] [emoji-font] [cjk-font] ...   (commands to ensure)
+# Usage: scripts/system-deps.sh [redis-server] [msgfmt] [chromium] [npm] [emoji-font] [cjk-font] ...   (commands to ensure)
 # emoji-font and cjk-font are files, not commands: the fonts the browser tests' screenshots
 # need to draw the bots' mark (🤖) and the Chinese words (the language switch's 简体中文).
 set -euo pipefail
@@ -9,6 +9,7 @@ declare -A package_of=(
   [redis-server]=redis-server
   [msgfmt]=gettext
   [chromium]=chromium
+  [npm]=npm
   [emoji-font]=fonts-noto-color-emoji
   [cjk-font]=fonts-wqy-microhei
 )
