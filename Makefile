@@ -65,20 +65,20 @@ lint: install  ## ruff (lint and format), mypy, import contracts and the migrati
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 
-pytest-sqlite: install messages node-packages  ## The whole test suite on SQLite
+# The pages' accessibility sweep (axe-core over every page kind, about a minute) reads no
+# database feature: it runs once, in the PostgreSQL suite, the shorter of the two.
+pytest-sqlite: install messages  ## The whole test suite on SQLite, but the accessibility sweep
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q --ignore=tests/e2e/test_accessibility_browser.py
 
-# The pages' accessibility sweep (axe-core over every page kind) reads no database feature:
-# it runs once, in the SQLite suite, and the PostgreSQL one leaves it out.
-pytest-postgres: install messages  ## The site tests (all but the pure engine ones and the accessibility sweep) on a throw-away PostgreSQL cluster
+pytest-postgres: install messages node-packages  ## The site tests (all but the pure engine ones) on a throw-away PostgreSQL cluster
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
-	scripts/with-postgres.sh $(VENV)/bin/pytest -q --ignore=tests/engine --ignore=tests/e2e/test_accessibility_browser.py
+	scripts/with-postgres.sh $(VENV)/bin/pytest -q --ignore=tests/engine
 
 # The two suites run side by side (one core each on a 2-core machine): each one's output is
 # printed whole when it ends, and the command fails if either does.
 test: lint  ## Every check: lint, then pytest on SQLite and on PostgreSQL, side by side
-	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
+	scripts/system-deps.sh redis-server chromium npm emoji-font cjk-font
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite pytest-postgres
 
 worker: install  ## A Celery worker for emails and the default queue (needs CELERY_BROKER_URL)

@@ -265,6 +265,7 @@ def _play_by_keys(
     shot()
     page.keyboard.press("Enter")
     page.wait_for_selector(f"#game[data-version='{version}']")
+    page.wait_for_selector("#board td.sq:focus")  # given once the new board has settled
     back = _focused(page)
     assert back["square"] == chosen["square"], f"the focus went to {back}, not {chosen}"
     return back
