@@ -7,9 +7,9 @@ Works on a ``Work`` (``apply``'s mutable copy); where a monument may stand is
 from __future__ import annotations
 
 from .board import SQUARE_NAMES, block_squares
+from .decisions import Decision
 from .monuments import monument_income, options
 from .pieces import FACE_DOWN, MONUMENT_NAMES
-from .state import Decision
 from .work import Work
 
 

@@ -95,13 +95,11 @@ def view_out(view: engine.PlayerView) -> ViewOut:
 
 
 def _public_action(move: Move, *, viewer: int | None, over: bool) -> str:
-    """Return ``move``'s notation as ``viewer`` may read it: a swap's colours hidden (§14)."""
+    """Return ``move``'s notation as ``viewer`` may read it: ``"swap 2"`` for another
+    seat's swap before the end, its colours hidden (``engine.seen_action``, RULES.md §14)."""
     if over or move.seat == viewer:
         return move.action
-    action = engine.Action.parse(move.action)
-    if isinstance(action, engine.SwapTiles):
-        return f"swap {len(action.tile_colors)}"
-    return move.action
+    return str(engine.seen_action(move.action, player=move.seat, viewer=viewer, game_over=over))
 
 
 def move_out(move: Move, *, viewer: int | None, over: bool) -> MoveOut:

@@ -141,10 +141,11 @@ def _move(move: Move, ply: int, perspective: int | None, *, finished: bool) -> d
         return out
     if move.source not in PUBLIC_SOURCES:
         out["source"] = "player"
-    if move.action.startswith("swap "):
+    seen = engine.seen_action(move.action, player=move.seat, viewer=perspective, game_over=False)
+    if isinstance(seen, engine.HiddenSwap):
         out["action"] = None
         out["hidden"] = "swap"
-        out["tiles"] = len(move.action.split()) - 1
+        out["tiles"] = seen.tiles
     return out
 
 

@@ -21,25 +21,13 @@ from django.utils.translation import gettext as _
 import engine
 from games.text.seats import SeatInfo, seat_label
 from games.text.words import (
-    COLOR_NAME,
-    LEADER_NAME,
-    TILE_NAME,
+    color_word,
     conflict_name,
+    leader_word,
     list_text,
     monument_name,
+    tile_word,
 )
-
-
-def _color(name: Any) -> str:
-    return str(COLOR_NAME.get(str(name), name))
-
-
-def _tile(name: Any) -> str:
-    return str(TILE_NAME.get(str(name), name))
-
-
-def _leader(name: Any) -> str:
-    return str(LEADER_NAME.get(str(name), name))
 
 
 def sentence(
@@ -63,19 +51,19 @@ def sentence(
     if code == "tile_placed":
         return _("%(who)s placed a %(tile)s on %(square)s.") % {
             "who": who(),
-            "tile": _tile(p.get("color")),
+            "tile": tile_word(p.get("color")),
             "square": p.get("square"),
         }
     if code == "leader_placed":
         return _("%(who)s placed their %(leader)s on %(square)s.") % {
             "who": who(),
-            "leader": _leader(p.get("leader")),
+            "leader": leader_word(p.get("leader")),
             "square": p.get("square"),
         }
     if code == "leader_moved":
         return _("%(who)s moved their %(leader)s from %(from)s to %(square)s.") % {
             "who": who(),
-            "leader": _leader(p.get("leader")),
+            "leader": leader_word(p.get("leader")),
             "from": p.get("from_square"),
             "square": p.get("square"),
         }
@@ -88,7 +76,7 @@ def sentence(
         }
         return _("%(who)s's %(leader)s on %(square)s was %(reason)s.") % {
             "who": who(),
-            "leader": _leader(p.get("leader")),
+            "leader": leader_word(p.get("leader")),
             "square": p.get("square"),
             "reason": reasons.get(str(p.get("reason")), p.get("reason")),
         }
@@ -97,7 +85,7 @@ def sentence(
             return _("%(who)s placed a catastrophe on %(square)s, destroying a %(tile)s.") % {
                 "who": who(),
                 "square": p.get("square"),
-                "tile": _tile(p.get("removed")),
+                "tile": tile_word(p.get("removed")),
             }
         return _("%(who)s placed a catastrophe on %(square)s.") % {
             "who": who(),
@@ -112,12 +100,12 @@ def sentence(
     if code == "tiles_discarded":
         # Follows "… swapped n tiles." in the same item: the player is already named.
         return _("(discarded: %(colors)s.)") % {
-            "colors": list_text(_color(c) for c in p.get("colors", [])),
+            "colors": list_text(color_word(c) for c in p.get("colors", [])),
         }
     if code == "tiles_drawn":
         return None
     if code == "vp_scored":
-        values = {"n": p.get("amount"), "color": _color(p.get("color")), "who": who()}
+        values = {"n": p.get("amount"), "color": color_word(p.get("color")), "who": who()}
         if p.get("reason") == "monument":  # at the end of the turn (RULES.md §8)
             return _("%(n)s %(color)s VP to %(who)s from a monument.") % values
         return _("%(n)s %(color)s VP to %(who)s.") % values
@@ -126,7 +114,7 @@ def sentence(
         if wars:
             return _("Kingdoms united at %(square)s: war over %(colors)s.") % {
                 "square": p.get("square"),
-                "colors": list_text(_color(c) for c in wars),
+                "colors": list_text(color_word(c) for c in wars),
             }
         return _("Kingdoms united peacefully at %(square)s.") % {"square": p.get("square")}
     if code in ("revolt_started", "war_started"):
@@ -135,19 +123,19 @@ def sentence(
             "%(defender)s (%(d)s)."
         ) % {
             "Conflict": conflict_name("revolt" if code == "revolt_started" else "war").capitalize(),
-            "color": _color(p.get("color")),
+            "color": color_word(p.get("color")),
             "attacker": who("attacker"),
             "a": p.get("attacker_strength"),
             "defender": who("defender"),
             "d": p.get("defender_strength"),
         }
     if code == "war_cancelled":
-        return _("The %(color)s war is cancelled.") % {"color": _color(p.get("color"))}
+        return _("The %(color)s war is cancelled.") % {"color": color_word(p.get("color"))}
     if code == "support_committed":
         n = int(p.get("count") or 0)
         return ngettext(
             "%(who)s committed %(n)s %(color)s tile.", "%(who)s committed %(n)s %(color)s tiles.", n
-        ) % {"who": who(), "n": n, "color": _color(p.get("color"))}
+        ) % {"who": who(), "n": n, "color": color_word(p.get("color"))}
     if code == "conflict_resolved":
         # The winner's strength first, as a score is read ("won 3–2"); the engine says
         # which one that is (a tie goes to the defender, RULES.md §6.4, §7.3).
@@ -155,7 +143,7 @@ def sentence(
         return _("%(winner)s won the %(color)s %(conflict)s %(a)s–%(d)s against %(loser)s.") % {
             "winner": who("winner"),
             "loser": who("loser"),
-            "color": _color(outcome.color),
+            "color": color_word(outcome.color),
             "conflict": conflict_name(outcome.kind),
             "a": outcome.winner_strength,
             "d": outcome.loser_strength,
@@ -168,7 +156,7 @@ def sentence(
             n,
         ) % {
             "n": n,
-            "color": _color(p.get("color")),
+            "color": color_word(p.get("color")),
             "squares": ", ".join(p.get("squares", [])),
         }
     if code == "monument_built":
