@@ -276,8 +276,16 @@ def test_the_board_is_named_and_played_from_the_keyboard(
         assert page.evaluate("document.activeElement.closest('#hand') !== null")
         page.keyboard.press("Enter")
         assert page.evaluate("document.activeElement.dataset.square") == "a1"
+        # The arrows follow the board's rows and columns as drawn; Home and End a row's ends.
+        focused = "document.activeElement.dataset.square"
+        for key, square in (("End", "p1"), ("ArrowDown", "p2"), ("Home", "a2"), ("ArrowUp", "a1")):
+            page.keyboard.press(key)
+            assert page.evaluate(focused) == square, key
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(focused) == "b1"
+        page.keyboard.press("ArrowLeft")
         page.keyboard.press("ArrowDown")  # a2, a land square next to nothing: a quiet tile
-        assert page.evaluate("document.activeElement.dataset.square") == "a2"
+        assert page.evaluate(focused) == "a2"
         page.keyboard.press("Enter")
         page.locator("#confirm").wait_for(state="visible")
         assert page.evaluate("document.activeElement.id") == "confirm-ok"
