@@ -23,20 +23,18 @@ from games.api.schemas import (
     SeatOut,
     ViewOut,
 )
-from games.models import Game, Move, Profile, Seat
+from games.models import Game, Move, Profile
 from games.play import ratings
+from games.selectors.visibility import games_visible_to
 from games.text.seats import display_name
 
 
 def visible_games(who: Principal) -> Q:
-    """Return the filter of the games ``who`` may see: public ones (not aborted) and their own.
+    """Return the filter of the games ``who`` may see: the pages' rule (``games_visible_to``).
 
-    A private game is no game to anyone else: it answers 404, as its page does.
+    A game anyone else may not see is no game to them: it answers 404, as its page does.
     """
-    public = Q(is_public=True) & ~Q(status=Game.Status.ABORTED)
-    if who.token is None:
-        return public
-    return public | Q(pk__in=Seat.objects.filter(user_id=who.user.pk).values("game_id"))
+    return games_visible_to(who.user)
 
 
 def player_ref(user: Any) -> PlayerRef:

@@ -17,8 +17,9 @@ def default_action(state: engine.GameState) -> engine.Action:
     - monument: ``decline monument`` (§8.1);
     - treasures: the first square in column-letter, then row-number order (§9).
 
-    Chooses by action type and fields, never by notation or square names. Falls back to the first legal
-    action for anything else. Raises ``ValueError`` when the game is over (no legal action).
+    Chooses by action type and fields, never by notation or square names. Falls back to the
+    first legal action for anything else. Raises ``ValueError`` when the game is over (no
+    legal action).
     """
     legal = engine.legal_actions(state)
     if not legal:
