@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.core.states import game_state
+from games.core.timecontrol import time_control_of
 from games.mail.sending import absolute, deadline_text, email_send, language_of
 from games.models import TURN_KINDS, Game, Notification, NotificationKind, Seat
 from games.play.timeouts import TIMEOUTS_TO_DROP
@@ -252,10 +253,12 @@ def _invitation(game: Game, user: Any) -> dict[str, Any]:
     """Return who invites ``user`` to ``game`` (while pending) and the game's terms.
 
     ``{"inviter_name": str ("" once answered), "terms": {setting: value}}`` for each of
-    ``Game.SETTINGS`` (the email names the players, rating, scoring and time control).
+    ``Game.SETTINGS`` (the email names the players, rating, scoring and time control), with
+    ``time_control`` the game's ``TimeControl`` (said in the recipient's language).
     """
     notice = invitation_pending(game, user)
     terms = {field: getattr(game, field) for field in Game.SETTINGS}
+    terms["time_control"] = time_control_of(game)
     return {"inviter_name": notice.inviter if notice else "", "terms": terms}
 
 

@@ -24,6 +24,7 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from games.core.timecontrol import TimeControl, time_control_of
 from games.models import (
     TURN_KINDS,
     ChatMessage,
@@ -198,10 +199,9 @@ class OpenGame:
     num_players: int
     seated: int
     players: tuple[Player, ...]
-    days_per_move: int | None
+    time_control: TimeControl  # days per move, a time bank or none (issues 6, 17)
     is_rated: bool
     open_scoring: bool
-    bank_days: int | None = None  # a time bank instead of days per move (issue 17)
 
 
 def _players(seats: Iterable[Seat]) -> tuple[Player, ...]:
@@ -221,10 +221,9 @@ def games_open(*, limit: int = 50) -> list[OpenGame]:
             num_players=game.num_players,
             seated=len(game.seats.all()),
             players=_players(game.seats.all()),
-            days_per_move=game.days_per_move,
+            time_control=time_control_of(game),
             is_rated=game.is_rated,
             open_scoring=game.open_scoring,
-            bank_days=game.bank_days,
         )
         for game in games
     ]
