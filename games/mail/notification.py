@@ -159,7 +159,10 @@ def turn_news(game: Game, user: Any, *, kind: str, up_to: int) -> dict[str, Any]
     )
     entries = log_entries(moves, seat_infos(game), seat, game_over=False) if seat else []
     happened = headlines.headline(moves, names, viewer=seat or 0, pending=pending)
-    asked = headlines.ask_text(kind, pending)
+    actions_left = 2
+    if view is not None and view.to_act == seat and view.active_seat == seat:
+        actions_left = view.actions_left  # a turn half played says so (issue 33)
+    asked = headlines.ask_text(kind, pending, actions_left=actions_left)
     return {
         "subject": headlines.turn_subject(label, happened, asked),
         "happened": happened,

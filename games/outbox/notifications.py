@@ -6,7 +6,10 @@ owed at once are queued by task name (``games.core.queue``) when the transaction
 
 The rule (issue 5): a player is notified when the game starts waiting on them after waiting
 on someone else — *your_turn* when it is their turn, *decision* when they must decide on
-someone else's turn — and not again for further decisions of the same stretch.
+someone else's turn — and not again for further decisions of the same stretch, unless
+that notice has not gone out yet: a player who acts within the delay and leaves with the
+game still waiting on them (a turn half played, one decision of two, an undo) has it
+carried to their latest move, the delay counted from there (issue 33).
 Everyone is told when a game starts (*game_started*, which names whose move it is) and when
 it ends (*game_over*, with the final ranking).
 """
@@ -22,7 +25,7 @@ from django.utils import timezone
 
 import engine
 from games.core import queue
-from games.models import Delivery, Game, Notification, NotificationKind, Profile, Seat
+from games.models import TURN_KINDS, Delivery, Game, Notification, NotificationKind, Profile, Seat
 from games.selectors.people import (
     preference_get,
     profile_time_zone,
@@ -202,11 +205,14 @@ def notify_move(
     (``turn_owed``). After a bot's move (``by_bot``) in a game where every other seat is a
     bot's (or dropped), the row is held for the batch (``notification_create`` ``hold``):
     an email only if the person has not acted within their batch delay.
-    Game over is handled by ``notify_game_over``.
+    When the game still waits on the seat that it waited on before (the first action of
+    a turn, a decision answered and asked again, an undo), a notice not sent yet is carried
+    to this ply (``turn_notice_carry``). Game over is handled by ``notify_game_over``.
     """
     owed = turn_owed(game=game, before=before, after=after)
     if owed is None:
-        return []
+        carried = turn_notice_carry(game=game, ply=ply, before=before, after=after)
+        return [carried] if carried is not None else []
     seat_row, kind, alone = owed
     # ``ply`` is the move this transaction applies: no row of it exists yet.
     # Held only for a person playing bots alone: another person's move is news at once.
@@ -221,6 +227,62 @@ def notify_move(
         preference=seat_preference(seat_row, kind),
     )
     return [row] if row is not None else []
+
+
+def turn_notice_carry(
+    *, game: Game, ply: int, before: engine.GameState, after: engine.GameState
+) -> Notification | None:
+    """Carry a delayed turn notice not sent yet to ``ply``, where ``after`` still waits on its seat.
+
+    The delayed email goes out only if the game still waits on the player when the delay
+    is over (issue 17). A player who plays the first action of their turn, answers a
+    decision that is asked again, or takes an action back, and then leaves, is still owed
+    it: the game waits on them, and the email has not gone out (issue 33). Their row of
+    an earlier ply went moot with the move (they moved since), so it is marked skipped and
+    a row of this ply takes its place: the same kind of delivery, the delay counted again
+    from now (after a delay) or the same time (the daily digest). An email already sent,
+    or one sent at once, told them: nothing is carried.
+
+    Returns the new row, or None (no such notice pending, the game over or waiting on
+    another seat, a dropped seat). Runs in the move's transaction, the game row locked.
+    """
+    waiting = waiting_kind(after)
+    if waiting is None or before.to_act != waiting[0]:
+        return None
+    seat, kind = waiting
+    seat_row = next((s for s in game.seats.all() if s.position == seat), None)
+    if seat_row is None or seat_row.dropped_at is not None or seat_row.is_bot:
+        return None
+    owed = list(
+        Notification.objects.filter(
+            user_id=seat_row.user_id,
+            game=game,
+            kind__in=TURN_KINDS,
+            status=Notification.Status.PENDING,
+            delivery__in=(Delivery.BATCHED, Delivery.DIGEST),
+        ).values_list("pk", "delivery", "send_after")
+    )
+    if not owed:
+        return None
+    Notification.objects.filter(
+        pk__in=[pk for pk, _delivery, _when in owed], status=Notification.Status.PENDING
+    ).update(status=Notification.Status.SKIPPED)
+    delivery = owed[-1][1]
+    if delivery == Delivery.BATCHED:
+        _preferred, minutes = seat_preference(seat_row, kind) or preference_get(
+            seat_row.user_id, kind
+        )
+        send_after = timezone.now() + timedelta(minutes=minutes)
+    else:
+        send_after = min(when for _pk, _delivery, when in owed)
+    return Notification.objects.create(
+        user_id=seat_row.user_id,
+        game=game,
+        ply=ply,
+        kind=kind,
+        delivery=delivery,
+        send_after=send_after,
+    )
 
 
 def notify_game_over(*, game: Game) -> list[Notification]:

@@ -105,9 +105,15 @@ def headline(
     return _("%(who)s played") % {"who": who}
 
 
-def ask_text(kind: str, pending: engine.Decision | None) -> str:
-    """Return what the email asks: "your move", "your support is needed" (RULES.md §15)."""
+def ask_text(kind: str, pending: engine.Decision | None, *, actions_left: int = 2) -> str:
+    """Return what the email asks: "your move", "your support is needed" (RULES.md §15).
+
+    ``actions_left`` is how many actions of the turn are still to play (RULES.md §2): a
+    turn half played says so ("your move, 1 action left", issue 33).
+    """
     if kind != "decision" or pending is None:
+        if actions_left == 1:
+            return _("your move, 1 action left")
         return _("your move")
     return str(decision_words(pending.kind).asked)
 

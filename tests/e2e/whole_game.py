@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from django.test import Client
 
-from games.models import Game, Notification
+from games.models import Game, Move, Notification
 from tests.games.factories import page_actions, page_version
 from tests.games.leaks import assert_no_leak
 
@@ -424,13 +424,25 @@ def received_mails(
 
 
 def check_outbox_rows(players: list[Player], played: Played, mails: list[Mail]) -> None:
-    """The outbox rows of the waits are the observed (ply, user) pairs, emailed as their kind."""
+    """The outbox rows of the waits are the observed (ply, user) pairs, emailed as their kind.
+
+    A row written by its recipient's own move carries a notice not sent yet to that move,
+    the game still waiting on them (issue 33): it must follow an unsent row of theirs.
+    """
     user_of = {p.seat: p.email for p in players}
     rows = list(
-        Notification.objects.filter(game_id=played.game_id, kind__in=WAITS).select_related("user")
+        Notification.objects.filter(game_id=played.game_id, kind__in=WAITS)
+        .select_related("user")
+        .order_by("ply")
     )
-    got = sorted((r.ply, r.user.email) for r in rows)
+    mover = dict(Move.objects.filter(game_id=played.game_id).values_list("ply", "seat"))
+    seat_of = {email: seat for seat, email in user_of.items()}
+    waits = [r for r in rows if mover.get(r.ply) != seat_of[r.user.email]]
+    got = sorted((r.ply, r.user.email) for r in waits)
     assert got == sorted((ply, user_of[seat]) for ply, seat in played.waits)
+    for carried in (r for r in rows if r not in waits):
+        earlier = [r for r in rows if r.user_id == carried.user_id and r.ply < carried.ply]
+        assert earlier and earlier[-1].status == Notification.Status.SKIPPED, carried
     by_kind = Counter((r.user.email, str(r.kind)) for r in rows if r.status == "sent")
     sent = received_mails(mails, played.game_id, merge_waits=False)
     assert by_kind == Counter({k: n for k, n in sent.items() if k[1] in WAITS})
