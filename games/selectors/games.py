@@ -286,11 +286,6 @@ def games_waiting_for(user: UserLike) -> QuerySet[Game]:
     ).order_by("updated_at")
 
 
-def games_waiting_count(user: UserLike) -> int:
-    """Return how many games wait for ``user`` to act (the navigation bar's count)."""
-    return games_waiting_for(user).count()
-
-
 @dataclass(frozen=True)
 class MyGame:
     """One of a user's games in the lobby's list: public facts only, never the snapshot.
