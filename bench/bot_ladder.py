@@ -39,7 +39,7 @@ def play_game(task: Task) -> Result:
     seed, tiers, iterations, time_limit = task
     n = len(tiers)
     state = engine.new_game(n, seed)
-    history: list[list[list[dict[str, object]]]] = [[] for _ in range(n)]
+    history: list[list[list[engine.EventDict]]] = [[] for _ in range(n)]
     times: dict[str, list[float]] = {t: [] for t in tiers}
     plies = 0
     while not state.is_over and plies < MAX_PLIES:
@@ -55,7 +55,7 @@ def play_game(task: Task) -> Result:
             iterations=iterations,
             time_limit=time_limit,
         )
-        if len(view.legal_actions) > 1:
+        if len(view.actions) > 1:
             times[tiers[seat - 1]].append(time.perf_counter() - started)
         state = engine.apply(state, action)
         plies += 1

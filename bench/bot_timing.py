@@ -15,14 +15,13 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from engine.bots import TIERS, choose_action  # noqa: E402
 
-Position = tuple[engine.PlayerView, list[list[dict[str, Any]]]]
+Position = tuple[engine.PlayerView, list[list[engine.EventDict]]]
 
 
 def positions(count: int, seed: int) -> list[Position]:
@@ -32,13 +31,13 @@ def positions(count: int, seed: int) -> list[Position]:
     while len(out) < count:
         n = 2 + game % 3
         state = engine.new_game(n, seed + game)
-        history: list[list[list[dict[str, Any]]]] = [[] for _ in range(n)]
+        history: list[list[list[engine.EventDict]]] = [[] for _ in range(n)]
         plies = 0
         while not state.is_over and len(out) < count:
             seat = state.to_act
             assert seat is not None
             view = engine.view_for(state, seat)
-            if plies % 9 == 4 and len(view.legal_actions) > 1:
+            if plies % 9 == 4 and len(view.actions) > 1:
                 out.append((view, [list(h) for h in history[seat - 1]]))
             action = choose_action(view, history[seat - 1], tier="easy", seed=plies)
             state = engine.apply(state, action)

@@ -263,7 +263,7 @@ def main() -> None:
             play_submit.game_submit_action(
                 game_id=game.pk,
                 user=seat_user[seat],
-                action=rng.choice(view.legal_actions),
+                action=str(rng.choice(view.actions)),
                 expected_version=game.version,
             )
             game.refresh_from_db()

@@ -691,7 +691,7 @@ def child_profile(submissions: int, games: int) -> None:
             if game.status != Game.Status.ACTIVE or game.to_act_seat is None:
                 continue
             view = engine.view_for(game_state(game), game.to_act_seat)
-            action = rng.choice(view.legal_actions)
+            action = str(rng.choice(view.actions))
             user = seats[game.to_act_seat]
             t0 = time.perf_counter()
             profiler.enable()

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .board import NUM_SQUARES, SQUARE_NAMES, block_squares, parse_square
+from .kinds import ActionKind, Color, Leader, MonumentName
 from .pieces import (
     COLOR_BY_NAME,
     COLOR_NAMES,
@@ -36,10 +37,20 @@ class Action:
 
     __slots__ = ()
     RANK: ClassVar[int] = 0
+    # The first word of the notation: which of the eleven kinds of action this is (§2, §15).
+    kind: ClassVar[ActionKind]
+    __match_args__: ClassVar[tuple[str, ...]] = ()  # each action's fields (dataclass)
 
     def sort_key(self) -> tuple[int, ...]:
-        """Return the key that orders actions deterministically."""
-        raise NotImplementedError
+        """Return the key that orders actions: the kind's rank, then the fields in order."""
+        key = [self.RANK]
+        for name in self.__match_args__:  # a dataclass's fields, in declaration order
+            value = getattr(self, name)
+            if isinstance(value, tuple):
+                key.extend(value)
+            else:
+                key.append(value)
+        return tuple(key)
 
     def __repr__(self) -> str:
         """Return ``Action.parse('tile red f7')``: the notation, which round-trips."""
@@ -83,56 +94,52 @@ def _leader(word: str) -> int:
     return c
 
 
+class _OnSquare(Action):
+    """An action played on one square (``square``, 0..175): its ``target`` is that square."""
+
+    __slots__ = ()
+    square: int
+
+    @property
+    def target(self) -> str:
+        """Return the name of the square the action is played on (``"f7"``)."""
+        return SQUARE_NAMES[self.square]
+
+
 @dataclass(frozen=True, slots=True, repr=False)
-class PlaceTile(Action):
+class PlaceTile(_OnSquare):
     """Place a civilization tile of ``color`` from the hand on ``square`` (RULES.md §5)."""
 
     color: int
     square: int
     RANK: ClassVar[int] = 0
+    kind: ClassVar[ActionKind] = "tile"
 
     def __str__(self) -> str:
         return f"tile {COLOR_NAMES[self.color]} {SQUARE_NAMES[self.square]}"
 
     @property
-    def target(self) -> str:
-        """Return the name of the square the action is played on."""
-        return SQUARE_NAMES[self.square]
-
-    @property
-    def color_name(self) -> str:
+    def color_name(self) -> Color:
         """Return the colour's name (``"red"``)."""
         return COLOR_NAMES[self.color]
 
-    def sort_key(self) -> tuple[int, ...]:
-        """Return (rank, colour, square)."""
-        return (self.RANK, self.color, self.square)
-
 
 @dataclass(frozen=True, slots=True, repr=False)
-class PlaceLeader(Action):
+class PlaceLeader(_OnSquare):
     """Place (or move) the leader of ``color`` to ``square`` (RULES.md §4.1–4.2)."""
 
     color: int
     square: int
     RANK: ClassVar[int] = 1
+    kind: ClassVar[ActionKind] = "leader"
 
     def __str__(self) -> str:
         return f"leader {LEADER_NAMES[self.color]} {SQUARE_NAMES[self.square]}"
 
     @property
-    def target(self) -> str:
-        """Return the name of the square the action is played on."""
-        return SQUARE_NAMES[self.square]
-
-    @property
-    def leader_name(self) -> str:
+    def leader_name(self) -> Leader:
         """Return the leader's name (``"king"``)."""
         return LEADER_NAMES[self.color]
-
-    def sort_key(self) -> tuple[int, ...]:
-        """Return (rank, leader colour, square)."""
-        return (self.RANK, self.color, self.square)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -141,38 +148,27 @@ class WithdrawLeader(Action):
 
     color: int
     RANK: ClassVar[int] = 2
+    kind: ClassVar[ActionKind] = "withdraw"
 
     def __str__(self) -> str:
         return f"withdraw {LEADER_NAMES[self.color]}"
 
     @property
-    def leader_name(self) -> str:
+    def leader_name(self) -> Leader:
         """Return the leader's name (``"king"``)."""
         return LEADER_NAMES[self.color]
 
-    def sort_key(self) -> tuple[int, ...]:
-        """Return (rank, leader colour)."""
-        return (self.RANK, self.color)
-
 
 @dataclass(frozen=True, slots=True, repr=False)
-class PlaceCatastrophe(Action):
+class PlaceCatastrophe(_OnSquare):
     """Place a catastrophe on ``square`` (RULES.md §10)."""
 
     square: int
     RANK: ClassVar[int] = 3
+    kind: ClassVar[ActionKind] = "catastrophe"
 
     def __str__(self) -> str:
         return f"catastrophe {SQUARE_NAMES[self.square]}"
-
-    @property
-    def target(self) -> str:
-        """Return the name of the square the action is played on."""
-        return SQUARE_NAMES[self.square]
-
-    def sort_key(self) -> tuple[int, ...]:
-        """Return (rank, square)."""
-        return (self.RANK, self.square)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -181,19 +177,16 @@ class SwapTiles(Action):
 
     counts: tuple[int, int, int, int]
     RANK: ClassVar[int] = 4
+    kind: ClassVar[ActionKind] = "swap"
 
     def __str__(self) -> str:
         words = [COLOR_NAMES[c] for c in range(4) for _ in range(self.counts[c])]
         return "swap " + " ".join(words)
 
     @property
-    def tile_colors(self) -> tuple[str, ...]:
+    def tile_colors(self) -> tuple[Color, ...]:
         """Return the discarded tiles' colour names, one per tile, in colour order."""
         return tuple(COLOR_NAMES[c] for c in range(4) for _ in range(self.counts[c]))
-
-    def sort_key(self) -> tuple[int, ...]:
-        """Return (rank, red, black, blue, green counts)."""
-        return (self.RANK, *self.counts)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -201,13 +194,10 @@ class Pass(Action):
     """End the turn now, giving up any remaining action (RULES.md §11)."""
 
     RANK: ClassVar[int] = 5
+    kind: ClassVar[ActionKind] = "pass"
 
     def __str__(self) -> str:
         return "pass"
-
-    def sort_key(self) -> tuple[int, ...]:
-        """Return (rank,)."""
-        return (self.RANK,)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -216,13 +206,10 @@ class CommitSupport(Action):
 
     count: int
     RANK: ClassVar[int] = 6
+    kind: ClassVar[ActionKind] = "commit"
 
     def __str__(self) -> str:
         return f"commit {self.count}"
-
-    def sort_key(self) -> tuple[int, ...]:
-        """Return (rank, count)."""
-        return (self.RANK, self.count)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -231,35 +218,28 @@ class ChooseWar(Action):
 
     color: int
     RANK: ClassVar[int] = 7
+    kind: ClassVar[ActionKind] = "war"
 
     def __str__(self) -> str:
         return f"war {COLOR_NAMES[self.color]}"
 
     @property
-    def color_name(self) -> str:
+    def color_name(self) -> Color:
         """Return the colour's name (``"red"``)."""
         return COLOR_NAMES[self.color]
 
-    def sort_key(self) -> tuple[int, ...]:
-        """Return (rank, colour)."""
-        return (self.RANK, self.color)
-
 
 @dataclass(frozen=True, slots=True, repr=False)
-class BuildMonument(Action):
+class BuildMonument(_OnSquare):
     """Build monument number ``monument`` with its top-left on ``square`` (RULES.md §8)."""
 
     monument: int
     square: int
     RANK: ClassVar[int] = 8
+    kind: ClassVar[ActionKind] = "monument"
 
     def __str__(self) -> str:
         return f"monument {MONUMENT_NAMES[self.monument]} {SQUARE_NAMES[self.square]}"
-
-    @property
-    def target(self) -> str:
-        """Return the name of the square the action is played on."""
-        return SQUARE_NAMES[self.square]
 
     @property
     def touched(self) -> tuple[str, ...]:
@@ -267,13 +247,9 @@ class BuildMonument(Action):
         return tuple(SQUARE_NAMES[q] for q in block_squares(self.square))
 
     @property
-    def monument_name(self) -> str:
+    def monument_name(self) -> MonumentName:
         """Return the monument's name (``"red-blue"``, RULES.md §1.2)."""
         return MONUMENT_NAMES[self.monument]
-
-    def sort_key(self) -> tuple[int, ...]:
-        """Return (rank, monument, square)."""
-        return (self.RANK, self.monument, self.square)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -281,33 +257,22 @@ class DeclineMonument(Action):
     """Decline to build a monument (RULES.md §8.1)."""
 
     RANK: ClassVar[int] = 9
+    kind: ClassVar[ActionKind] = "decline"
 
     def __str__(self) -> str:
         return "decline monument"
 
-    def sort_key(self) -> tuple[int, ...]:
-        """Return (rank,)."""
-        return (self.RANK,)
-
 
 @dataclass(frozen=True, slots=True, repr=False)
-class TakeTreasure(Action):
+class TakeTreasure(_OnSquare):
     """Take the treasure on ``square`` (RULES.md §9)."""
 
     square: int
     RANK: ClassVar[int] = 10
+    kind: ClassVar[ActionKind] = "treasure"
 
     def __str__(self) -> str:
         return f"treasure {SQUARE_NAMES[self.square]}"
-
-    @property
-    def target(self) -> str:
-        """Return the name of the square the action is played on."""
-        return SQUARE_NAMES[self.square]
-
-    def sort_key(self) -> tuple[int, ...]:
-        """Return (rank, square)."""
-        return (self.RANK, self.square)
 
 
 # Interned actions: the engine only ever selects these prebuilt objects.

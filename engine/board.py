@@ -74,6 +74,17 @@ def square_name(s: int) -> str:
     return SQUARE_NAMES[s]
 
 
+def square_coords(name: str) -> tuple[int, int]:
+    """Return ``(column, row)`` of the square named ``name``: ``"b8"`` → ``(1, 8)`` (§1.1).
+
+    Columns count 0..15 from ``a``, rows 1..11 as the name writes them, so sorting by this
+    key orders squares as their names read, column letter first. Raises ``ValueError`` for
+    an unknown square.
+    """
+    s = parse_square(name)
+    return s % COLS, s // COLS + 1
+
+
 def parse_square(text: str) -> int:
     """Return the index of a square named like ``f7``; raise ``ValueError`` if unknown (§1.1)."""
     s = SQUARE_BY_NAME.get(text.strip().lower())

@@ -8,9 +8,9 @@ war at the unification tile, or asks the active player to order them.
 from __future__ import annotations
 
 from .board import NEIGHBOURS, SQUARE_NAMES
+from .decisions import Conflict, Decision
 from .kingdoms import Regions
 from .pieces import COLOR_NAMES, LEADER_BASE, RED, TILE_BASE
-from .state import Conflict, Decision
 from .work import Work
 
 

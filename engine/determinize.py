@@ -27,7 +27,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .board import NEIGHBOURS, SQUARE_BY_NAME, SQUARE_NAMES
+from .decisions import Conflict, Decision
 from .events import Event
+from .kinds import Color, ScoreKey
 from .kingdoms import label
 from .monuments import options as monument_options
 from .pieces import (
@@ -42,7 +44,7 @@ from .pieces import (
     TOTAL_TILES,
     TREASURE_COUNT,
 )
-from .state import Conflict, Decision, GameState, parse_board_rows
+from .state import GameState
 from .views import PlayerView
 
 Counts = tuple[int, int, int, int]
@@ -106,7 +108,7 @@ class Determinizer:
         self._view = view
         n = view.num_players
         seat = view.seat
-        board = parse_board_rows(list(view.board))
+        board = view.cells
         history = None if seen_events is None else _History(seen_events)
 
         # Hands: the viewer's own (or all, once public); the others are dealt.
@@ -271,7 +273,7 @@ class _History:
             self.treasures[p["seat"]] = self.treasures.get(p["seat"], 0) + 1
 
 
-def _counts(sheet: Mapping[str, int]) -> Counts:
+def _counts(sheet: Mapping[Color, int] | Mapping[ScoreKey, int]) -> Counts:
     return (sheet["red"], sheet["black"], sheet["blue"], sheet["green"])
 
 

@@ -59,6 +59,7 @@ from .board import (
     parse_square,
 )
 from .errors import DiagramError
+from .kinds import END_REASONS, known
 from .kingdoms import label
 from .pieces import (
     BLUE,
@@ -83,7 +84,7 @@ from .pieces import (
     TOTAL_TILES,
     cell_leader,
 )
-from .state import GameState, cell_token, token_cell
+from .state import GameState, board_rows, token_cell
 
 _INFO_ONLY = ("to_act", "pending")
 
@@ -108,24 +109,15 @@ def render(state: GameState) -> str:
     for m, top in enumerate(state.monuments):
         if top >= 0:
             lines.append(f"monument {MONUMENT_NAMES[m]}: {SQUARE_NAMES[top]}")
-    bag = [0, 0, 0, 0]
-    for c in state.bag:
-        bag[c] += 1
-    lines.append("bag: " + " ".join(f"{COLOR_LETTERS[c]} {bag[c]}" for c in range(4)))
+    lines.append("bag: " + " ".join(f"{COLOR_LETTERS[c]} {state.bag.count(c)}" for c in range(4)))
     lines.append(f"seed: {state.seed}")
     if state.pending is not None:
         lines.append(f"to_act: {state.pending.seat}")
         lines.append(f"pending: {state.pending.describe()}")
     lines.append("")
     lines.append("  " + "".join(f"{ch:>3}" for ch in COL_LETTERS))
-    marks = set(state.treasures)
-    for r in range(ROWS):
-        toks = []
-        for s in range(r * COLS, (r + 1) * COLS):
-            cell = state.board[s]
-            tok = "~" if cell == EMPTY and IS_RIVER[s] else cell_token(cell)
-            toks.append(tok + ("*" if s in marks else ""))
-        lines.append(f"{r + 1:>2}" + "".join(f"{t:>3}" for t in toks))
+    for r, row in enumerate(board_rows(state.board, state.treasures), start=1):
+        lines.append(f"{r:>2}" + "".join(f"{t:>3}" for t in row.split()))
     return "\n".join(lines) + "\n"
 
 
@@ -224,9 +216,9 @@ def _build(headers: dict[str, tuple[int, str]], rows: list[tuple[int, list[str]]
         raise DiagramError(no, f"scoring is hidden or open, not {value!r}")
     open_scoring = value == "open"
     no, value = header("over", "")
-    if value not in ("", "bag", "treasures"):
+    if value not in ("", *END_REASONS):
         raise DiagramError(no, f"over is bag or treasures, not {value!r}")
-    end_reason = value or None
+    end_reason = known(END_REASONS, value, "end") if value else None
 
     hands = [[0, 0, 0, 0] for _ in range(n)]
     vp = [[0, 0, 0, 0] for _ in range(n)]

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-EVENT_CODES: tuple[str, ...] = (
+from .kinds import CONFLICT_KINDS, Color, ConflictKind, EventCode, known
+from .pieces import COLOR_NAMES
+
+EVENT_CODES: tuple[EventCode, ...] = (
     "tile_placed",  # seat, color, square
     "leader_placed",  # seat, leader, square
     "leader_moved",  # seat, leader, from_square, square
@@ -37,6 +40,14 @@ EVENT_CODES: tuple[str, ...] = (
 )
 
 
+class EventDict(TypedDict):
+    """An event as stored with a move and shown in views (``Event.to_dict``; RULES.md §14)."""
+
+    code: EventCode
+    params: dict[str, Any]
+    private_to: NotRequired[int]
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Record one thing that happened: ``Event("vp_scored", {"seat": 2, ...})``.
@@ -45,7 +56,7 @@ class Event:
     (public). RULES.md §14.
     """
 
-    code: str
+    code: EventCode
     params: dict[str, Any] = field(default_factory=dict)
     private_to: int | None = None
 
@@ -53,17 +64,18 @@ class Event:
         """Hash by code and private seat (params is a dict)."""
         return hash((self.code, self.private_to))
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> EventDict:
         """Return the event as a JSON-able dict with stable keys."""
-        out: dict[str, Any] = {"code": self.code, "params": self.params}
+        out: EventDict = {"code": self.code, "params": self.params}
         if self.private_to is not None:
             out["private_to"] = self.private_to
         return out
 
     @staticmethod
-    def from_dict(data: dict[str, Any]) -> Event:
-        """Rebuild an event written by ``to_dict``."""
-        return Event(data["code"], dict(data["params"]), data.get("private_to"))
+    def from_dict(data: Mapping[str, Any]) -> Event:
+        """Rebuild an event written by ``to_dict``; raise ``ValueError`` for an unknown code."""
+        code = known(EVENT_CODES, data["code"], "event")
+        return Event(code, dict(data["params"]), data.get("private_to"))
 
 
 def event_visible(event: Event | Mapping[str, Any], seat: int | None, *, game_over: bool) -> bool:
@@ -94,8 +106,8 @@ class ConflictOutcome:
     winner's strength is never the smaller.
     """
 
-    kind: str
-    color: str
+    kind: ConflictKind
+    color: Color
     winner: int
     loser: int
     attacker_strength: int
@@ -132,8 +144,8 @@ def conflict_outcome(event: Event | Mapping[str, Any]) -> ConflictOutcome:
         raise ValueError(f"not a conflict_resolved event: {code!r}")
     p = event.params if isinstance(event, Event) else event["params"]
     return ConflictOutcome(
-        kind=str(p["kind"]),
-        color=str(p["color"]),
+        kind=known(CONFLICT_KINDS, p["kind"], "conflict"),
+        color=known(COLOR_NAMES, p["color"], "colour"),
         winner=int(p["winner"]),
         loser=int(p["loser"]),
         attacker_strength=int(p["attacker_strength"]),

@@ -1,14 +1,16 @@
-"""Monuments: offering, building, and monument VP (RULES.md §8)."""
+"""Monuments on the board: where one may be built and whom it pays (RULES.md §8).
+
+Pure queries over a board; building one during play is ``building.py`` (which works on a
+``Work``), so these stay below ``work.py`` and ``legality.py`` may ask them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .board import BLOCKS_OF, COLS, SQUARE_NAMES, block_squares
+from .board import BLOCKS_OF, COLS
 from .kingdoms import Regions
-from .pieces import COLOR_NAMES, FACE_DOWN, MONUMENT_NAMES, MONUMENTS, TILE_BASE
-from .state import Decision
-from .work import Work
+from .pieces import FACE_DOWN, MONUMENTS, TILE_BASE
 
 
 def options(
@@ -37,41 +39,6 @@ def options(
     ]
 
 
-def offer(w: Work) -> bool:
-    """Offer a monument for the tile just placed; return True when a decision is pending (§8.1)."""
-    found = options(w.board, w.placed, w.monuments)
-    if not found:
-        w.placed = -1
-        return False
-    w.pending = Decision(
-        seat=w.active,
-        kind="monument",
-        options=tuple(f"{MONUMENT_NAMES[m]} {SQUARE_NAMES[t]}" for m, t in found),
-    )
-    return True
-
-
-def build(w: Work, monument: int, top: int) -> None:
-    """Flip the block at ``top`` face down under ``monument``; strand leaders lose out (§8.2)."""
-    squares = block_squares(top)
-    for x in squares:
-        w.put(x, FACE_DOWN)
-    w.monuments = (*w.monuments[:monument], top, *w.monuments[monument + 1 :])
-    w.placed = -1
-    w.pending = None
-    w.emit(
-        "monument_built", seat=w.active, monument=MONUMENT_NAMES[monument], square=SQUARE_NAMES[top]
-    )
-    w.withdraw_stranded(squares)
-
-
-def decline(w: Work) -> None:
-    """Decline the monument offer (§8.1)."""
-    w.placed = -1
-    w.pending = None
-    w.emit("monument_declined", seat=w.active)
-
-
 def monument_income(regions: Regions, built: Sequence[int], seat: int) -> list[int]:
     """Return the colours ``seat`` scores 1 VP each of at the end of its turn (§8.3, §12.1).
 
@@ -92,24 +59,4 @@ def monument_income(regions: Regions, built: Sequence[int], seat: int) -> list[i
     return out
 
 
-def score_monuments(w: Work) -> None:
-    """Give the active player monument VP at the end of their turn (§8.3, §12.1).
-
-    The colours come from ``monument_income``.
-    """
-    if max(w.monuments) < 0:
-        return  # none built
-    seat = w.active
-    for color in monument_income(w.regions(), w.monuments, seat):
-        w.score(seat, color, 1, "monument")
-
-
-__all__ = [
-    "COLOR_NAMES",
-    "build",
-    "decline",
-    "monument_income",
-    "offer",
-    "options",
-    "score_monuments",
-]
+__all__ = ["monument_income", "options"]

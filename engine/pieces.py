@@ -7,18 +7,24 @@ farmer = blue, trader = green).
 
 from __future__ import annotations
 
+from .kinds import Color, Leader, MonumentName
+
 RED, BLACK, BLUE, GREEN = 0, 1, 2, 3
 COLORS: tuple[int, ...] = (RED, BLACK, BLUE, GREEN)
-COLOR_NAMES: tuple[str, ...] = ("red", "black", "blue", "green")
+COLOR_NAMES: tuple[Color, ...] = ("red", "black", "blue", "green")
 COLOR_LETTERS: tuple[str, ...] = ("r", "k", "b", "g")
 COLOR_BY_NAME: dict[str, int] = {n: i for i, n in enumerate(COLOR_NAMES)}
 COLOR_BY_LETTER: dict[str, int] = {n: i for i, n in enumerate(COLOR_LETTERS)}
 
 # A leader is named by the colour it stands for (RULES.md §1.2).
-LEADER_NAMES: tuple[str, ...] = ("priest", "king", "farmer", "trader")
+LEADER_NAMES: tuple[Leader, ...] = ("priest", "king", "farmer", "trader")
 LEADER_LETTERS: tuple[str, ...] = ("P", "K", "F", "T")
 LEADER_BY_NAME: dict[str, int] = {n: i for i, n in enumerate(LEADER_NAMES)}
 LEADER_BY_LETTER: dict[str, int] = {n: i for i, n in enumerate(LEADER_LETTERS)}
+# The colour each leader stands for (king black, priest red, farmer blue, trader green).
+LEADER_COLORS: dict[Leader, Color] = dict(zip(LEADER_NAMES, COLOR_NAMES, strict=True))
+# The leader of each colour: a revolt over black is one over the kings.
+COLOR_LEADERS: dict[Color, Leader] = dict(zip(COLOR_NAMES, LEADER_NAMES, strict=True))
 KING = BLACK
 TRADER = GREEN
 PRIEST = RED
@@ -40,10 +46,18 @@ MONUMENTS: tuple[tuple[int, int], ...] = (
     (BLACK, GREEN),
     (BLUE, GREEN),
 )
-MONUMENT_NAMES: tuple[str, ...] = tuple(f"{COLOR_NAMES[a]}-{COLOR_NAMES[b]}" for a, b in MONUMENTS)
+# Each named by its two colours, in notation order (``tests/engine/test_kinds.py`` checks it).
+MONUMENT_NAMES: tuple[MonumentName, ...] = (
+    "red-black",
+    "red-blue",
+    "red-green",
+    "black-blue",
+    "black-green",
+    "blue-green",
+)
 # Each monument's name → its two colour names, in notation order (``"red-blue"`` → red, blue).
-MONUMENT_COLORS: dict[str, tuple[str, str]] = {
-    f"{COLOR_NAMES[a]}-{COLOR_NAMES[b]}": (COLOR_NAMES[a], COLOR_NAMES[b]) for a, b in MONUMENTS
+MONUMENT_COLORS: dict[MonumentName, tuple[Color, Color]] = {
+    MONUMENT_NAMES[m]: (COLOR_NAMES[a], COLOR_NAMES[b]) for m, (a, b) in enumerate(MONUMENTS)
 }
 MONUMENT_BY_PAIR: dict[frozenset[int], int] = {
     frozenset(pair): i for i, pair in enumerate(MONUMENTS)

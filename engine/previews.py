@@ -30,6 +30,9 @@ from .actions import (
 )
 from .determinize import determinize
 from .events import Event
+from .kinds import Color, ConflictKind, known
+from .legality import legal_actions
+from .pieces import COLOR_NAMES
 from .rules import apply
 from .state import GameState
 from .views import PlayerView
@@ -78,8 +81,8 @@ class ConflictPreview:
     adjacent temples for a revolt, the leader's kingdom's tiles of its colour in a war.
     """
 
-    kind: str
-    color: str
+    kind: ConflictKind
+    color: Color
     attacker: int
     defender: int
     attacker_strength: int
@@ -91,7 +94,7 @@ class Score:
     """Points an action scores at once: ``amount`` of ``color`` to ``seat`` (RULES.md §5.2)."""
 
     seat: int
-    color: str
+    color: Color
     amount: int
 
 
@@ -101,7 +104,7 @@ class Preview:
 
     ``conflict`` the revolt or first war it starts (None if none); ``wars`` the colours of
     every war a unification would fight (RULES.md §7.1), empty otherwise; ``monuments``
-    the monuments it would offer as notation arguments (``"red-blue e4"``, §8.1);
+    the monuments it would offer, as the ``BuildMonument`` actions that build them (§8.1);
     ``treasures`` how many treasures the active player would have to choose; ``scores``
     the points it scores at once; ``ends_turn`` whether it is the turn's last action.
     ``undoable`` whether the player could take it back afterwards (``undoable_plies``).
@@ -111,8 +114,8 @@ class Preview:
     action: str
     seat: int
     conflict: ConflictPreview | None = None
-    wars: tuple[str, ...] = ()
-    monuments: tuple[str, ...] = ()
+    wars: tuple[Color, ...] = ()
+    monuments: tuple[BuildMonument, ...] = ()
     treasures: int = 0
     scores: tuple[Score, ...] = ()
     ends_turn: bool = False
@@ -137,34 +140,39 @@ def preview(state: GameState | PlayerView, action: Action) -> Preview:
     seat = state.to_act
     after = apply(state, action)
     conflict = None
-    wars: tuple[str, ...] = ()
+    wars: tuple[Color, ...] = ()
     scores: list[Score] = []
     for event in after.events:
         p = event.params
         if event.code in ("revolt_started", "war_started") and conflict is None:
             conflict = ConflictPreview(
                 kind="revolt" if event.code == "revolt_started" else "war",
-                color=str(p["color"]),
+                color=known(COLOR_NAMES, p["color"], "colour"),
                 attacker=int(p["attacker"]),
                 defender=int(p["defender"]),
                 attacker_strength=int(p["attacker_strength"]),
                 defender_strength=int(p["defender_strength"]),
             )
         elif event.code == "unification":
-            wars = tuple(str(c) for c in p["wars"])
+            wars = tuple(known(COLOR_NAMES, c, "colour") for c in p["wars"])
         elif event.code == "vp_scored" and event.params.get("reason") == "tile":
-            scores.append(Score(int(p["seat"]), str(p["color"]), int(p["amount"])))
+            color = known(COLOR_NAMES, p["color"], "colour")
+            scores.append(Score(int(p["seat"]), color, int(p["amount"])))
         elif event.code == "turn_ended":
             break  # the end of turn's own points and draws are not this action's
     pending = after.pending
-    monuments = pending.options if pending is not None and pending.kind == "monument" else ()
+    monuments = (
+        tuple(a for a in legal_actions(after) if isinstance(a, BuildMonument))
+        if pending is not None and pending.kind == "monument"
+        else ()
+    )
     treasures = pending.count if pending is not None and pending.kind == "treasure" else 0
     return Preview(
         action=str(action),
         seat=seat or 0,
         conflict=conflict,
         wars=wars,
-        monuments=tuple(monuments),
+        monuments=monuments,
         treasures=treasures,
         scores=tuple(scores),
         ends_turn=state.pending is None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from . import conflicts, monuments, treasures
+from . import building, conflicts, treasures
 from .actions import (
     Action,
     BuildMonument,
@@ -148,10 +148,10 @@ def resolve(state: GameState, action: Action, *, log: bool) -> GameState:
         conflicts.start_war(w, action.color)
         return w.freeze()
     elif isinstance(action, BuildMonument):
-        monuments.build(w, action.monument, action.square)
+        building.build(w, action.monument, action.square)
         stage = "treasure"
     elif isinstance(action, DeclineMonument):
-        monuments.decline(w)
+        building.decline(w)
         stage = "treasure"
     else:
         assert isinstance(action, TakeTreasure) and state.pending is not None
@@ -169,7 +169,7 @@ def _run(w: Work, stage: str) -> None:
             return
         stage = "monument"
     if stage == "monument":
-        if monuments.offer(w):
+        if building.offer(w):
             return
         stage = "treasure"
     if stage == "treasure" and treasures.resolve(w):
@@ -266,7 +266,7 @@ def _swap(w: Work, action: SwapTiles) -> None:
 
 def _end_turn(w: Work) -> None:
     """Monument VP, refills, game-end check, next seat (§12, §13.1)."""
-    monuments.score_monuments(w)
+    building.score_monuments(w)
     n = w.num_players
     for k in range(n):
         seat = (w.active - 1 + k) % n + 1

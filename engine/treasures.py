@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .board import SPECIAL_TREASURES, SQUARE_NAMES
+from .decisions import Decision
 from .pieces import TRADER
-from .state import Decision
 from .work import Work
 
 

@@ -16,66 +16,68 @@ from .boardview import (
     leader_views,
     monument_views,
 )
-from .events import event_visible
+from .decisions import Decision
+from .events import EventDict, event_visible
+from .kinds import Color, EndReason, Leader, MonumentName, ScoreKey
 from .kingdoms import label
 from .legality import legal_actions
 from .pieces import COLOR_NAMES, LEADER_NAMES, MONUMENT_NAMES
 from .scoring import Placing, final_ranking
-from .state import Decision, GameState, board_rows
+from .state import GameState, board_rows
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
     """Hold everything ``seat`` (None = spectator) may see of a state (RULES.md §14).
 
-    ``board`` is 11 rows of 16 diagram tokens (``r*`` a temple with a
-    treasure, ``2P`` seat 2's priest, ``~`` empty river); ``leaders[seat][leader]``
-    a square name or None (in supply); ``unification`` the square of the
-    unification marker while wars are pending (§7.1), else None; ``kingdoms``
-    maps each square of a kingdom (§3) to its kingdom's number, 1.. in square
-    order (squares of leaderless regions are absent); ``hand`` the
-    viewer's own tile counts by colour name (None for a spectator); ``scores``
-    only the totals this viewer may see (``{seat: {red, black, blue, green,
-    treasures}}``); ``events`` the last action's events this viewer may see;
-    ``legal_actions`` the viewer's legal actions in notation when the viewer
-    must act, else ().
+    Each thing is held once, typed; ``to_dict`` writes the JSON (the API's and the records'
+    shape, unchanged), with the board as diagram rows, the legal actions as notation and the
+    ranking as dicts.
 
-    Typed parts, for whoever draws the board without reading tokens: ``squares`` the
-    176 ``SquareView`` in square order (a1, b1, … p11: piece, owner and colour,
-    kingdom number and the sides where the kingdom ends, covering monument, treasure,
-    unification marker); ``board_leaders`` every leader on the board with its owner and
-    colour; ``monuments`` the built monuments with the four squares each covers (§8.2);
-    ``actions`` the same legal actions as ``legal_actions``, as ``Action`` values in the
-    same order; ``placings`` the final ranking as ``Placing`` values (empty before the
-    end); ``pending`` the ``Decision`` waiting, else None (all public, §15).
+    The board: ``squares`` the 176 ``SquareView`` in square order (a1, b1, … p11: piece,
+    owner and colour, kingdom number and the sides where the kingdom ends, covering
+    monument, treasure, unification marker, river banks), computed once from ``cells`` (the
+    board's cell codes, ``engine.pieces``: the engine's own form, read ``squares``);
+    ``square(name)`` one of them. ``treasures`` the squares still holding a treasure;
+    ``unification`` the square of the unification marker while wars are pending (§7.1),
+    else None; ``kingdoms`` maps each square of a kingdom (§3) to its kingdom's number,
+    1.. in square order (squares of leaderless regions are absent); ``leaders[seat][leader]``
+    a square name or None (in supply), and ``board_leaders`` those on the board with their
+    owner and colour; ``monuments_built`` each built monument's top-left square, and
+    ``monuments`` the same with the four squares each covers (§8.2).
+
+    The players: ``hand`` the viewer's own tile counts by colour (None for a spectator);
+    ``hands`` every hand once they are public (the end), else None; ``scores`` only the
+    totals this viewer may see (``{seat: {red, black, blue, green, treasures}}``);
+    ``events`` the last action's events this viewer may see; ``actions`` the viewer's legal
+    actions (``Action`` values, in ``legal_actions`` order) when the viewer must act, else
+    (); ``placings`` the final ranking (empty before the end); ``pending`` the ``Decision``
+    waiting, else None (all public, §15).
     """
 
     seat: int | None
     num_players: int
     open_scoring: bool
     is_over: bool
-    end_reason: str | None
-    board: tuple[str, ...]
+    end_reason: EndReason | None
+    cells: tuple[int, ...] = field(repr=False)
     treasures: tuple[str, ...]
     unification: str | None
     kingdoms: dict[str, int]
-    leaders: dict[int, dict[str, str | None]]
+    leaders: dict[int, dict[Leader, str | None]]
     catastrophes: dict[int, int]
     hand_sizes: dict[int, int]
-    hand: dict[str, int] | None
-    hands: dict[int, dict[str, int]] | None
+    hand: dict[Color, int] | None
+    hands: dict[int, dict[Color, int]] | None
     bag_size: int
-    monuments_available: tuple[str, ...]
-    monuments_built: dict[str, str]
-    treasures_left: int
+    monuments_available: tuple[MonumentName, ...]
+    monuments_built: dict[MonumentName, str]
     active_seat: int
     actions_left: int
     to_act: int | None
     pending: Decision | None
-    scores: dict[int, dict[str, int]]
-    events: tuple[dict[str, Any], ...]
-    legal_actions: tuple[str, ...]
-    ranking: tuple[dict[str, Any], ...]
+    scores: dict[int, dict[ScoreKey, int]]
+    events: tuple[EventDict, ...]
     actions: tuple[Action, ...] = ()
     placings: tuple[Placing, ...] = ()
     # Derived parts, computed once when first read (outside ``==`` and JSON).
@@ -86,7 +88,13 @@ class PlayerView:
         """Return the 176 ``SquareView`` in square order (a1, b1, … p11), computed once."""
         got = self.cache.get("squares")
         if got is None:
-            got = board_squares(self.board, self.kingdoms, self.monuments, self.unification)
+            got = board_squares(
+                self.cells,
+                frozenset(self.treasures),
+                self.kingdoms,
+                self.monuments,
+                self.unification,
+            )
             self.cache["squares"] = got
         squares: tuple[SquareView, ...] = got
         return squares
@@ -101,19 +109,29 @@ class PlayerView:
         """Return the built monuments with the four squares each covers (RULES.md §8.2)."""
         return monument_views(self.monuments_built)
 
+    @property
+    def treasures_left(self) -> int:
+        """Return how many treasures are still on the board (RULES.md §9, §13.1)."""
+        return len(self.treasures)
+
     def square(self, name: str) -> SquareView:
         """Return the ``SquareView`` of square ``name`` (``"f7"``); raise ``KeyError``."""
         return self.squares[SQUARE_BY_NAME[name]]
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the view as a JSON-able dict (seat keys become strings in JSON)."""
+        """Return the view as a JSON-able dict (seat keys become strings in JSON).
+
+        The board is written as 11 rows of 16 diagram tokens (``r*`` a temple with a
+        treasure, ``2P`` seat 2's priest, ``~`` empty river), the legal actions as notation
+        (``legal_actions``) and the ranking as ``Placing.to_dict`` (``ranking``).
+        """
         return {
             "seat": self.seat,
             "num_players": self.num_players,
             "open_scoring": self.open_scoring,
             "is_over": self.is_over,
             "end_reason": self.end_reason,
-            "board": list(self.board),
+            "board": board_rows(self.cells, tuple(SQUARE_BY_NAME[t] for t in self.treasures)),
             "treasures": list(self.treasures),
             "unification": self.unification,
             "kingdoms": self.kingdoms,
@@ -132,8 +150,8 @@ class PlayerView:
             "pending": None if self.pending is None else self.pending.to_dict(),
             "scores": {str(k): v for k, v in self.scores.items()},
             "events": list(self.events),
-            "legal_actions": list(self.legal_actions),
-            "ranking": list(self.ranking),
+            "legal_actions": [str(a) for a in self.actions],
+            "ranking": [p.to_dict() for p in self.placings],
         }
 
     def to_json(self) -> str:
@@ -141,8 +159,14 @@ class PlayerView:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
 
 
-def _counts(c: tuple[int, ...]) -> dict[str, int]:
+def _counts(c: tuple[int, ...]) -> dict[Color, int]:
     return {COLOR_NAMES[i]: c[i] for i in range(4)}
+
+
+def _totals(vp: tuple[int, ...], treasures: int) -> dict[ScoreKey, int]:
+    out: dict[ScoreKey, int] = {COLOR_NAMES[i]: vp[i] for i in range(4)}
+    out["treasures"] = treasures
+    return out
 
 
 def _kingdom_numbers(state: GameState) -> list[int]:
@@ -180,10 +204,7 @@ def view_for(state: GameState, seat: int | None, *, game_ended: bool = False) ->
         for i in range(n)
     }
     visible_totals = [i + 1 for i in range(n) if public or state.open_scoring or seat == i + 1]
-    scores = {
-        s: {**_counts(state.vp[s - 1]), "treasures": state.treasures_held[s - 1]}
-        for s in visible_totals
-    }
+    scores = {s: _totals(state.vp[s - 1], state.treasures_held[s - 1]) for s in visible_totals}
     events = tuple(e.to_dict() for e in state.events if event_visible(e, seat, game_over=public))
     mine = seat is not None and state.to_act == seat
     actions = legal_actions(state) if mine else ()
@@ -195,7 +216,7 @@ def view_for(state: GameState, seat: int | None, *, game_ended: bool = False) ->
         open_scoring=state.open_scoring,
         is_over=over,
         end_reason=state.end_reason,
-        board=tuple(board_rows(state.board, state.treasures)),
+        cells=state.board,
         treasures=tuple(SQUARE_NAMES[t] for t in state.treasures),
         unification=SQUARE_NAMES[state.unification] if state.unification >= 0 else None,
         kingdoms={SQUARE_NAMES[q]: k for q, k in enumerate(kingdom_of) if k},
@@ -211,15 +232,12 @@ def view_for(state: GameState, seat: int | None, *, game_ended: bool = False) ->
         monuments_built={
             MONUMENT_NAMES[m]: SQUARE_NAMES[t] for m, t in enumerate(state.monuments) if t >= 0
         },
-        treasures_left=len(state.treasures),
         active_seat=state.active_seat,
         actions_left=state.actions_left,
         to_act=state.to_act,
         pending=state.pending,
         scores=scores,
         events=events,
-        legal_actions=tuple(str(a) for a in actions),
-        ranking=tuple(p.to_dict() for p in placings),
         actions=tuple(actions),
         placings=placings,
     )

@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from .board import NEIGHBOURS, SQUARE_NAMES
+from .decisions import Conflict, Decision
 from .events import Event
+from .kinds import EndReason, EventCode
 from .kingdoms import Regions, label, relabel
 from .legality import analysis
 from .pieces import (
@@ -24,7 +26,7 @@ from .pieces import (
     TILE_BASE,
     cell_leader,
 )
-from .state import Conflict, Decision, GameState
+from .state import GameState
 
 # Setting an event's slots directly (``Work.emit``, several times a ply).
 _new = object.__new__
@@ -153,7 +155,7 @@ class Work:
 
     # --- small helpers shared by the rule modules -------------------------
 
-    def emit(self, code: str, private_to: int | None = None, **params: Any) -> None:
+    def emit(self, code: EventCode, private_to: int | None = None, **params: Any) -> None:
         """Append an event (unless events are not kept)."""
         if self.log:
             event = _new(Event)  # the frozen dataclass's __init__ costs twice as much
@@ -293,7 +295,7 @@ class Work:
             self.emit("tiles_drawn", seat=seat, count=n)
         return True
 
-    def end_game(self, reason: str) -> None:
+    def end_game(self, reason: EndReason) -> None:
         """End the game now (§13.1)."""
         self.is_over = True
         self.end_reason = reason

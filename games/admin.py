@@ -44,12 +44,13 @@ def move_public_action(move: Move) -> str:
     A swap's colours stay hidden until the game is over: "swap (2 tiles, colours hidden)".
     ``move.game`` should be fetched with it (``list_select_related``).
     """
-    if move.game.status == Game.Status.FINISHED or move.is_undo:
+    if move.is_undo:
         return move.action
-    action = engine.Action.parse(move.action)
-    if not isinstance(action, engine.SwapTiles):
+    over = move.game.status == Game.Status.FINISHED
+    seen = engine.seen_action(move.action, player=move.seat, viewer=None, game_over=over)
+    if not isinstance(seen, engine.HiddenSwap):
         return move.action
-    n = len(action.tile_colors)
+    n = seen.tiles
     return ngettext(
         "swap (%(n)s tile, colours hidden)", "swap (%(n)s tiles, colours hidden)", n
     ) % {"n": n}

@@ -49,7 +49,7 @@ def choose_action(
     iterations: int | None = None,
     time_limit: float | None = None,
 ) -> Action:
-    """Return the action ``tier`` plays for ``view.seat`` (one of ``view.legal_actions``).
+    """Return the action ``tier`` plays for ``view.seat`` (one of ``view.actions``).
 
     ``history`` is the seat's visible event history (see the module doc; None
     when unknown, e.g. a diagram: hidden totals are then estimated by
@@ -61,12 +61,12 @@ def choose_action(
     """
     if tier not in TIERS:
         raise ValueError(f"unknown bot tier {tier!r}: use one of {', '.join(TIERS)}")
-    if view.seat is None or view.to_act != view.seat or not view.legal_actions:
+    if view.seat is None or view.to_act != view.seat or not view.actions:
         raise ValueError("a bot answers only for the seat that must act now")
     rng = random.Random(f"{tier}:{seed}")
-    legal = view.legal_actions
+    legal = view.actions
     if tier == "random" or len(legal) == 1:
-        return Action.parse(legal[rng.randrange(len(legal))])
+        return legal[rng.randrange(len(legal))]
     events = None if history is None else list(history)
     seat = view.seat
     if tier == "hard":
@@ -81,10 +81,9 @@ def choose_action(
         state = engine.determinize(view, rng, seen_events=events)
         policy = easy_policy if tier == "easy" else medium_policy
         chosen = policy(state, seat, rng)
-    text = str(chosen)
-    if text not in legal:  # pragma: no cover - determinized states keep the seat's legal actions
-        raise AssertionError(f"bot chose {text!r}, not legal in its view")
-    return Action.parse(text)
+    if chosen not in legal:  # pragma: no cover - determinized states keep the seat's legal actions
+        raise AssertionError(f"bot chose {str(chosen)!r}, not legal in its view")
+    return chosen
 
 
 __all__ = ["TIERS", "choose_action"]

@@ -23,20 +23,18 @@ from games.api.schemas import (
     SeatOut,
     ViewOut,
 )
-from games.models import Game, Move, Profile, Seat
+from games.models import Game, Move, Profile
 from games.play import ratings
+from games.selectors.visibility import games_visible_to
 from games.text.seats import display_name
 
 
 def visible_games(who: Principal) -> Q:
-    """Return the filter of the games ``who`` may see: public ones (not aborted) and their own.
+    """Return the filter of the games ``who`` may see: the pages' rule (``games_visible_to``).
 
-    A private game is no game to anyone else: it answers 404, as its page does.
+    A game anyone else may not see is no game to them: it answers 404, as its page does.
     """
-    public = Q(is_public=True) & ~Q(status=Game.Status.ABORTED)
-    if who.token is None:
-        return public
-    return public | Q(pk__in=Seat.objects.filter(user_id=who.user.pk).values("game_id"))
+    return games_visible_to(who.user)
 
 
 def player_ref(user: Any) -> PlayerRef:
@@ -95,13 +93,11 @@ def view_out(view: engine.PlayerView) -> ViewOut:
 
 
 def _public_action(move: Move, *, viewer: int | None, over: bool) -> str:
-    """Return ``move``'s notation as ``viewer`` may read it: a swap's colours hidden (§14)."""
+    """Return ``move``'s notation as ``viewer`` may read it: ``"swap 2"`` for another
+    seat's swap before the end, its colours hidden (``engine.seen_action``, RULES.md §14)."""
     if over or move.seat == viewer:
         return move.action
-    action = engine.Action.parse(move.action)
-    if isinstance(action, engine.SwapTiles):
-        return f"swap {len(action.tile_colors)}"
-    return move.action
+    return str(engine.seen_action(move.action, player=move.seat, viewer=viewer, game_over=over))
 
 
 def move_out(move: Move, *, viewer: int | None, over: bool) -> MoveOut:

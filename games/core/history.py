@@ -14,7 +14,6 @@ import engine
 from games.core.states import replay
 from games.models import Game, Move
 
-COLOURS = ("red", "black", "blue", "green")
 CACHE_SECONDS = 24 * 3600
 
 
@@ -38,7 +37,8 @@ def colours_by_ply(game: Game) -> dict[int, list[tuple[int, int, int, int]]]:
     def record(state: engine.GameState) -> None:
         view = engine.view_for(state, None, game_ended=True)
         for seat, scores in view.scores.items():
-            history[seat].append(tuple(int(scores[c]) for c in COLOURS))  # type: ignore[arg-type]
+            red, black, blue, green = (int(scores[c]) for c in engine.COLOR_NAMES)
+            history[seat].append((red, black, blue, green))
 
     record(state)
     line = Move.objects.filter(game_id=game.pk).played()  # the line of play (issue 16)

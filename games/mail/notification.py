@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.core.states import game_state
+from games.core.timecontrol import time_control_of
 from games.mail.sending import absolute, deadline_text, email_send, language_of
 from games.models import TURN_KINDS, Game, Notification, NotificationKind, Seat
 from games.play.timeouts import TIMEOUTS_TO_DROP
@@ -24,9 +25,10 @@ from games.selectors.community import ChatLine, chat_since_for_user, invitation_
 from games.selectors.games import seat_for, seat_infos, seats_prefetch
 from games.selectors.moves import last_move_time, moves_since_seat, seat_moved_since, timeout_moves
 from games.text import headlines
+from games.text.decisions import decision_words
 from games.text.gamelog import log_entries
 from games.text.seats import display_name
-from games.text.words import COLOR_NAME, list_text
+from games.text.words import color_word, list_text
 
 SINCE_PLIES = 30  # the most plies a turn email retells
 
@@ -60,12 +62,7 @@ def _decision_text(game: Game) -> str:
     """Return what the pending out-of-turn decision asks, in words (public, §15)."""
     view = _public_view(game)
     kind = view.pending.kind if view is not None and view.pending else None
-    return {
-        "support": _("commit support in a conflict"),
-        "treasure": _("choose treasures"),
-        "war_order": _("choose the next war"),
-        "monument": _("decide on a monument"),
-    }.get(str(kind), _("make a decision"))
+    return str(decision_words(kind).notice)
 
 
 def _ranking(game: Game) -> list[dict[str, Any]]:
@@ -79,9 +76,7 @@ def _ranking(game: Game) -> list[dict[str, Any]]:
                 "name": names.get(seat.position or 0, "?"),
                 "score": score.get("score"),
                 # colour names in the recipient's language (the keys are the engine's English)
-                "colors": {
-                    str(COLOR_NAME.get(c, c)): vp for c, vp in score.get("colors", {}).items()
-                },
+                "colors": {color_word(c): vp for c, vp in score.get("colors", {}).items()},
                 "rating_before": seat.rating_before,
                 "rating_after": seat.rating_after,
             }
@@ -261,10 +256,12 @@ def _invitation(game: Game, user: Any) -> dict[str, Any]:
     """Return who invites ``user`` to ``game`` (while pending) and the game's terms.
 
     ``{"inviter_name": str ("" once answered), "terms": {setting: value}}`` for each of
-    ``Game.SETTINGS`` (the email names the players, rating, scoring and time control).
+    ``Game.SETTINGS`` (the email names the players, rating, scoring and time control), with
+    ``time_control`` the game's ``TimeControl`` (said in the recipient's language).
     """
     notice = invitation_pending(game, user)
     terms = {field: getattr(game, field) for field in Game.SETTINGS}
+    terms["time_control"] = time_control_of(game)
     return {"inviter_name": notice.inviter if notice else "", "terms": terms}
 
 

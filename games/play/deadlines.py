@@ -1,10 +1,10 @@
 """A game's running deadline: who must act by when, and when the reminder is due (issue 6).
 
-Two time controls: days per move (each decision gets ``days_per_move``), or a time bank
-with increment (issue 17: each seat's bank runs only while the game waits on it, and
-each of its turns that ends adds the increment, capped). ``decision_time`` says how long
-the seat to act has; ``clock_start`` turns that into the deadline; ``bank_settle`` keeps
-the banks when the game stops waiting on a seat. A deadline shifted for other reasons
+The game's ``TimeControl`` (``games.core.timecontrol``: days per move, a time bank with
+increment, or none) says how long a seat has and how a bank moves; this module keeps the
+deadline and the banks by asking it. ``decision_time`` says how long the seat to act has;
+``clock_start`` turns that into the deadline; ``bank_settle`` keeps the banks when the
+game stops waiting on a seat. A deadline shifted for other reasons
 (vacations, ``games.accounts.vacations``) keeps its seat's bank in step, since a bank's
 time left is always read off the deadline. Quiet hours (``games.play.quiet``) move a
 deadline later by the quiet time it crosses, and a bank spends none of that time.
@@ -16,7 +16,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games.core.clock import bank_credited, reminder_for
+from games.core.clock import reminder_for
+from games.core.timecontrol import time_control_of
 from games.models import Game, Seat
 from games.play.quiet import quiet_running, quiet_shift
 from games.selectors.people import vacation_current
@@ -27,18 +28,20 @@ CLOCK_FIELDS = ["deadline", "deadline_seat", "deadline_set_at", "reminder_at"]
 def decision_time(game: Game) -> timedelta | None:
     """Return how long the seat that must act now in ``game`` has, or None without a limit.
 
-    ``days_per_move``, or in a time-bank game what that seat's bank holds (its
-    ``Seat.bank_seconds``; the seats as ``game.seats.all()`` reads them). None when nobody
-    is to act.
+    The time control's answer (``TimeControl.decision_time``), given that seat's bank when
+    the control keeps one (its ``Seat.bank_seconds``; the seats as ``game.seats.all()``
+    reads them). None when nobody is to act.
     """
     if game.to_act_seat is None:
         return None
-    if game.bank_days:
+    control = time_control_of(game)
+    bank = None
+    if control.has_bank:
         seat = _seat(game, game.to_act_seat)
-        return timedelta(seconds=seat.bank_seconds or 0) if seat is not None else None
-    if game.days_per_move:
-        return timedelta(days=game.days_per_move)
-    return None
+        if seat is None:
+            return None
+        bank = timedelta(seconds=seat.bank_seconds or 0)
+    return control.decision_time(bank)
 
 
 def clock_start(game: Game) -> None:
@@ -61,11 +64,12 @@ def clock_start(game: Game) -> None:
 
 
 def banks_fill(game: Game) -> None:
-    """Give every seat of a starting time-bank ``game`` its initial bank (saved)."""
-    if not game.bank_days:
+    """Give every seat of a starting ``game`` its initial bank, if its control keeps one."""
+    start = time_control_of(game).starting_bank()
+    if start is None:
         return
     for seat in game.seats.all():
-        seat.bank_seconds = int(timedelta(days=game.bank_days).total_seconds())
+        seat.bank_seconds = int(start.total_seconds())
         seat.save(update_fields=["bank_seconds"])
 
 
@@ -75,11 +79,13 @@ def bank_settle(game: Game, *, turn_ended_for: int | None) -> None:
     Call before ``clock_start`` when the game stops waiting on ``game.deadline_seat``: that
     seat keeps what its bank holds then (the deadline less now; while its player is on a
     vacation that pauses this game, the time since the vacation began is not spent).
-    ``turn_ended_for`` is the seat whose turn just ended, if one did: it gets
-    ``bank_increment_hours``, up to ``bank_cap_days`` (RULES.md §12: one turn, with any
-    decisions taken in it). Seats changed are saved; nothing happens in other games.
+    ``turn_ended_for`` is the seat whose turn just ended, if one did: its bank is what the
+    control gives after a turn (``TimeControl.after_turn``: the increment, up to the cap;
+    RULES.md §12: one turn, with any decisions taken in it). Seats changed are saved;
+    nothing happens in other games or without a bank.
     """
-    if not game.bank_days:
+    control = time_control_of(game)
+    if not control.has_bank:
         return
     now = timezone.now()
     seats = {s.position: s for s in game.seats.all()}  # one read: the same seat may be both
@@ -95,12 +101,12 @@ def bank_settle(game: Game, *, turn_ended_for: int | None) -> None:
         running.bank_seconds = int(left.total_seconds())
         running.save(update_fields=["bank_seconds"])
     ended = seats.get(turn_ended_for)
-    if ended is not None and game.bank_increment_hours:
-        cap = timedelta(days=game.bank_cap_days or game.bank_days)
-        left = timedelta(seconds=ended.bank_seconds or 0)
-        credited = bank_credited(left, timedelta(hours=game.bank_increment_hours), cap)
-        ended.bank_seconds = int(credited.total_seconds())
-        ended.save(update_fields=["bank_seconds"])
+    if ended is not None:
+        held = timedelta(seconds=ended.bank_seconds or 0)
+        credited = control.after_turn(held)
+        if credited != held:
+            ended.bank_seconds = int(credited.total_seconds())
+            ended.save(update_fields=["bank_seconds"])
 
 
 def _seat(game: Game, position: int | None) -> Seat | None:

@@ -15,6 +15,7 @@ from games.accounts.bots import BOT_TIERS, bot_account
 from games.core import signals
 from games.core.errors import GameNotActive, JoinRefused, NotAPlayer
 from games.core.states import state_to_db
+from games.core.timecontrol import time_control
 from games.models import Game, NotificationKind, Seat
 from games.outbox import notifications
 from games.play.access import UserLike, locked_game, user_id_of
@@ -42,10 +43,11 @@ def game_create(
 ) -> Game:
     """Create an open game of ``num_players`` (2–4) seats and seat its creator.
 
-    ``days_per_move`` is the time per decision in days (None: no limit, unrated games
-    only); ``bank_days`` instead gives each seat a time bank of that many days, which
-    runs only while the game waits on the seat and gains ``bank_increment_hours`` at the
-    end of each of its turns, up to ``bank_cap_days`` (at least ``bank_days``; issue 17).
+    The time control (``games.core.timecontrol.time_control``): ``days_per_move`` is the
+    time per decision in days (None: no limit, unrated games only); ``bank_days`` instead
+    gives each seat a time bank of that many days, which runs only while the game waits on
+    the seat and gains ``bank_increment_hours`` at the end of each of its turns, up to
+    ``bank_cap_days`` (at least ``bank_days``; issue 17).
     ``vacation_allowed`` False means players' vacations do not pause its deadlines,
     ``quiet_hours_allowed`` False that their quiet hours do not stop its clock (issue 17).
     ``bots`` names a tier (``easy``, ``medium``, ``hard``) for each other seat a bot takes
@@ -63,12 +65,13 @@ def game_create(
         raise JoinRefused(_("Bots can take only the seats other than yours."))
     if bots:
         is_rated = False  # ratings measure people against people
-    if bank_days:
-        days_per_move = None  # one time control: the bank
-        bank_cap_days = max(bank_cap_days or bank_days, bank_days)
-    else:
-        bank_days, bank_increment_hours, bank_cap_days = None, 0, None
-    if is_rated and not (days_per_move or bank_days):
+    control = time_control(
+        days_per_move=days_per_move,
+        bank_days=bank_days,
+        bank_increment_hours=bank_increment_hours,
+        bank_cap_days=bank_cap_days,
+    )
+    if is_rated and not control.limited:
         raise JoinRefused(_("A rated game needs a time limit per move."))
     with transaction.atomic():
         game = Game.objects.create(
@@ -77,13 +80,10 @@ def game_create(
             is_public=is_public,
             is_rated=is_rated,
             open_scoring=open_scoring,
-            days_per_move=days_per_move,
             vacation_allowed=vacation_allowed,
             chat_spectators=chat_spectators,
             quiet_hours_allowed=quiet_hours_allowed,
-            bank_days=bank_days,
-            bank_increment_hours=bank_increment_hours,
-            bank_cap_days=bank_cap_days,
+            **control.fields(),  # one time control, stored as its fields (games.core.timecontrol)
         )
         Seat.objects.create(game=game, user_id=creator_id)
         for tier in bots:

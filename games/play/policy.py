@@ -8,12 +8,6 @@ from __future__ import annotations
 import engine
 
 
-def _square_key(square: str | None) -> tuple[str, int]:
-    """Return ``("b", 8)`` for the square name ``"b8"``: column letter first, then row number."""
-    name = square or ""
-    return name[:1], int(name[1:] or 0)
-
-
 def default_action(state: engine.GameState) -> engine.Action:
     """Return the default action of ``state.to_act`` (issue 6, time controls).
 
@@ -23,8 +17,9 @@ def default_action(state: engine.GameState) -> engine.Action:
     - monument: ``decline monument`` (§8.1);
     - treasures: the first square in column-letter, then row-number order (§9).
 
-    Chooses by action type and fields, never by notation. Falls back to the first legal
-    action for anything else. Raises ``ValueError`` when the game is over (no legal action).
+    Chooses by action type and fields, never by notation or square names. Falls back to the
+    first legal action for anything else. Raises ``ValueError`` when the game is over (no
+    legal action).
     """
     legal = engine.legal_actions(state)
     if not legal:
@@ -43,5 +38,6 @@ def default_action(state: engine.GameState) -> engine.Action:
             return action
     treasures = [a for a in legal if isinstance(a, engine.TakeTreasure)]
     if treasures:
-        return min(treasures, key=lambda a: _square_key(a.target))
+        # Column letter first, then row number, as the engine reads square names.
+        return min(treasures, key=lambda a: engine.square_coords(a.target))
     return legal[0]

@@ -25,6 +25,7 @@ from games.core.errors import (
     StaleVersion,
 )
 from games.core.states import events_to_db, replay, state_from_db, state_to_db
+from games.core.timecontrol import time_control_of
 from games.models import Game, Move, Seat
 from games.play import policy
 from games.play.access import UserLike, locked_game, user_id_of
@@ -235,7 +236,8 @@ def action_apply(
         game.to_act_seat = after.to_act
         turn_ended = before.active_seat if after.active_seat != before.active_seat else None
         # A time bank (issue 17) also settles when a turn ends on the same seat's clock.
-        if after.to_act != before.to_act or (game.bank_days and turn_ended is not None):
+        banked = time_control_of(game).has_bank
+        if after.to_act != before.to_act or (banked and turn_ended is not None):
             bank_settle(game, turn_ended_for=turn_ended)
             clock_start(game)
     game.save(update_fields=fields)

@@ -23,6 +23,7 @@ from games.core.states import game_state
 from games.models import Game, Move, Seat
 from games.selectors import games as selectors
 from games.selectors.moves import moves_for_record
+from games.selectors.visibility import games_visible_to
 from games.text.seats import display_name
 
 FORMAT = "tigris-euphrates-record"
@@ -43,17 +44,11 @@ def viewable_game(
 ) -> Game | None:
     """Return the started game ``user`` may look at, with its seats; else None.
 
-    As the game page decides (``games.web.views.game``): a private game only for its players
-    and whoever opened its invitation; an aborted game only for its players and staff.
+    Who may look is the one rule of the pages and the API (``games_visible_to``).
     """
-    game = selectors.with_seats(Game.objects.filter(pk=game_id)).first()
+    visible = games_visible_to(user, invite_tokens=invite_tokens or ())
+    game = selectors.with_seats(Game.objects.filter(visible, pk=game_id)).first()
     if game is None or game.state is None:
-        return None
-    seated = selectors.seat_for(game, user) is not None
-    staff = bool(getattr(user, "is_staff", False))
-    if game.status == Game.Status.ABORTED and not seated and not staff:
-        return None
-    if not selectors.game_can_view(game, user, invite_tokens=invite_tokens):
         return None
     return game
 
@@ -141,10 +136,11 @@ def _move(move: Move, ply: int, perspective: int | None, *, finished: bool) -> d
         return out
     if move.source not in PUBLIC_SOURCES:
         out["source"] = "player"
-    if move.action.startswith("swap "):
+    seen = engine.seen_action(move.action, player=move.seat, viewer=perspective, game_over=False)
+    if isinstance(seen, engine.HiddenSwap):
         out["action"] = None
         out["hidden"] = "swap"
-        out["tiles"] = len(move.action.split()) - 1
+        out["tiles"] = seen.tiles
     return out
 
 

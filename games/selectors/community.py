@@ -2,7 +2,7 @@
 invitations.
 
 Who reads a game's chat: its seated players, always; anyone else who may see the game
-(``games.selectors.games.game_can_view``) while the creator left ``Game.chat_spectators``
+(``games.selectors.visibility.games_visible_to``) while the creator left ``Game.chat_spectators``
 on. A reader never gets the lines of a player they muted. Private notes are read for their
 author only: no function here returns another user's notes (RULES.md §14 treats them as a
 secret, like a hand).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
@@ -24,11 +24,11 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from games.core.timecontrol import TimeControl, time_control_of
 from games.models import (
     TURN_KINDS,
     ChatMessage,
     Game,
-    Invitation,
     NotificationPreference,
     Seat,
     StandingOrders,
@@ -183,27 +183,6 @@ def seat_for(game: Game, user: UserLike) -> Seat | None:
     return None
 
 
-def game_can_view(game: Game, user: UserLike, *, invite_tokens: list[str] | None = None) -> bool:
-    """Return whether ``user`` may look at ``game``.
-
-    Anyone may look at a public game; a private one is visible to its players, to
-    whoever opened its invitation link (``invite_tokens`` remembered in the session) and
-    to whoever was invited by name.
-    """
-    if game.is_public:
-        return True
-    if seat_for(game, user) is not None:
-        return True
-    if game.invite_token in (invite_tokens or []):
-        return True
-    # Invited by name (issue 18): the invitation shows the game until it is answered.
-    return user.is_authenticated and (
-        Invitation.objects.filter(
-            game_id=game.pk, invitee_id=user.pk, status=Invitation.Status.PENDING
-        ).exists()
-    )
-
-
 @dataclass(frozen=True)
 class Player:
     """A seat as a list shows it: its ``position`` (None before the start) and ``user``."""
@@ -220,10 +199,9 @@ class OpenGame:
     num_players: int
     seated: int
     players: tuple[Player, ...]
-    days_per_move: int | None
+    time_control: TimeControl  # days per move, a time bank or none (issues 6, 17)
     is_rated: bool
     open_scoring: bool
-    bank_days: int | None = None  # a time bank instead of days per move (issue 17)
 
 
 def _players(seats: Iterable[Seat]) -> tuple[Player, ...]:
@@ -243,10 +221,9 @@ def games_open(*, limit: int = 50) -> list[OpenGame]:
             num_players=game.num_players,
             seated=len(game.seats.all()),
             players=_players(game.seats.all()),
-            days_per_move=game.days_per_move,
+            time_control=time_control_of(game),
             is_rated=game.is_rated,
             open_scoring=game.open_scoring,
-            bank_days=game.bank_days,
         )
         for game in games
     ]
@@ -307,11 +284,6 @@ def games_waiting_for(user: UserLike) -> QuerySet[Game]:
         seats__user_id=user.pk,
         seats__position=F("to_act_seat"),
     ).order_by("updated_at")
-
-
-def games_waiting_count(user: UserLike) -> int:
-    """Return how many games wait for ``user`` to act (the navigation bar's count)."""
-    return games_waiting_for(user).count()
 
 
 @dataclass(frozen=True)
@@ -425,29 +397,3 @@ def waiting_for_viewer(game: Game, user: UserLike) -> tuple[int, int | None] | N
 def games_waiting_ids(user: UserLike) -> list[int]:
     """Return the ids of the games waiting for ``user`` to act, the longest waiting first."""
     return list(games_waiting_for(user).values_list("pk", flat=True))
-
-
-class PollFacts(NamedTuple):
-    """What a poll needs to know before reading a game: ``selectors.game_poll_facts``."""
-
-    version: int
-    openly_viewable: bool
-    updated_at: datetime
-
-
-def game_poll_facts(game_id: int) -> PollFacts | None:
-    """Return the game's version, whether anyone may see it, and its last update; or None.
-
-    One indexed query (the poll). ``openly_viewable`` is true for a public game that is
-    not aborted: anyone may learn that it has not moved. For any other game the poll checks
-    who asks first. ``updated_at`` names the state in ``games.prerender``'s cache keys.
-    """
-    row = (
-        Game.objects.filter(pk=game_id)
-        .values_list("version", "is_public", "status", "updated_at")
-        .first()
-    )
-    if row is None:
-        return None
-    version, is_public, status, updated_at = row
-    return PollFacts(version, bool(is_public) and status != Game.Status.ABORTED, updated_at)

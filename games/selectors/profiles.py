@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Q
-
 from games.models import Game, Seat
 from games.selectors.games import UserLike
+from games.selectors.visibility import games_visible_to
 
 RECENT_GAMES = 10
 
@@ -80,12 +79,10 @@ def _mean(values: list[float]) -> float | None:
 
 def player_record(user_id: int, viewer: UserLike) -> PlayerRecord:
     """Return the record of player ``user_id`` as ``viewer`` may see it (two queries)."""
-    visible = Q(game__is_public=True)
-    if viewer.is_authenticated:
-        visible |= Q(game_id__in=Seat.objects.filter(user_id=viewer.pk).values("game_id"))
+    # The games ``viewer`` may see, by the one rule of the pages and the API.
+    visible = Game.objects.filter(games_visible_to(viewer)).values("pk")
     seats = list(
-        Seat.objects.filter(user_id=user_id)
-        .filter(visible)
+        Seat.objects.filter(user_id=user_id, game_id__in=visible)
         .exclude(game__status__in=[Game.Status.ABORTED, Game.Status.EXPIRED])
         .select_related("game")
         .defer("game__state", "game__seed")

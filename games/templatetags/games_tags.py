@@ -32,7 +32,7 @@ def games_waiting_count(context: Any) -> int:
     user = request.user if request is not None else context.get("user")
     if user is None:
         return 0
-    return selectors.games_waiting_count(user)
+    return selectors.games_waiting_for(user).count()
 
 
 @register.filter

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from django.utils.translation import get_language, ngettext
+from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 import engine
-from games.text.words import COLOR_NAME, LEADER_NAME, TILE_NAME, list_text, monument_name
+from games.text.words import (
+    COLOR_NAME,
+    LEADER_NAME,
+    TILE_NAME,
+    color_word,
+    list_text,
+    monument_name,
+)
 
 # Stands for the target square in a group's words (``"Place a red temple on @"``).
 SQUARE_MARK = "@"
@@ -23,7 +31,7 @@ def action_words(
     action: engine.Action,
     *,
     from_square: str | None = None,
-    support_color: str | None = None,
+    support_color: engine.Color | None = None,
     square: str | None = None,
 ) -> str:
     """Return ``action`` in words (``"Place a red temple on f7"``) in the active language.
@@ -40,7 +48,7 @@ def _words(
     language: str | None,
     action: engine.Action,
     from_square: str | None,
-    support_color: str | None,
+    support_color: engine.Color | None,
     square: str | None,
 ) -> str:
     at = square or action.target
@@ -75,13 +83,13 @@ def _words(
         n = action.count
         return ngettext(
             "Commit %(n)s %(color)s tile as support", "Commit %(n)s %(color)s tiles as support", n
-        ) % {"n": n, "color": COLOR_NAME.get(support_color or "", "")}
+        ) % {"n": n, "color": color_word(support_color)}
     if isinstance(action, engine.ChooseWar):
         return _("Fight the %(color)s war next") % {"color": COLOR_NAME[action.color_name]}
     if isinstance(action, engine.BuildMonument):
         return _("Build the %(name)s monument on the 2×2 square %(block)s") % {
             "name": monument_name(action.monument_name),
-            "block": block_words(at or ""),
+            "block": block_words(action),
         }
     if isinstance(action, engine.DeclineMonument):
         return _("Decline to build a monument")
@@ -90,15 +98,42 @@ def _words(
     return str(action)
 
 
-def block_words(top: str) -> str:
-    """Return the 2×2 square whose top-left square is ``top`` in words: ``"b5–c6"``.
+def block_words(monument: engine.BuildMonument) -> str:
+    """Return the 2×2 block ``monument`` would cover in words: ``"b5–c6"``.
 
     A monument is named by its top-left square in the notation (RULES.md §8.2); players
-    read the block it covers, from that square to the one diagonally below it.
+    read the block it covers, from that square to the one diagonally below it (the engine's
+    ``touched``, top row first).
     """
-    if len(top) < 2 or not top[1:].isdigit() or top[0] not in _COLS[:-1]:
-        return top
-    return f"{top}–{_COLS[_COLS.index(top[0]) + 1]}{int(top[1:]) + 1}"
+    squares = monument.touched
+    return f"{squares[0]}–{squares[-1]}"
 
 
-_COLS = "abcdefghijklmnop"
+# Each kind of action's heading in the list of the viewer's actions (``Action.kind``); a
+# tile's or a leader's group is headed by its piece instead (None here), pass and decline
+# are the others.
+ACTION_TITLES: dict[engine.ActionKind, Promise | None] = {
+    "tile": None,
+    "leader": None,
+    "withdraw": gettext_lazy("withdraw a leader"),
+    "catastrophe": gettext_lazy("catastrophe"),
+    "swap": gettext_lazy("swap tiles"),
+    "pass": gettext_lazy("other"),
+    "commit": gettext_lazy("commit support"),
+    "war": gettext_lazy("choose the next war"),
+    "monument": gettext_lazy("build a monument"),
+    "decline": gettext_lazy("other"),
+    "treasure": gettext_lazy("take a treasure"),
+}
+
+
+def action_title(action: engine.Action) -> str:
+    """Return the heading of the group ``action`` belongs to, in the active language.
+
+    A tile's group is headed by the tile (``"red temple"``), a leader's by the leader.
+    """
+    if isinstance(action, engine.PlaceTile):
+        return str(TILE_NAME[action.color_name])
+    if isinstance(action, engine.PlaceLeader):
+        return str(LEADER_NAME[action.leader_name])
+    return str(ACTION_TITLES[action.kind] or action.kind)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -21,25 +21,189 @@ from django.utils.translation import gettext as _
 import engine
 from games.text.seats import SeatInfo, seat_label
 from games.text.words import (
-    COLOR_NAME,
-    LEADER_NAME,
-    TILE_NAME,
+    color_word,
     conflict_name,
+    leader_word,
     list_text,
     monument_name,
+    tile_word,
 )
 
-
-def _color(name: Any) -> str:
-    return str(COLOR_NAME.get(str(name), name))
-
-
-def _tile(name: Any) -> str:
-    return str(TILE_NAME.get(str(name), name))
+# Says which seat an event names (``who("attacker")``): its label, or the page's mark.
+Who = Callable[..., str]
+Params = Mapping[str, Any]
 
 
-def _leader(name: Any) -> str:
-    return str(LEADER_NAME.get(str(name), name))
+def _leader_withdrawn(p: Params, who: Who) -> str:
+    reasons = {
+        "action": _("withdrawn"),
+        "no_temple": _("withdrawn: no temple beside it"),
+        "revolt": _("removed: lost the revolt"),
+        "war": _("removed: lost the war"),
+    }
+    return _("%(who)s's %(leader)s on %(square)s was %(reason)s.") % {
+        "who": who(),
+        "leader": leader_word(p.get("leader")),
+        "square": p.get("square"),
+        "reason": reasons.get(str(p.get("reason")), p.get("reason")),
+    }
+
+
+def _catastrophe_placed(p: Params, who: Who) -> str:
+    if p.get("removed"):
+        return _("%(who)s placed a catastrophe on %(square)s, destroying a %(tile)s.") % {
+            "who": who(),
+            "square": p.get("square"),
+            "tile": tile_word(p.get("removed")),
+        }
+    return _("%(who)s placed a catastrophe on %(square)s.") % {
+        "who": who(),
+        "square": p.get("square"),
+    }
+
+
+def _tiles_swapped(p: Params, who: Who) -> str:
+    n = int(p.get("count") or 0)
+    return ngettext("%(who)s swapped %(n)s tile.", "%(who)s swapped %(n)s tiles.", n) % {
+        "who": who(),
+        "n": n,
+    }
+
+
+def _vp_scored(p: Params, who: Who) -> str:
+    values = {"n": p.get("amount"), "color": color_word(p.get("color")), "who": who()}
+    if p.get("reason") == "monument":  # at the end of the turn (RULES.md §8)
+        return _("%(n)s %(color)s VP to %(who)s from a monument.") % values
+    return _("%(n)s %(color)s VP to %(who)s.") % values
+
+
+def _unification(p: Params, who: Who) -> str:
+    wars = p.get("wars") or []
+    if wars:
+        return _("Kingdoms united at %(square)s: war over %(colors)s.") % {
+            "square": p.get("square"),
+            "colors": list_text(color_word(c) for c in wars),
+        }
+    return _("Kingdoms united peacefully at %(square)s.") % {"square": p.get("square")}
+
+
+def _conflict_started(kind: engine.ConflictKind) -> Callable[[Params, Who], str]:
+    def started(p: Params, who: Who) -> str:
+        return _(
+            "%(Conflict)s over the %(color)s leaders: %(attacker)s (%(a)s) attacks "
+            "%(defender)s (%(d)s)."
+        ) % {
+            "Conflict": conflict_name(kind).capitalize(),
+            "color": color_word(p.get("color")),
+            "attacker": who("attacker"),
+            "a": p.get("attacker_strength"),
+            "defender": who("defender"),
+            "d": p.get("defender_strength"),
+        }
+
+    return started
+
+
+def _support_committed(p: Params, who: Who) -> str:
+    n = int(p.get("count") or 0)
+    return ngettext(
+        "%(who)s committed %(n)s %(color)s tile.", "%(who)s committed %(n)s %(color)s tiles.", n
+    ) % {"who": who(), "n": n, "color": color_word(p.get("color"))}
+
+
+def _conflict_resolved(p: Params, who: Who) -> str:
+    # The winner's strength first, as a score is read ("won 3–2"); the engine says which
+    # one that is (a tie goes to the defender, RULES.md §6.4, §7.3).
+    outcome = engine.conflict_outcome({"code": "conflict_resolved", "params": p})
+    return _("%(winner)s won the %(color)s %(conflict)s %(a)s–%(d)s against %(loser)s.") % {
+        "winner": who("winner"),
+        "loser": who("loser"),
+        "color": color_word(outcome.color),
+        "conflict": conflict_name(outcome.kind),
+        "a": outcome.winner_strength,
+        "d": outcome.loser_strength,
+    }
+
+
+def _tiles_removed(p: Params, who: Who) -> str:
+    n = int(p.get("count") or 0)
+    return ngettext(
+        "%(n)s %(color)s tile removed (%(squares)s).",
+        "%(n)s %(color)s tiles removed (%(squares)s).",
+        n,
+    ) % {
+        "n": n,
+        "color": color_word(p.get("color")),
+        "squares": ", ".join(p.get("squares", [])),
+    }
+
+
+def _game_over(p: Params, who: Who) -> str:
+    reasons = {
+        "treasures": _("only two treasures are left on the board"),
+        "bag": _("the bag ran out of tiles"),
+    }
+    return _("The game is over: %(reason)s.") % {
+        "reason": reasons.get(str(p.get("reason")), p.get("reason"))
+    }
+
+
+# Each event of the engine in words (None: left out of the log, turn bookkeeping), keyed by
+# its ``EventCode``: ``tests/games/text/test_i18n.py`` writes every code in both languages.
+SENTENCES: dict[engine.EventCode, Callable[[Params, Who], str | None]] = {
+    "tile_placed": lambda p, who: (
+        _("%(who)s placed a %(tile)s on %(square)s.")
+        % {"who": who(), "tile": tile_word(p.get("color")), "square": p.get("square")}
+    ),
+    "leader_placed": lambda p, who: (
+        _("%(who)s placed their %(leader)s on %(square)s.")
+        % {"who": who(), "leader": leader_word(p.get("leader")), "square": p.get("square")}
+    ),
+    "leader_moved": lambda p, who: (
+        _("%(who)s moved their %(leader)s from %(from)s to %(square)s.")
+        % {
+            "who": who(),
+            "leader": leader_word(p.get("leader")),
+            "from": p.get("from_square"),
+            "square": p.get("square"),
+        }
+    ),
+    "leader_withdrawn": _leader_withdrawn,
+    "catastrophe_placed": _catastrophe_placed,
+    "tiles_swapped": _tiles_swapped,
+    # Follows "… swapped n tiles." in the same item: the player is already named.
+    "tiles_discarded": lambda p, who: (
+        _("(discarded: %(colors)s.)")
+        % {"colors": list_text(color_word(c) for c in p.get("colors", []))}
+    ),
+    "tiles_drawn": lambda p, who: None,
+    "vp_scored": _vp_scored,
+    "unification": _unification,
+    "revolt_started": _conflict_started("revolt"),
+    "war_started": _conflict_started("war"),
+    "war_cancelled": lambda p, who: (
+        _("The %(color)s war is cancelled.") % {"color": color_word(p.get("color"))}
+    ),
+    "support_committed": _support_committed,
+    "conflict_resolved": _conflict_resolved,
+    "tiles_removed": _tiles_removed,
+    "monument_built": lambda p, who: (
+        _("%(who)s built the %(name)s monument on %(square)s.")
+        % {"who": who(), "name": monument_name(p.get("monument", "")), "square": p.get("square")}
+    ),
+    "monument_declined": lambda p, who: _("%(who)s declined to build a monument.") % {"who": who()},
+    "treasure_taken": lambda p, who: (
+        _("%(who)s took the %(kind)s on %(square)s.")
+        % {
+            "who": who(),
+            "kind": _("special treasure") if p.get("special") else _("treasure"),
+            "square": p.get("square"),
+        }
+    ),
+    "passed": lambda p, who: _("%(who)s passed.") % {"who": who()},
+    "turn_ended": lambda p, who: None,
+    "game_over": _game_over,
+}
 
 
 def sentence(
@@ -50,9 +214,11 @@ def sentence(
     """Return one event in words, or None for events the log leaves out (turn bookkeeping).
 
     ``labels`` names seats instead of their readable label (``mark``'s tokens for the page).
+    The engine's events are worded by ``SENTENCES``; ``undone`` is the site's own (an undo
+    row, issue 16); any other code is written as it is.
     """
     code = event.get("code")
-    p: Mapping[str, Any] = event.get("params", {})
+    p: Params = event.get("params", {})
 
     def who(key: str = "seat") -> str:
         seat = p.get(key)
@@ -60,146 +226,13 @@ def sentence(
             return labels[int(seat)]
         return seat_label(seats, seat)
 
-    if code == "tile_placed":
-        return _("%(who)s placed a %(tile)s on %(square)s.") % {
-            "who": who(),
-            "tile": _tile(p.get("color")),
-            "square": p.get("square"),
-        }
-    if code == "leader_placed":
-        return _("%(who)s placed their %(leader)s on %(square)s.") % {
-            "who": who(),
-            "leader": _leader(p.get("leader")),
-            "square": p.get("square"),
-        }
-    if code == "leader_moved":
-        return _("%(who)s moved their %(leader)s from %(from)s to %(square)s.") % {
-            "who": who(),
-            "leader": _leader(p.get("leader")),
-            "from": p.get("from_square"),
-            "square": p.get("square"),
-        }
-    if code == "leader_withdrawn":
-        reasons = {
-            "action": _("withdrawn"),
-            "no_temple": _("withdrawn: no temple beside it"),
-            "revolt": _("removed: lost the revolt"),
-            "war": _("removed: lost the war"),
-        }
-        return _("%(who)s's %(leader)s on %(square)s was %(reason)s.") % {
-            "who": who(),
-            "leader": _leader(p.get("leader")),
-            "square": p.get("square"),
-            "reason": reasons.get(str(p.get("reason")), p.get("reason")),
-        }
-    if code == "catastrophe_placed":
-        if p.get("removed"):
-            return _("%(who)s placed a catastrophe on %(square)s, destroying a %(tile)s.") % {
-                "who": who(),
-                "square": p.get("square"),
-                "tile": _tile(p.get("removed")),
-            }
-        return _("%(who)s placed a catastrophe on %(square)s.") % {
-            "who": who(),
-            "square": p.get("square"),
-        }
-    if code == "tiles_swapped":
-        n = int(p.get("count") or 0)
-        return ngettext("%(who)s swapped %(n)s tile.", "%(who)s swapped %(n)s tiles.", n) % {
-            "who": who(),
-            "n": n,
-        }
-    if code == "tiles_discarded":
-        # Follows "… swapped n tiles." in the same item: the player is already named.
-        return _("(discarded: %(colors)s.)") % {
-            "colors": list_text(_color(c) for c in p.get("colors", [])),
-        }
-    if code == "tiles_drawn":
-        return None
-    if code == "vp_scored":
-        values = {"n": p.get("amount"), "color": _color(p.get("color")), "who": who()}
-        if p.get("reason") == "monument":  # at the end of the turn (RULES.md §8)
-            return _("%(n)s %(color)s VP to %(who)s from a monument.") % values
-        return _("%(n)s %(color)s VP to %(who)s.") % values
-    if code == "unification":
-        wars = p.get("wars") or []
-        if wars:
-            return _("Kingdoms united at %(square)s: war over %(colors)s.") % {
-                "square": p.get("square"),
-                "colors": list_text(_color(c) for c in wars),
-            }
-        return _("Kingdoms united peacefully at %(square)s.") % {"square": p.get("square")}
-    if code in ("revolt_started", "war_started"):
-        return _(
-            "%(Conflict)s over the %(color)s leaders: %(attacker)s (%(a)s) attacks "
-            "%(defender)s (%(d)s)."
-        ) % {
-            "Conflict": conflict_name("revolt" if code == "revolt_started" else "war").capitalize(),
-            "color": _color(p.get("color")),
-            "attacker": who("attacker"),
-            "a": p.get("attacker_strength"),
-            "defender": who("defender"),
-            "d": p.get("defender_strength"),
-        }
-    if code == "war_cancelled":
-        return _("The %(color)s war is cancelled.") % {"color": _color(p.get("color"))}
-    if code == "support_committed":
-        n = int(p.get("count") or 0)
-        return ngettext(
-            "%(who)s committed %(n)s %(color)s tile.", "%(who)s committed %(n)s %(color)s tiles.", n
-        ) % {"who": who(), "n": n, "color": _color(p.get("color"))}
-    if code == "conflict_resolved":
-        # The winner's strength first, as a score is read ("won 3–2"); the engine says
-        # which one that is (a tie goes to the defender, RULES.md §6.4, §7.3).
-        outcome = engine.conflict_outcome(event)
-        return _("%(winner)s won the %(color)s %(conflict)s %(a)s–%(d)s against %(loser)s.") % {
-            "winner": who("winner"),
-            "loser": who("loser"),
-            "color": _color(outcome.color),
-            "conflict": conflict_name(outcome.kind),
-            "a": outcome.winner_strength,
-            "d": outcome.loser_strength,
-        }
-    if code == "tiles_removed":
-        n = int(p.get("count") or 0)
-        return ngettext(
-            "%(n)s %(color)s tile removed (%(squares)s).",
-            "%(n)s %(color)s tiles removed (%(squares)s).",
-            n,
-        ) % {
-            "n": n,
-            "color": _color(p.get("color")),
-            "squares": ", ".join(p.get("squares", [])),
-        }
-    if code == "monument_built":
-        return _("%(who)s built the %(name)s monument on %(square)s.") % {
-            "who": who(),
-            "name": monument_name(str(p.get("monument", ""))),
-            "square": p.get("square"),
-        }
-    if code == "monument_declined":
-        return _("%(who)s declined to build a monument.") % {"who": who()}
-    if code == "treasure_taken":
-        return _("%(who)s took the %(kind)s on %(square)s.") % {
-            "who": who(),
-            "kind": _("special treasure") if p.get("special") else _("treasure"),
-            "square": p.get("square"),
-        }
-    if code == "passed":
-        return _("%(who)s passed.") % {"who": who()}
+    by_code: Mapping[Any, Callable[[Params, Who], str | None]] = SENTENCES  # read from JSON
+    found = by_code.get(code)
+    if found is not None:
+        return found(p, who)
     if code == "undone":
         # An undo row (issue 16, not an engine event): what was taken back was public.
         return _("%(who)s took back their last action.") % {"who": who()}
-    if code == "turn_ended":
-        return None
-    if code == "game_over":
-        reasons = {
-            "treasures": _("only two treasures are left on the board"),
-            "bag": _("the bag ran out of tiles"),
-        }
-        return _("The game is over: %(reason)s.") % {
-            "reason": reasons.get(str(p.get("reason")), p.get("reason"))
-        }
     return str(code)
 
 

@@ -15,10 +15,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 import engine
-from games.text.words import COLOR_NAME, conflict_name
+from games.text.decisions import decision_words
+from games.text.words import color_word, conflict_name
 
 # The events worth a subject, most telling first; a ply's other events are bookkeeping.
-_TELLING = (
+_TELLING: tuple[engine.EventCode, ...] = (
     "conflict_resolved",
     "revolt_started",
     "war_started",
@@ -26,10 +27,6 @@ _TELLING = (
     "treasure_taken",
     "catastrophe_placed",
 )
-
-
-def _color(name: Any) -> str:
-    return str(COLOR_NAME.get(str(name), name))
 
 
 def _event_headline(event: Mapping[str, Any], mover: str, names: Mapping[int, str]) -> str:
@@ -44,7 +41,7 @@ def _event_headline(event: Mapping[str, Any], mover: str, names: Mapping[int, st
         return _("%(winner)s won the %(color)s %(conflict)s against %(loser)s") % {
             "winner": who("winner"),
             "loser": who("loser"),
-            "color": _color(outcome.color),
+            "color": color_word(outcome.color),
             "conflict": conflict_name(outcome.kind),
         }
     if code in ("revolt_started", "war_started"):
@@ -63,9 +60,9 @@ def started_headline(attacker: str, conflict: str | None, color: str | None) -> 
     if conflict == "revolt":
         return _("%(who)s started a revolt over %(color)s") % {
             "who": attacker,
-            "color": _color(color),
+            "color": color_word(color),
         }
-    return _("%(who)s started a war over %(color)s") % {"who": attacker, "color": _color(color)}
+    return _("%(who)s started a war over %(color)s") % {"who": attacker, "color": color_word(color)}
 
 
 def headline(
@@ -118,12 +115,7 @@ def ask_text(kind: str, pending: engine.Decision | None, *, actions_left: int = 
         if actions_left == 1:
             return _("your move, 1 action left")
         return _("your move")
-    return {
-        "support": _("your support is needed"),
-        "treasure": _("choose your treasures"),
-        "war_order": _("choose the next war"),
-        "monument": _("build a monument or decline"),
-    }.get(pending.kind, _("your decision is needed"))
+    return str(decision_words(pending.kind).asked)
 
 
 def turn_subject(game_label: str, happened: str, asked: str) -> str:

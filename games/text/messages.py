@@ -17,27 +17,21 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.text.words import COLOR_NAME, LEADER_NAME
+from games.text.decisions import decision_words
+from games.text.words import color_word, leader_word
 
 
 def _color(params: Mapping[str, Any]) -> str:
-    name = str(params.get("color", ""))
-    return str(COLOR_NAME.get(name, name))
+    return color_word(params.get("color", ""))
 
 
 def _leader(params: Mapping[str, Any]) -> str:
-    name = str(params.get("leader", ""))
-    return str(LEADER_NAME.get(name, name))
+    return leader_word(params.get("leader", ""))
 
 
 def decision_name(kind: Any) -> str:
     """Return what a pending decision asks for (``"commit support"``), in the viewer's language."""
-    return {
-        "support": _("commit support"),
-        "war_order": _("choose which war is fought next"),
-        "monument": _("build a monument or decline"),
-        "treasure": _("choose treasures"),
-    }.get(str(kind), _("make a decision"))
+    return str(decision_words(kind).task)
 
 
 def _decision_pending(p: Mapping[str, Any]) -> str:

@@ -16,9 +16,6 @@ import engine
 from games.text.seats import SeatInfo
 from games.text.words import COLOR_NAME, LEADER_NAME, list_text, monument_name
 
-# The leader of each colour (RULES.md §1.2): a revolt over black is one over the kings.
-_LEADER_OF = dict(zip(engine.COLOR_NAMES, engine.LEADER_NAMES, strict=True))
-
 
 def _who(seats: Mapping[int, SeatInfo], seat: int, viewer: int | None) -> str:
     if seat == viewer:
@@ -40,11 +37,12 @@ def preview_lines(
                 "Unites two kingdoms: wars over %(colors)s.",
                 len(preview.wars),
             )
-            % {"colors": list_text(COLOR_NAME.get(c, c) for c in preview.wars)}
+            % {"colors": list_text(COLOR_NAME[c] for c in preview.wars)}
         )
     if conflict is not None:
         values = {
-            "leader": LEADER_NAME[_LEADER_OF[conflict.color]],
+            # A revolt over black is one over the kings (RULES.md §1.2).
+            "leader": LEADER_NAME[engine.COLOR_LEADERS[conflict.color]],
             "attacker": _who(seats, conflict.attacker, viewer),
             "a": conflict.attacker_strength,
             "defender": _who(seats, conflict.defender, viewer),
@@ -66,12 +64,12 @@ def preview_lines(
             _("Scores %(n)s %(color)s for %(who)s.")
             % {
                 "n": score.amount,
-                "color": COLOR_NAME.get(score.color, score.color),
+                "color": COLOR_NAME[score.color],
                 "who": _who(seats, score.seat, viewer),
             }
         )
     if preview.monuments:
-        names = sorted({monument_name(m.split()[0]) for m in preview.monuments})
+        names = sorted({monument_name(m.monument_name) for m in preview.monuments})
         lines.append(
             _("Completes a 2×2 of one colour: you may build a monument (%(names)s).")
             % {"names": list_text(names)}

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from django.utils.translation import gettext as _
 
 import engine
+from games.text.decisions import decision_words
 from games.text.seats import SeatInfo, seat_label
-from games.text.words import COLOR_NAME, conflict_name
+from games.text.words import color_word, conflict_name
 
 
 def waiting_text(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> str:
@@ -22,16 +23,8 @@ def waiting_text(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> str:
             "who": who,
             "n": view.actions_left,
         }
-    if pending.kind == "support":
-        return _("Waiting for %(who)s to commit support in the %(color)s %(conflict)s.") % {
-            "who": who,
-            "color": COLOR_NAME.get(pending.color or "", ""),
-            "conflict": conflict_name(pending.conflict),
-        }
-    if pending.kind == "war_order":
-        return _("Waiting for %(who)s to choose which war is fought next.") % {"who": who}
-    if pending.kind == "monument":
-        return _("Waiting for %(who)s to build a monument or decline.") % {"who": who}
-    if pending.kind == "treasure":
-        return _("Waiting for %(who)s to choose treasures.") % {"who": who}
-    return _("Waiting for %(who)s.") % {"who": who}
+    return str(decision_words(pending.kind).waiting) % {
+        "who": who,
+        "color": color_word(pending.color),
+        "conflict": conflict_name(pending.conflict),
+    }

@@ -17,11 +17,10 @@ from functools import lru_cache
 from django.template.loader import get_template
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 import engine
-from games.text.actions import SQUARE_MARK, action_words, block_words
-from games.text.words import COLOR_NAME, LEADER_NAME, TILE_NAME, monument_name
+from games.text.actions import SQUARE_MARK, action_title, action_words, block_words
+from games.text.words import COLOR_NAME, LEADER_NAME, monument_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,57 +57,19 @@ class ActionGroup:
 
 
 def _group_key(action: engine.Action) -> str:
-    """Return the key of the group ``action`` belongs to (``tile-red``, ``swap``…)."""
+    """Return the key of the group ``action`` belongs to: its kind (``swap``…), a tile's
+    by colour (``tile-red``) and a leader's by name (``leader-king``)."""
     if isinstance(action, engine.PlaceTile):
-        return f"tile-{action.color_name}"
+        return f"{action.kind}-{action.color_name}"
     if isinstance(action, engine.PlaceLeader):
-        return f"leader-{action.leader_name}"
-    return _KEYS[type(action)]
-
-
-_KEYS: dict[type[engine.Action], str] = {
-    engine.PlaceCatastrophe: "catastrophe",
-    engine.TakeTreasure: "treasure",
-    engine.BuildMonument: "monument",
-    engine.WithdrawLeader: "withdraw",
-    engine.SwapTiles: "swap",
-    engine.CommitSupport: "commit",
-    engine.ChooseWar: "war",
-    engine.Pass: "pass",
-    engine.DeclineMonument: "decline",
-}
-# Groups whose actions land on a square: the board highlights their targets.
-_ON_BOARD = (
-    engine.PlaceTile,
-    engine.PlaceLeader,
-    engine.PlaceCatastrophe,
-    engine.TakeTreasure,
-    engine.BuildMonument,
-)
-
-
-def _group_title(action: engine.Action) -> str:
-    """Return the title of the group ``action`` belongs to, in the active language."""
-    if isinstance(action, engine.PlaceTile):
-        return str(TILE_NAME[action.color_name])
-    if isinstance(action, engine.PlaceLeader):
-        return str(LEADER_NAME[action.leader_name])
-    titles = {
-        engine.PlaceCatastrophe: _("catastrophe"),
-        engine.TakeTreasure: _("take a treasure"),
-        engine.BuildMonument: _("build a monument"),
-        engine.WithdrawLeader: _("withdraw a leader"),
-        engine.SwapTiles: _("swap tiles"),
-        engine.CommitSupport: _("commit support"),
-        engine.ChooseWar: _("choose the next war"),
-    }
-    return titles.get(type(action), _("other"))
+        return f"{action.kind}-{action.leader_name}"
+    return action.kind
 
 
 def _short(action: engine.Action, words: str) -> str:
     """Return the text of ``action``'s button: its square, or a word or two."""
     if isinstance(action, engine.BuildMonument):
-        return f"{monument_name(action.monument_name)} · {block_words(action.target or '')}"
+        return f"{monument_name(action.monument_name)} · {block_words(action)}"
     if action.target is not None:
         return action.target
     if isinstance(action, engine.WithdrawLeader):
@@ -142,8 +103,8 @@ def action_groups(view: engine.PlayerView) -> list[ActionGroup]:
 def _grouped(
     language: str | None,
     actions: tuple[engine.Action, ...],
-    leaders: tuple[tuple[str, str | None], ...],
-    support: str | None,
+    leaders: tuple[tuple[engine.Leader, str | None], ...],
+    support: engine.Color | None,
 ) -> tuple[ActionGroup, ...]:
     mine = dict(leaders)
     found: dict[str, tuple[engine.Action, str, list[tuple[engine.Action, ActionItem]]]] = {}
@@ -173,14 +134,17 @@ def _grouped(
     for key, (first, pattern, items) in found.items():
         bare = ActionGroup(
             key,
-            _group_title(first),
+            action_title(first),
             tuple(item for _action, item in items),
-            isinstance(first, _ON_BOARD),
+            first.target is not None,  # it lands on a square: the board highlights targets
             pattern,
         )
         # Each button rendered once per what it shows: the same squares recur turn after turn.
         own_words = not pattern
-        buttons = [_button(a.notation, a.words if own_words else "", a.short) for a in bare.actions]
+        buttons = [
+            _button(a.notation, a.words if own_words else "", a.short, a.square)
+            for a in bare.actions
+        ]
         html = get_template("games/_action_buttons.html").render({"buttons": buttons, "sep": " "})
         swaps = ""
         if key == "swap":
@@ -193,13 +157,15 @@ def _grouped(
 
 
 @lru_cache(maxsize=8192)
-def _button(notation: str, words: str, short: str) -> SafeString:
+def _button(notation: str, words: str, short: str, square: str = "") -> SafeString:
     """Return one action's ``<button>`` (``games/_action_button.html``), escaped.
 
-    ``words`` is written on the button only when given (a group without a words pattern).
-    The autoescaping template's output is already safe; the stubs type it as ``str``.
+    ``words`` is written on the button only when given (a group without a words pattern);
+    ``square`` is the square the action lands on (``data-square``), if any, so the page's
+    script never takes the notation apart. The autoescaping template's output is already
+    safe; the stubs type it as ``str``.
     """
-    context = {"notation": notation, "words": words, "short": short}
+    context = {"notation": notation, "words": words, "short": short, "square": square}
     return SafeString(get_template("games/_action_button.html").render(context))
 
 

@@ -1,11 +1,11 @@
 """The board of a game page: one cell per square from ``PlayerView.squares``, drawn by templates.
 
 ``board_rows`` turns the engine's ``SquareView`` values (piece, owner, colour, kingdom
-outline, monument, treasure, unification marker) into ``BoardCell`` values and renders each
-square with ``games/_square.html`` and each row with ``games/_board_row.html``. Both renders
-are cached per language and per what they show: between two renders of a board almost every
-square is the same, and rendering its template anew was the largest part of the game
-partial's time (bench/page_cost.py). Everything comes from the view: the full
+outline, monument, treasure, unification marker, river banks) into ``BoardCell`` values and
+renders each square with ``games/_square.html`` and each row with ``games/_board_row.html``.
+Both renders are cached per language and per what they show: between two renders of a board
+almost every square is the same, and rendering its template anew was the largest part of the
+game partial's time (bench/page_cost.py). Everything comes from the view: the full
 ``GameState`` never reaches a template (RULES.md §14).
 """
 
@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import groupby
+from operator import attrgetter
 
 from django.template.loader import get_template
 from django.utils.safestring import SafeString
@@ -60,31 +62,12 @@ class BoardCell:
     changed: bool
     targets: str
     pick: str
-    banks: tuple[str, ...] = ()
 
     @property
     def kind(self) -> str:
         """Return the drawing of the square's tile (``temple``, ``settlement``…), else ``""``."""
-        return TILE_KIND.get(self.square.color or "", "") if self.square.piece == "tile" else ""
-
-
-def _banks(squares: tuple[engine.SquareView, ...]) -> tuple[tuple[str, ...], ...]:
-    """Return per square the sides where a river square meets land: its banks (drawn only).
-
-    Between two river squares no line is drawn, so the rivers read as rivers, not cells.
-    """
-    out: list[tuple[str, ...]] = []
-    for sq in squares:
-        if not sq.river:
-            out.append(())
-            continue
-        sides = []
-        for side, dr, dc in (("n", -1, 0), ("e", 0, 1), ("s", 1, 0), ("w", 0, -1)):
-            r, c = sq.row - 1 + dr, sq.col + dc
-            if 0 <= r < 11 and 0 <= c < 16 and not squares[r * 16 + c].river:
-                sides.append(side)
-        out.append(tuple(sides))
-    return tuple(out)
+        color = self.square.color
+        return TILE_KIND[color] if self.square.piece == "tile" and color is not None else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +115,6 @@ def _cell(
     changed: bool,
     targets: str,
     pick: str,
-    banks: tuple[str, ...] = (),
 ) -> tuple[BoardCell, SafeString]:
     # Cached per language and everything drawn; read-only values, shared between renders.
     if square.piece == "tile" and square.color:
@@ -141,17 +123,9 @@ def _cell(
         letter = LEADER_LETTER[square.leader]
     else:
         letter = ""
-    cell = BoardCell(square, _label(square, owner), letter, owner, changed, targets, pick, banks)
+    cell = BoardCell(square, _label(square, owner), letter, owner, changed, targets, pick)
     # The autoescaping template's output is already safe; the stubs type it as ``str``.
     return cell, SafeString(get_template("games/_square.html").render({"c": cell}))
-
-
-_BANKS: list[tuple[str, ...]] = []  # the river banks: the map never changes (RULES.md §1.1)
-
-
-def _banks_once(squares: tuple[engine.SquareView, ...]) -> list[tuple[str, ...]]:
-    _BANKS[:] = _banks(squares)
-    return _BANKS
 
 
 @lru_cache(maxsize=4096)
@@ -179,10 +153,8 @@ def board_rows(
     targets = targets or {}
     picks = picks or {}
     owners = {n: Owner(info.symbol, info.dynasty, info.label) for n, info in seats.items()}
-    squares = view.squares
-    banks = _BANKS or _banks_once(squares)
     rows = []
-    for r in range(11):
+    for number, squares in groupby(view.squares, key=attrgetter("row")):
         drawn = [
             _cell(
                 language,
@@ -191,14 +163,13 @@ def board_rows(
                 sq.name in changed_set,
                 " ".join(targets.get(sq.name, ())),
                 picks.get(sq.name, ""),
-                banks[r * 16 + i],
             )
-            for i, sq in enumerate(squares[r * 16 : r * 16 + 16])
+            for sq in squares
         ]
         cell_html = tuple(html for _cell, html in drawn)
         rows.append(
             BoardRow(
-                number=r + 1,
+                number=number,
                 cells=tuple(cell for cell, _html in drawn),
                 cell_html=cell_html,
                 html=_row_html(cell_html),

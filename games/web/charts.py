@@ -23,7 +23,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from pygal.style import Style
 
-from games.core.history import COLOURS, colours_by_ply
+import engine
+from games.core.history import colours_by_ply
 from games.models import Game
 from games.selectors.games import seat_infos
 from games.text.words import COLOR_NAME
@@ -82,7 +83,7 @@ def colour_chart(label: str, colours: Sequence[tuple[int, int, int, int]]) -> st
         legend_at_bottom_columns=4,
         x_title=_("ply"),
     )
-    for index, colour in enumerate(COLOURS):
+    for index, colour in enumerate(engine.COLOR_NAMES):
         chart.add(str(COLOR_NAME[colour]), [(ply, vp[index]) for ply, vp in enumerate(colours)])
     return _render(chart)
 

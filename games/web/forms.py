@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.core.timecontrol import time_control
 from games.text.words import COLORS
 
 DAYS_PER_MOVE_CHOICES = [
@@ -162,12 +163,17 @@ class GameCreateForm(forms.Form):
         if data["bots"]:
             data["is_rated"] = False
         data["bank_increment_hours"] = data.get("bank_increment_hours") or 0
-        if data.get("bank_days"):
-            data["days_per_move"] = None  # one time control: the bank (issue 17)
-            cap = data.get("bank_cap_days")
-            if cap is not None and cap < data["bank_days"]:
-                self.add_error("bank_cap_days", _("The most a bank holds is at least its start."))
-        if data.get("is_rated") and not (data.get("days_per_move") or data.get("bank_days")):
+        control = time_control(
+            days_per_move=data.get("days_per_move"),
+            bank_days=data.get("bank_days"),
+            bank_increment_hours=data["bank_increment_hours"],
+            bank_cap_days=data.get("bank_cap_days"),
+        )
+        cap = data.get("bank_cap_days")
+        if control.has_bank and cap is not None and cap < (data.get("bank_days") or 0):
+            self.add_error("bank_cap_days", _("The most a bank holds is at least its start."))
+        data.update(control.fields())  # one time control: a bank replaces the days (issue 17)
+        if data.get("is_rated") and not control.limited:
             self.add_error(
                 "days_per_move",
                 _("A rated game needs a time limit: choose the days per move, or untick Rated."),

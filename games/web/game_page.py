@@ -20,6 +20,7 @@ from django.utils.safestring import SafeString
 
 import engine
 from games.core.states import game_state
+from games.core.timecontrol import time_control_of
 from games.models import Game, Move, Profile, Seat
 from games.play.quiet import quiet_running
 from games.play.submit import undoable_count
@@ -150,7 +151,7 @@ def bank_rows(
     deadline), so the page writes what is left with ``timeuntil``; empty unless the game
     has a time bank. A bank paused by a vacation is shown with the time it had left.
     """
-    if not game.bank_days:
+    if not time_control_of(game).has_bank:
         return []
     now = timezone.now()
     rows = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from games.core.timecontrol import NoLimit, TimeControl, time_control_of
 from games.models import Game
 
 
@@ -18,9 +19,9 @@ from games.models import Game
 class GameHeader:
     """Public facts of one game: ``pk``, ``status`` (``open``, ``active``…) and its words,
     ``version`` (plies applied), ``num_players``, ``seats_taken``, the flags (``is_public``,
-    ``is_rated``, ``open_scoring``, ``vacation_allowed``), ``days_per_move`` (None: no
-    limit), ``deadline`` (aware, UTC; None without one), ``to_act_seat``, and a time
-    bank's ``bank_days``, ``bank_increment_hours`` and ``bank_cap_days`` (issue 17)."""
+    ``is_rated``, ``open_scoring``, ``vacation_allowed``), ``deadline`` (aware, UTC; None
+    without one), ``to_act_seat``, and the ``time_control`` (days per move, a time bank or
+    none: ``games.core.timecontrol``, issues 6 and 17)."""
 
     pk: int
     status: str
@@ -32,13 +33,9 @@ class GameHeader:
     is_rated: bool
     open_scoring: bool
     vacation_allowed: bool
-    days_per_move: int | None
     deadline: datetime | None
     to_act_seat: int | None
-    # A time bank instead of days per move (issue 17): start, increment a turn, cap.
-    bank_days: int | None = None
-    bank_increment_hours: int = 0
-    bank_cap_days: int | None = None
+    time_control: TimeControl = NoLimit()
 
     @staticmethod
     def of(game: Game) -> GameHeader:
@@ -54,10 +51,7 @@ class GameHeader:
             is_rated=game.is_rated,
             open_scoring=game.open_scoring,
             vacation_allowed=game.vacation_allowed,
-            days_per_move=game.days_per_move,
             deadline=game.deadline,
             to_act_seat=game.to_act_seat,
-            bank_days=game.bank_days,
-            bank_increment_hours=game.bank_increment_hours,
-            bank_cap_days=game.bank_cap_days,
+            time_control=time_control_of(game),
         )

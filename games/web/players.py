@@ -20,14 +20,12 @@ from games.text.words import (
     TILE_KIND,
     TILE_LETTER,
     TILE_NAME,
+    color_word,
     conflict_name,
 )
 
-# The colour each leader stands for, as the engine names them (RULES.md §1.2).
-LEADER_COLOR = dict(zip(engine.LEADER_NAMES, engine.COLOR_NAMES, strict=True))
 
-
-def hand_tiles(hand: Mapping[str, int] | None) -> list[dict[str, Any]]:
+def hand_tiles(hand: Mapping[engine.Color, int] | None) -> list[dict[str, Any]]:
     """Return one item ``{"color", "letter", "name"}`` per tile in ``hand``, in colour order."""
     if not hand:
         return []
@@ -43,18 +41,19 @@ def hand_tiles(hand: Mapping[str, int] | None) -> list[dict[str, Any]]:
     ]
 
 
-def hand_code(hand: Mapping[str, int] | None) -> str:
+def hand_code(hand: Mapping[engine.Color, int] | None) -> str:
     """Return a hand as ``"red:3,black:0,blue:2,green:1"`` (the ``data-hand`` attribute)."""
     if hand is None:
         return ""
     return ",".join(f"{c}:{int(hand.get(c, 0))}" for c in COLORS)
 
 
-def score_code(scores: Mapping[str, int] | None) -> str:
+def score_code(scores: Mapping[engine.ScoreKey, int] | None) -> str:
     """Return totals as ``"red:3,black:0,blue:2,green:1,treasures:0"`` (``data-vp``)."""
     if scores is None:
         return ""
-    return ",".join(f"{k}:{int(scores.get(k, 0))}" for k in (*COLORS, "treasures"))
+    keys: tuple[engine.ScoreKey, ...] = (*COLORS, "treasures")
+    return ",".join(f"{k}:{int(scores.get(k, 0))}" for k in keys)
 
 
 def gains(
@@ -65,7 +64,7 @@ def gains(
     Only for the seats whose totals ``view`` shows (the viewer's own, or all in open
     scoring or once the game is over): "+1 red" never hints at a hidden total (RULES.md §14).
     """
-    sums: dict[int, dict[str, int]] = {}
+    sums: dict[int, dict[Any, int]] = {}
     for event in scored:
         if event.get("code") != "vp_scored":
             continue
@@ -74,7 +73,7 @@ def gains(
         if seat not in view.scores:
             continue
         by_color = sums.setdefault(seat, {})
-        by_color[str(p["color"])] = by_color.get(str(p["color"]), 0) + int(p.get("amount", 0))
+        by_color[p["color"]] = by_color.get(p["color"], 0) + int(p.get("amount", 0))
     return {
         seat: [
             {"color": c, "amount": by_color[c], "name": COLOR_NAME[c]}
@@ -113,7 +112,7 @@ def players(
                 "to_act": view.to_act == n,
                 "active": view.active_seat == n,
                 "supply": [
-                    {"leader": name, "name": LEADER_NAME[name], "color": LEADER_COLOR[name]}
+                    {"leader": name, "name": LEADER_NAME[name], "color": engine.LEADER_COLORS[name]}
                     for name in LEADERS
                     if leaders.get(name) is None
                 ],
@@ -169,8 +168,8 @@ def decision(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> dict[str
     out["waiting"] = waiting_text(view, seats)
     out["who"] = seat_label(seats, pending.seat)
     out["conflict_name"] = conflict_name(pending.conflict)
-    out["color_name"] = COLOR_NAME.get(pending.color or "", "")
-    out["support_color_name"] = COLOR_NAME.get(pending.support_color or "", "")
+    out["color_name"] = color_word(pending.color)
+    out["support_color_name"] = color_word(pending.support_color)
     if pending.attacker is not None:
         out["attacker_label"] = seat_label(seats, pending.attacker)
         out["defender_label"] = seat_label(seats, pending.defender)

@@ -53,7 +53,7 @@ def view_context(
         # inside the decision panel; an ordinary action starts from a piece in the hand.
         "board_groups": [g for g in groups if g.on_board and view.pending is None],
         "other_groups": [g for g in groups if not g.on_board or view.pending is not None],
-        "has_actions": bool(view.legal_actions),
+        "has_actions": bool(view.actions),
         "bag_size": view.bag_size,
         "treasures_left": view.treasures_left,
         "monuments_available": [monument_name(m) for m in view.monuments_available],

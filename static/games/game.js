@@ -1,7 +1,8 @@
 // Game page behaviour: pick a piece (in the hand, the list, or your leader on the board) to
 // highlight its legal squares, mark the chosen square and confirm an action in
 // words before sending it, keep the title in step with "your move", and replay arrows.
-// Every action element carries data-action (engine notation). Without this script the
+// Every action element carries data-action (engine notation) and, when it lands on a square,
+// data-square (the engine's target): notation is never taken apart here. Without this script the
 // swap and notation forms still post to /games/<id>/act; the action buttons need it.
 (function () {
   "use strict";
@@ -82,13 +83,12 @@
     if (targets.length) { targets[0].scrollIntoView({block: "nearest", inline: "center", behavior: "smooth"}); }
   }
 
-  // An action's words: its own data-words, or its group's with "@" standing for the
-  // target square (the last word of the notation).
+  // An action's words: its own data-words, or its group's with "@" standing for its
+  // target square (data-square).
   function wordsOf(el) {
     if (el.dataset.words) { return el.dataset.words; }
     var group = el.closest("[data-words]");
-    var notation = el.dataset.action;
-    return group ? group.dataset.words.replace("@", notation.split(" ").pop()) : notation;
+    return group ? group.dataset.words.replace("@", el.dataset.square || "") : el.dataset.action;
   }
 
   // The element offering an action (engine notation), also among the legal swaps kept in
@@ -146,10 +146,11 @@
     });
   }
 
-  function choose(root, notation, words) {
+  function choose(root, notation, words, target) {
     var form = document.getElementById("act-form");
     var input = document.getElementById("act-action");
     if (!form || !input) { return false; }
+    chosenTarget = target || "";
     input.value = notation;
     input.disabled = false;
     if (!confirmWanted()) { form.requestSubmit(); return true; }
@@ -157,9 +158,9 @@
     if (ok) { ok.disabled = false; }
     showPreview(notation);
     before = document.activeElement;
-    // Mark the square the action names (its last word), if it is one on the board.
+    // Mark the square the action lands on, if it lands on one.
     document.querySelectorAll(".sq.chosen").forEach(function (el) { el.classList.remove("chosen"); });
-    var square = root.querySelector('.sq[data-square="' + CSS.escape(notation.split(" ").pop()) + '"]');
+    var square = target ? root.querySelector('.sq[data-square="' + CSS.escape(target) + '"]') : null;
     if (square) { square.classList.add("chosen"); }
     document.getElementById("confirm-words").textContent = words || notation;
     var panel = document.getElementById("confirm");
@@ -191,7 +192,7 @@
     if (!root || !root.contains(ev.target)) { return; }
     var el = ev.target.closest("[data-action]");
     if (el && el.tagName === "BUTTON") {
-      if (choose(root, el.dataset.action, wordsOf(el))) { ev.preventDefault(); }
+      if (choose(root, el.dataset.action, wordsOf(el), el.dataset.square)) { ev.preventDefault(); }
       return;
     }
     if (ev.target.closest("#confirm-cancel")) {
@@ -214,9 +215,9 @@
     var sq = ev.target.closest(".sq.target");
     if (sq && root.dataset.group) {
       var group = root.querySelector('.group[data-group="' + root.dataset.group + '"]');
-      var buttons = group ? group.querySelectorAll('[data-action$=" ' + sq.dataset.square + '"]') : [];
+      var buttons = group ? group.querySelectorAll('[data-square="' + CSS.escape(sq.dataset.square) + '"]') : [];
       if (buttons.length === 1) {
-        choose(root, buttons[0].dataset.action, wordsOf(buttons[0]));
+        choose(root, buttons[0].dataset.action, wordsOf(buttons[0]), sq.dataset.square);
       } else if (group) {
         for (var d = group; d; d = d.parentElement && d.parentElement.closest("details")) { d.open = true; }
         group.scrollIntoView({block: "nearest"});
@@ -237,9 +238,10 @@
   }
 
   // The square to give the focus to once the game's new board is in (issue 34): the one
-  // just played (the action's last word) after the act form is sent, or the one that had
-  // the focus when a poll brought a new board; "" for the board's own tab stop.
+  // the action sent lands on (its data-square, kept by choose()), or the one that had the
+  // focus when a poll brought a new board; "" for the board's own tab stop.
   var focusAfterSwap = null;
+  var chosenTarget = "";
 
   document.addEventListener("htmx:beforeSwap", function (ev) {
     var active = document.activeElement;
@@ -262,8 +264,7 @@
     var form = ev.target;
     var root = game();
     if (form.id === "act-form") {
-      var input = document.getElementById("act-action");
-      focusAfterSwap = input && input.value ? input.value.split(" ").pop() : "";
+      focusAfterSwap = chosenTarget;
       return;
     }
     if (!root || !form.classList || !form.classList.contains("alt-act")) { return; }
@@ -292,7 +293,7 @@
         var refused = el.querySelector(".refused");
         if (refused) { form.appendChild(refused); if (field.focus) { field.focus(); } return; }
       }
-      choose(root, notation, offered ? wordsOf(offered) : notation);
+      choose(root, notation, offered ? wordsOf(offered) : notation, offered ? offered.dataset.square : "");
     });
   });
 
@@ -317,13 +318,16 @@
     var sq = ev.target.closest && ev.target.closest("td.sq");
     if (!sq) { return; }
     if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); sq.click(); return; }
-    var cells = Array.prototype.slice.call(sq.closest("table").querySelectorAll("td.sq"));
-    var i = cells.indexOf(sq);
-    var step = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -16, ArrowDown: 16}[ev.key];
+    // Squares by the board's own rows and columns, as drawn: no board size is assumed here.
+    var row = Array.prototype.slice.call(sq.parentElement.querySelectorAll("td.sq"));
+    var col = row.indexOf(sq);
+    var tr = {ArrowUp: sq.parentElement.previousElementSibling, ArrowDown: sq.parentElement.nextElementSibling}[ev.key];
     var next = null;
-    if (step) { next = cells[i + step]; }
-    else if (ev.key === "Home") { next = cells[i - (i % 16)]; }
-    else if (ev.key === "End") { next = cells[i - (i % 16) + 15]; }
+    if (ev.key === "ArrowLeft") { next = row[col - 1]; }
+    else if (ev.key === "ArrowRight") { next = row[col + 1]; }
+    else if (tr) { next = tr.querySelectorAll("td.sq")[col]; }
+    else if (ev.key === "Home") { next = row[0]; }
+    else if (ev.key === "End") { next = row[row.length - 1]; }
     if (!next) { return; }
     ev.preventDefault();
     sq.tabIndex = -1; next.tabIndex = 0; next.focus();

@@ -249,14 +249,15 @@ def _tab_to_the_tray(page: Any) -> dict[str, Any]:
 
 
 def _play_by_keys(
-    page: Any, *, moves: tuple[str, ...], version: int, shot: Callable[[], None]
+    page: Any, *, moves: tuple[tuple[str, str], ...], version: int, shot: Callable[[], None]
 ) -> dict[str, Any]:
-    """From the tray's focused tile: Enter (to its first lit square), ``moves`` (arrow keys),
-    Enter (the confirm step, where ``shot`` is called), Enter (sent); return what has the
-    focus once the new board is in."""
+    """From the tray's focused tile: Enter (to its first lit square), ``moves`` (keys, each
+    with the square it must reach), Enter (the confirm step, where ``shot`` is called), Enter
+    (sent); return what has the focus once the new board is in."""
     page.keyboard.press("Enter")
-    for key in moves:
+    for key, square in moves:
         page.keyboard.press(key)
+        assert _focused(page)["square"] == square, key
     chosen = _focused(page)
     assert chosen["name"].endswith(", legal"), chosen
     page.keyboard.press("Enter")
@@ -338,10 +339,14 @@ def test_the_board_is_named_and_a_whole_turn_is_played_by_keys_alone(
         )
         assert _focused(page)["name"] == tile["name"]
 
-        # The first action: the tile on a2 (a land square next to nothing: a quiet tile).
+        # The first action: the tile on a2 (a land square next to nothing: a quiet tile), on
+        # the way there the arrows follow the board's rows and columns as drawn, and Home and
+        # End go to a row's ends.
+        tour = (("End", "p1"), ("ArrowDown", "p2"), ("Home", "a2"), ("ArrowUp", "a1"))
+        tour += (("ArrowRight", "b1"), ("ArrowLeft", "a1"), ("ArrowDown", "a2"))
         played = _play_by_keys(
             page,
-            moves=("ArrowDown",),
+            moves=tour,
             version=1,
             shot=lambda: _shot(page, screenshots, "keyboard", "confirm"),
         )

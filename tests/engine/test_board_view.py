@@ -70,15 +70,15 @@ def test_kingdom_edges_outline_each_kingdom() -> None:
 
 
 def test_typed_actions_match_the_notation() -> None:
-    """``actions`` holds the same legal actions as ``legal_actions``, in order."""
+    """``actions`` holds the legal actions in order; the JSON writes them as notation."""
     for state in random_states(40, seed=3):
         if state.to_act is None:
             continue
         view = view_for(state, state.to_act)
-        assert tuple(str(a) for a in view.actions) == view.legal_actions
+        assert view.to_dict()["legal_actions"] == [str(a) for a in view.actions]
         assert view.actions == tuple(engine.legal_actions(state))
         other = view_for(state, None)
-        assert other.actions == () and other.legal_actions == ()
+        assert other.actions == () and other.to_dict()["legal_actions"] == []
 
 
 def test_pending_is_a_decision_and_to_dict_keeps_its_shape() -> None:
@@ -91,10 +91,11 @@ def test_pending_is_a_decision_and_to_dict_keeps_its_shape() -> None:
 
 
 def test_placings_are_typed_after_the_end() -> None:
-    """RULES.md §13.2: the final ranking as ``Placing`` values, the same as ``ranking``."""
+    """RULES.md §13.2: the final ranking as ``Placing`` values; the JSON writes them as dicts."""
     state = next(s for s in random_states(400, seed=9) if s.is_over)
     view = view_for(state, 1)
-    assert [p.to_dict() for p in view.placings] == list(view.ranking)
+    assert [p.to_dict() for p in view.placings] == view.to_dict()["ranking"]
+    assert view.placings == tuple(engine.final_ranking(state))
     assert view_for(engine.new_game(2, seed=1), 1).placings == ()
 
 

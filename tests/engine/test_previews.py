@@ -46,7 +46,7 @@ def test_a_completed_block_previews_its_monuments_and_the_point() -> None:
     state = position({"g4": "r", "h4": "r", "g5": "r", "e5": "r", "f5": "1K"}, hands={1: "r k"})
     got = preview(state, act("tile red h5"))
     assert got.scores == (Score(1, "red", 1),)
-    assert {m.split()[0] for m in got.monuments} == {"red-black", "red-blue", "red-green"}
+    assert {m.monument_name for m in got.monuments} == {"red-black", "red-blue", "red-green"}
     assert got.conflict is None and not got.undoable
 
 

@@ -100,9 +100,9 @@ def test_private_swap_colours_are_shown_only_to_the_swapper() -> None:
 
 def test_legal_actions_only_for_the_viewer_who_must_act() -> None:
     state = new_game(2, 6)
-    assert view_for(state, 1).legal_actions == tuple(str(a) for a in legal_actions(state))
-    assert view_for(state, 2).legal_actions == ()
-    assert view_for(state, None).legal_actions == ()
+    assert view_for(state, 1).actions == tuple(legal_actions(state))
+    assert view_for(state, 2).actions == ()
+    assert view_for(state, None).actions == ()
 
 
 def test_after_the_end_everything_is_public() -> None:
@@ -111,15 +111,18 @@ def test_after_the_end_everything_is_public() -> None:
     assert view.is_over and view.to_act is None
     assert set(view.scores) == {1, 2, 3}
     assert view.hands is not None and set(view.hands) == {1, 2, 3}
-    assert [p["seat"] for p in view.ranking] and len(view.ranking) == 3
+    assert sorted(p.seat for p in view.placings) == [1, 2, 3]
     json.loads(view.to_json())
 
 
 def test_view_shows_what_a_ui_needs() -> None:
     state = new_game(4, 2)
     view = view_for(state, 1)
-    assert len(view.board) == 11 and all(len(row.split()) == 16 for row in view.board)
-    assert view.board[0].split()[10] == "r*"  # k1 starts with a temple and a treasure
+    board = view.to_dict()["board"]  # the JSON's diagram rows
+    assert len(board) == 11 and all(len(row.split()) == 16 for row in board)
+    assert board[0].split()[10] == "r*"  # k1 starts with a temple and a treasure
+    k1 = view.square("k1")
+    assert (k1.piece, k1.color, k1.treasure) == ("tile", "red", True)
     assert view.leaders[3] == {"priest": None, "king": None, "farmer": None, "trader": None}
     assert view.catastrophes == {1: 2, 2: 2, 3: 2, 4: 2}
     assert len(view.monuments_available) == 6 and view.monuments_built == {}
@@ -168,4 +171,4 @@ def test_a_replay_of_an_ended_game_shows_every_hand_and_total_at_every_ply() -> 
     assert shown.hands is not None and set(shown.hands) == {1, 2, 3}
     assert sum(shown.hands[2].values()) == 6
     assert set(shown.scores) == {1, 2, 3}
-    assert not shown.is_over and shown.ranking == ()  # the position itself is mid-game
+    assert not shown.is_over and shown.placings == ()  # the position itself is mid-game

@@ -36,7 +36,7 @@ def copy_tree(destination: Path) -> Path:
 def test_contracts_hold_on_a_copy_of_the_tree(tmp_path: Path) -> None:
     result = run_lint_imports(copy_tree(tmp_path))
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 5 kept, 0 broken." in result.stdout
+    assert "Contracts: 6 kept, 0 broken." in result.stdout
 
 
 def lint_with(tmp_path: Path, module: str, source: str) -> subprocess.CompletedProcess[str]:
@@ -76,3 +76,16 @@ def test_rules_importing_the_bots_breaks_the_contract(tmp_path: Path) -> None:
     result = run_lint_imports(tree)
     assert result.returncode != 0
     assert "engine.rules -> engine.bots" in result.stdout
+
+
+def test_a_cycle_among_the_engines_modules_breaks_the_acyclic_contract(tmp_path: Path) -> None:
+    """The engine's modules import one way (legality → monuments, never back): a function-level
+    import that closes a cycle is refused like any other (issue 27)."""
+    tree = copy_tree(tmp_path)
+    monuments = tree / "engine" / "monuments.py"
+    planted = "\n\ndef _planted() -> None:\n    from . import legality  # noqa: F401\n"
+    monuments.write_text(monuments.read_text() + planted)
+    result = run_lint_imports(tree)
+    assert result.returncode != 0
+    assert "engine's modules import one another without cycles" in result.stdout
+    assert "- .monuments -> .legality" in result.stdout

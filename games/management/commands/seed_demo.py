@@ -83,10 +83,10 @@ class Command(BaseCommand):
             assert seat is not None
             view = engine.view_for(game_state(game), seat)
             # Prefer placements so the demo board shows something.
-            choices = [
-                str(a) for a in view.actions if isinstance(a, engine.PlaceTile | engine.PlaceLeader)
+            placing = [
+                a for a in view.actions if isinstance(a, engine.PlaceTile | engine.PlaceLeader)
             ]
-            action = rng.choice(choices or list(view.legal_actions))
+            action = str(rng.choice(placing or list(view.actions)))
             submit.game_submit_action(
                 game_id=game.pk,
                 user=seat_users[seat],

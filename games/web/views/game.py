@@ -29,6 +29,7 @@ from games.play import lifecycle, submit, timeouts
 from games.play.errors import IllegalAction
 from games.selectors import community
 from games.selectors import games as selectors
+from games.selectors.visibility import game_poll_facts, games_visible_to
 from games.web import prerender
 from games.web.charts import colour_charts_context
 from games.web.community_page import chat_context, invitation_context, notes_context
@@ -56,19 +57,12 @@ def _invites(request: HtmxHttpRequest) -> list[str]:
 
 
 def _viewable_game(request: HtmxHttpRequest, game_id: int, *, for_page: bool = False) -> Game:
-    games = selectors.with_seats(Game.objects.all())
+    # Who may see it is the one rule of the pages and the API: any other game is no game.
+    visible = games_visible_to(request.user, invite_tokens=_invites(request))
+    games = selectors.with_seats(Game.objects.filter(visible))
     if for_page:  # the viewer's games waiting and the chat's last line, in the same query
         games = selectors.with_viewer_facts(games, request.user)
-    game = get_object_or_404(games, pk=game_id)
-    if (
-        game.status == Game.Status.ABORTED
-        and not request.user.is_staff
-        and selectors.seat_for(game, request.user) is None
-    ):
-        raise Http404("aborted")
-    if not selectors.game_can_view(game, request.user, invite_tokens=_invites(request)):
-        raise Http404("private")
-    return game
+    return get_object_or_404(games, pk=game_id)
 
 
 def _next_game(waiting: list[int], game_id: int) -> int | None:
@@ -315,7 +309,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         if game.status == Game.Status.OPEN and request.GET["waiting"] == taken:
             return HttpResponse(status=204)
         return _render_game(request, game, template="games/game_htmx.html")
-    facts = selectors.game_poll_facts(game_id)
+    facts = game_poll_facts(game_id)
     if facts is None:
         raise Http404("no game")
     try:

@@ -86,6 +86,7 @@ def test_buttons_carry_the_notation_and_words_only_where_the_group_has_none() ->
 # The long way: every button of a group drawn anew from its actions.
 _LONG_BUTTONS = (
     '{% for a in group.actions %}<button data-action="{{ a.notation }}"'
+    '{% if a.square %} data-square="{{ a.square }}"{% endif %}'
     '{% if not group.words %} data-words="{{ a.words }}"{% endif %}>{{ a.short }}</button>'
     "{% if not forloop.last %} {% endif %}{% endfor %}"
 )
@@ -223,11 +224,13 @@ def test_a_player_who_never_moved_has_no_since_section() -> None:
 def test_a_rename_shows_on_the_board_and_in_the_log_of_the_next_page() -> None:
     game, users = started_game(2)
     view = engine.view_for(game_state(game), 1)
-    action = next(a for a in view.legal_actions if a.startswith("leader king"))
-    play_submit.game_submit_action(
-        game_id=game.pk, user=users[1], action=action, expected_version=game.version
+    king = next(
+        a for a in view.actions if isinstance(a, engine.PlaceLeader) and a.leader_name == "king"
     )
-    square = action.split()[-1]
+    play_submit.game_submit_action(
+        game_id=game.pk, user=users[1], action=str(king), expected_version=game.version
+    )
+    square = king.target
     client = client_for(users[2])
     cell = re.compile(rf'<td [^>]*data-square="{square}"[^>]*aria-label="([^"]*)"')
     log = re.compile(r'<ol class="entries"[^>]*>(.*?)</ol>', re.S)

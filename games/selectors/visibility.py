@@ -1,0 +1,77 @@
+"""Who may see a game: one rule, for the pages, the polls, the records and the API (issue 27).
+
+``games_visible_to(user, invite_tokens=…)`` is the rule, as a filter of ``Game`` rows:
+
+- the game's players see it, whatever became of it;
+- anyone else sees a **public** game, and a **private** one only once invited: holding its
+  invitation link (``invite_tokens``, remembered in the web session) or invited by name
+  while the invitation is pending (issue 18);
+- an **aborted** game is its players' alone (staff too, to look into it): it is no game to
+  anyone else, and answers 404 as a game that does not exist.
+
+A game anyone may see (``OPEN_TO_ANYONE``: public, not aborted) lets a poll say "unchanged"
+without asking who asks (``game_poll_facts``). Every reader filters with these, so the web
+and the API cannot disagree (``tests/games/test_visibility.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import NamedTuple
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import BooleanField, ExpressionWrapper, Q
+
+from games.models import Game, Invitation, Seat
+
+UserLike = AbstractBaseUser | AnonymousUser
+
+# A game anyone may see, signed in or not, invited or not.
+OPEN_TO_ANYONE = Q(is_public=True) & ~Q(status=Game.Status.ABORTED)
+
+
+def games_visible_to(user: UserLike, *, invite_tokens: Sequence[str] = ()) -> Q:
+    """Return the filter of the ``Game`` rows ``user`` may see (see the module doc).
+
+    ``user`` is a user or ``AnonymousUser``; ``invite_tokens`` are the invitation links the
+    visitor opened (the web session's; the API has none). Use it as
+    ``Game.objects.filter(games_visible_to(user))``: one query, no row read in Python.
+    """
+    invited = Q(is_public=True)
+    if invite_tokens:
+        invited |= Q(invite_token__in=list(invite_tokens))
+    if not user.is_authenticated:
+        return invited & ~Q(status=Game.Status.ABORTED)
+    pending = Invitation.objects.filter(invitee_id=user.pk, status=Invitation.Status.PENDING)
+    invited |= Q(pk__in=pending.values("game_id"))
+    if not getattr(user, "is_staff", False):
+        invited &= ~Q(status=Game.Status.ABORTED)
+    return Q(pk__in=Seat.objects.filter(user_id=user.pk).values("game_id")) | invited
+
+
+class PollFacts(NamedTuple):
+    """What a poll needs to know before reading a game: ``game_poll_facts``."""
+
+    version: int
+    openly_viewable: bool
+    updated_at: datetime
+
+
+def game_poll_facts(game_id: int) -> PollFacts | None:
+    """Return the game's version, whether anyone may see it, and its last update; or None.
+
+    One indexed query (the poll). ``openly_viewable`` is ``OPEN_TO_ANYONE``: anyone may
+    learn that such a game has not moved. For any other game the poll checks who asks
+    first. ``updated_at`` names the state in ``games.prerender``'s cache keys.
+    """
+    row = (
+        Game.objects.filter(pk=game_id)
+        .annotate(open=ExpressionWrapper(OPEN_TO_ANYONE, output_field=BooleanField()))
+        .values_list("version", "open", "updated_at")
+        .first()
+    )
+    if row is None:
+        return None
+    version, openly, updated_at = row
+    return PollFacts(version, bool(openly), updated_at)
