@@ -117,6 +117,9 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",  # the admin's nonces
+                # Last: values instead of Django's user, request, perms and messages (rows
+                # whose relations reach a game's seed) on the site's own pages (issue 27).
+                "games.web.viewer.page_values",
             ],
         },
     },

@@ -35,6 +35,7 @@ from games.models import (
     Vacation,
     Webhook,
 )
+from games.selectors.people import Person, person_of
 from games.text.seats import SeatInfo, display_name, taken_over_name
 
 UserLike = AbstractBaseUser | AnonymousUser
@@ -185,10 +186,11 @@ def seat_for(game: Game, user: UserLike) -> Seat | None:
 
 @dataclass(frozen=True)
 class Player:
-    """A seat as a list shows it: its ``position`` (None before the start) and ``user``."""
+    """A seat as a list shows it: its ``position`` (None before the start) and ``user``, the
+    person seated (a ``Person``, never the row: issue 27)."""
 
     position: int | None
-    user: Any
+    user: Person
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,7 @@ class OpenGame:
 
 
 def _players(seats: Iterable[Seat]) -> tuple[Player, ...]:
-    return tuple(Player(s.position, s.user) for s in seats)
+    return tuple(Player(s.position, person_of(s.user)) for s in seats)
 
 
 def games_open(*, limit: int = 50) -> list[OpenGame]:
@@ -260,13 +262,13 @@ def games_to_watch(user: UserLike, *, limit: int = 10) -> list[WatchGame]:
     rows = []
     for game in with_seats(games.defer("state").order_by("-updated_at", "-pk"))[:limit]:
         seats = sorted(game.seats.all(), key=lambda s: (s.position or 0, s.pk))
-        to_act = next((s for s in seats if s.position == game.to_act_seat), None)
+        players = _players(seats)
         rows.append(
             WatchGame(
                 pk=game.pk,
                 num_players=game.num_players,
-                players=_players(seats),
-                to_act=None if to_act is None else Player(to_act.position, to_act.user),
+                players=players,
+                to_act=next((p for p in players if p.position == game.to_act_seat), None),
                 plies=game.version,
                 updated_at=game.updated_at,
                 is_rated=game.is_rated,

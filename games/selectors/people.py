@@ -3,15 +3,71 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Q
 from django.utils import timezone
 
 from games.core.quiet import QuietHours
 from games.models import Delivery, NotificationKind, NotificationPreference, Profile, Vacation
 from games.text import names as display_names
+from games.text.seats import display_name
+
+
+@dataclass(frozen=True)
+class Person:
+    """A person as a page shows them: small frozen facts, never their ``User`` row (issue 27).
+
+    A row in a template context reaches every relation of it: ``{{ u.seats.all.0.game.seed }}``
+    prints another game's seed, and a game's row holds its snapshot (every hand, the bag).
+    ``id`` the user's id (``pk`` too, as templates link with either); ``display_name`` as
+    other players see it (``games.text.seats.display_name``: a bot's mark and tier);
+    ``is_bot``; ``rating_mu`` / ``rating_sigma`` the rating (None: no profile yet, the
+    starting rating) and ``rated_games`` how many rated games it counts.
+    """
+
+    id: int
+    display_name: str
+    is_bot: bool = False
+    rating_mu: float | None = None
+    rating_sigma: float | None = None
+    rated_games: int = 0
+
+    @property
+    def pk(self) -> int:
+        """The user's id, as a row's ``pk``."""
+        return self.id
+
+    def __str__(self) -> str:
+        """Return the display name."""
+        return self.display_name
+
+
+def person_of(user: Any, profile: Profile | None = None) -> Person:
+    """Return the ``Person`` of a ``User`` row, from ``profile`` or ``user.profile``.
+
+    ``user.profile`` is read when ``profile`` is not given (prefetch it in lists).
+    """
+    if profile is None:
+        try:
+            profile = user.profile
+        except ObjectDoesNotExist:
+            profile = None
+    if profile is None:
+        return Person(id=int(user.pk), display_name=display_name(user))
+    return Person(
+        id=int(user.pk),
+        display_name=display_name(user),
+        is_bot=bool(profile.is_bot),
+        rating_mu=profile.rating_mu,
+        rating_sigma=profile.rating_sigma,
+        rated_games=int(profile.rated_games),
+    )
+
 
 DEFAULT_BATCH_MINUTES = 15
 # What a player who never chose gets (issue 17): turns and decisions are batched — sent after

@@ -8,6 +8,7 @@ from django import template
 
 from games.accounts import tokens
 from games.web.forms_api import TokenForm, WebhookForm
+from games.web.viewer import request_of
 from games.webhooks import hooks
 
 register = template.Library()
@@ -20,8 +21,7 @@ def api_panel(context: Any) -> dict[str, Any]:
     ``new_token`` in the page's context is a secret just created: shown this once;
     ``webhook_form`` a webhook form just refused, shown as it was typed.
     """
-    request = context.get("request")
-    user = getattr(request, "user", None)
+    user = getattr(request_of(context), "user", None)
     if user is None or not user.is_authenticated:
         return {"show": False}
     return {

@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.core.exceptions import ObjectDoesNotExist
 
 from games.play import ratings
 from games.selectors import games as selectors
 from games.selectors import people
+from games.selectors.people import Person
 from games.text.seats import display_name
 from games.web.forms import VacationForm
 from games.web.orders_panel import default_orders_form
+from games.web.viewer import Viewer, request_of
 
 register = template.Library()
 
@@ -28,7 +29,7 @@ def games_waiting_count(context: Any) -> int:
     known = context.get("games_waiting")
     if known is not None:
         return int(known)
-    request = context.get("request")
+    request = request_of(context)
     user = request.user if request is not None else context.get("user")
     if user is None:
         return 0
@@ -37,36 +38,38 @@ def games_waiting_count(context: Any) -> int:
 
 @register.filter
 def player_name(user: Any) -> str:
-    """Return the name other players see for ``user``: the display name, else the username."""
+    """Return the name other players see for ``user``: the display name, else the username.
+
+    ``user`` is a ``Person`` or a ``Viewer`` (what pages hold), or a ``User`` row (the pages
+    of allauth and the admin, which keep Django's ``user``).
+    """
+    if isinstance(user, Person | Viewer):
+        return user.display_name
     return display_name(user)
 
 
 @register.filter
 def player_rating(user: Any) -> str:
-    """Return ``user``'s displayed rating, ``"1532"``, with ``?`` while provisional.
+    """Return a ``Person``'s displayed rating, ``"1532"``, with ``?`` while provisional.
 
-    Reads ``user.profile`` (prefetch it in lists); a player without a profile yet has the
-    starting rating; a bot, which plays only unrated games, has none (``"—"``).
+    A player without a profile yet has the starting rating; a bot, which plays only
+    unrated games, has none (``"—"``). A ``User`` row is read through its profile.
     """
-    try:
-        profile = user.profile
-    except ObjectDoesNotExist:
-        profile = None
-    if profile is not None and profile.is_bot:
+    person = user if isinstance(user, Person) else people.person_of(user)
+    if person.is_bot:
         return "—"
-    if profile is None:
+    if person.rating_mu is None or person.rating_sigma is None:
         mu, sigma, provisional = ratings.MODEL.mu, ratings.MODEL.sigma, True
     else:
-        mu, sigma = profile.rating_mu, profile.rating_sigma
-        provisional = ratings.is_provisional(profile)
+        mu, sigma = person.rating_mu, person.rating_sigma
+        provisional = person.rated_games < ratings.PROVISIONAL_GAMES
     return f"{round(ratings.display_rating(mu, sigma))}{'?' if provisional else ''}"
 
 
 @register.inclusion_tag("accounts/_vacation.html", takes_context=True)
 def vacation_panel(context: Any) -> dict[str, Any]:
     """Render the settings page's vacation panel: running vacation, days left, the form."""
-    request = context.get("request")
-    user = getattr(request, "user", None)
+    user = getattr(request_of(context), "user", None)
     if user is None or not user.is_authenticated:
         return {"show": False}
     return {
@@ -85,8 +88,7 @@ def standing_orders_panel(context: Any) -> dict[str, Any]:
 
     A bound form the view left in the context (``orders_form``, refused) is shown again.
     """
-    request = context.get("request")
-    user = getattr(request, "user", None)
+    user = getattr(request_of(context), "user", None)
     if user is None or not user.is_authenticated:
         return {"show": False}
     form = context.get("orders_form") or default_orders_form(user.pk)

@@ -140,10 +140,14 @@ class SettingsForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
-        """``user`` is the account being edited: its own current name is not "taken"."""
+    def __init__(self, *args: Any, user_id: int | None = None, **kwargs: Any) -> None:
+        """``user_id`` is the account being edited: its own current name is not "taken".
+
+        An id, not the row: a form is in its page's context, and a row there would reach
+        every game of its user (issue 27).
+        """
         super().__init__(*args, **kwargs)
-        self.user = user
+        self.user_id = user_id
         for kind in SETTABLE_KINDS:
             self.fields[f"delivery_{kind.value}"] = forms.ChoiceField(
                 label=kind.label, choices=Delivery.choices, initial=people.default_delivery(kind)
@@ -158,8 +162,9 @@ class SettingsForm(forms.Form):
 
     def clean_display_name(self) -> str:
         """Refuse a name another player already shows as (keeping one's own is fine)."""
-        mine = self.user.pk if self.user is not None else None
-        return unique_display_name(str(self.cleaned_data["display_name"]), except_user_id=mine)
+        return unique_display_name(
+            str(self.cleaned_data["display_name"]), except_user_id=self.user_id
+        )
 
     def clean(self) -> dict[str, Any]:
         """Refuse quiet hours with one end only, or that begin when they end."""

@@ -40,6 +40,7 @@ from games.core.stamps import PARTIAL_TTL, stamp_key
 from games.models import Game, Profile
 from games.selectors.games import with_seats
 from games.web.game_page import game_context
+from games.web.viewer import viewer_for_user
 
 TTL = PARTIAL_TTL  # seconds: bounds how stale the clock's "due in" wording can be
 CSRF_MARK = "csrf-token-of-the-browser-that-polls"
@@ -84,7 +85,8 @@ def partials_store(game: Game, *, stamp: str, except_seat: int | None = None) ->
             language = settings.LANGUAGE_CODE
         with translation.override(language):
             context = game_context(game, user)
-            context.update(user=user, csrf_token=CSRF_MARK)
+            viewer = viewer_for_user(user, language=language)  # a value, never the row
+            context.update(user=viewer, viewer=viewer, csrf_token=CSRF_MARK)
             # The #game partial only: the next game and the navigation's count concern
             # other games too, and the poll renders them fresh (views.game_poll).
             html = render_to_string("games/game.html#game", context)

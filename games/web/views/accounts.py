@@ -21,6 +21,7 @@ from games.mail.sending import unsubscribe_read
 from games.models import Delivery, NotificationKind, Profile
 from games.play import ratings
 from games.selectors import community
+from games.selectors.people import person_of
 from games.selectors.profiles import player_record
 from games.web.forms_accounts import NAME_TAKEN, SettingsForm
 from games.web.middleware import remember_language
@@ -54,7 +55,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
 def settings_page(request: HttpRequest) -> HttpResponse:
     """The settings page: display name, language, time zone, notification preferences."""
     if request.method == "POST":
-        form = SettingsForm(request.POST, user=request.user)
+        form = SettingsForm(request.POST, user_id=request.user.pk)
         if form.is_valid():
             try:
                 profiles.profile_update(
@@ -75,7 +76,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Your settings are saved."))
             return redirect("games:settings")
     else:
-        form = SettingsForm(initial=SettingsForm.initial_for(request.user), user=request.user)
+        form = SettingsForm(initial=SettingsForm.initial_for(request.user), user_id=request.user.pk)
     return render(request, "accounts/settings.html", {"form": form})
 
 
@@ -88,8 +89,7 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
     profile = profiles.profile_get(user)
     record = player_record(user.pk, request.user)
     context = {
-        "player": user,
-        "profile": profile,
+        "player": person_of(user, profile),  # a value: a row would reach every game's seed
         "rating": ratings.display_rating(profile.rating_mu, profile.rating_sigma),
         "uncertainty": ratings.display_uncertainty(profile.rating_sigma),
         "provisional": ratings.is_provisional(profile),
@@ -114,7 +114,11 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         key=lambda pair: -pair[0],
     )
     rows = [
-        {"profile": p, "rating": rating, "uncertainty": ratings.display_uncertainty(p.rating_sigma)}
+        {
+            "player": person_of(p.user, p),  # a value: a row would reach every game's seed
+            "rating": rating,
+            "uncertainty": ratings.display_uncertainty(p.rating_sigma),
+        }
         for rating, p in rated
     ]
     return render(request, "accounts/leaderboard.html", {"rows": rows})

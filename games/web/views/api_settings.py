@@ -44,7 +44,9 @@ def token_create(request: HttpRequest) -> HttpResponse:
 
 def _settings_page(request: HttpRequest, *, status: int = 200, **extra: Any) -> HttpResponse:
     """Answer the settings page itself, with ``extra`` for its API panel (``api_panel``)."""
-    settings_form = SettingsForm(initial=SettingsForm.initial_for(request.user), user=request.user)
+    settings_form = SettingsForm(
+        initial=SettingsForm.initial_for(request.user), user_id=request.user.pk
+    )
     return render(
         request, "accounts/settings.html", {"form": settings_form, **extra}, status=status
     )

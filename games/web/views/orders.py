@@ -61,7 +61,7 @@ def settings_orders(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("These standing orders do not exist: nothing was changed."))
         settings_form = SettingsForm(
-            initial=SettingsForm.initial_for(request.user), user=request.user
+            initial=SettingsForm.initial_for(request.user), user_id=request.user.pk
         )
         ctx = {"form": settings_form, "orders_form": form}
         return render(request, "accounts/settings.html", ctx, status=400)

@@ -1,0 +1,171 @@
+"""Who is looking, resolved once per request: the values templates get instead of rows (issue 27).
+
+A template follows ``.`` through attributes and calls what it finds, so a ``User`` row in a
+context reaches every relation of it — ``{{ user.seats.all.0.game.seed }}`` prints a game's
+seed, and ``game.state`` every hand and the bag. Django's context processors put such rows
+in every page: ``user`` (the row), ``request`` (``request.user``), ``perms`` and
+``messages`` (each holding the request or the user). ``page_values`` (a context processor,
+listed after Django's) replaces them on the site's own pages with small frozen values: the
+``Viewer``, a ``PageRequest`` with what the templates read of the request, and the
+messages themselves. The admin and allauth's pages keep Django's values (they are not the
+site's templates; the admin is staff-only and has its own leak tests).
+
+Template tags, which are code, reach the request through ``request_of(context)`` (the
+``RequestContext``'s own attribute, which no template variable names).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.http import HttpRequest
+from django.utils import translation
+from django.utils.functional import SimpleLazyObject, lazy
+
+from games.models import Profile
+from games.text.seats import display_name
+
+_CACHE = "_games_viewer"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """The person a page is rendered for, or nobody signed in.
+
+    ``id`` the user's id (None: signed out); ``display_name`` as other players see it
+    (``""`` signed out); ``language`` the language code the page speaks (``"en"``,
+    ``"zh-hans"``); ``time_zone`` an IANA name (``"Europe/Paris"``); ``seat`` the viewer's
+    seat (1–4) in the game a page shows, None for a spectator or a page of no game
+    (``at_seat``). ``is_authenticated``, ``is_anonymous`` and ``pk`` read as a user's do.
+    """
+
+    id: int | None
+    display_name: str
+    language: str
+    time_zone: str
+    seat: int | None = None
+
+    @property
+    def pk(self) -> int | None:
+        """The user's id, as a row's ``pk``."""
+        return self.id
+
+    @property
+    def is_authenticated(self) -> bool:
+        """Whether someone is signed in."""
+        return self.id is not None
+
+    @property
+    def is_anonymous(self) -> bool:
+        """Whether nobody is signed in."""
+        return self.id is None
+
+    @property
+    def is_spectator(self) -> bool:
+        """Whether the viewer holds no seat in the game the page shows."""
+        return self.seat is None
+
+    def at_seat(self, seat: int | None) -> Viewer:
+        """Return this viewer seated at ``seat`` (None: a spectator) in the page's game."""
+        return replace(self, seat=seat)
+
+
+def _zone_of(user: Any) -> str:
+    try:
+        return str(user.profile.time_zone or settings.TIME_ZONE)
+    except Profile.DoesNotExist:
+        return str(settings.TIME_ZONE)
+
+
+def viewer_for_user(user: Any, *, language: str | None = None) -> Viewer:
+    """Return the ``Viewer`` of a ``User`` row (or ``AnonymousUser``).
+
+    ``language`` defaults to the active language. The display name and the time zone (the
+    profile's, else ``settings.TIME_ZONE``) are lazy text, read from the profile when a
+    page first shows them: an HTMX poll that asks only whether someone is signed in costs
+    no query. A lazy text exposes only text (a template cannot reach what computes it).
+    """
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    if user is None or not user.is_authenticated:
+        return Viewer(id=None, display_name="", language=language, time_zone=settings.TIME_ZONE)
+    return Viewer(
+        id=int(user.pk),
+        display_name=lazy(display_name, str)(user),
+        language=language,
+        time_zone=lazy(_zone_of, str)(user),
+    )
+
+
+def viewer_of(request: HttpRequest) -> Viewer:
+    """Return the request's ``Viewer``, resolved on first use and kept for the request."""
+    known = getattr(request, _CACHE, None)
+    if known is None:
+        known = viewer_for_user(getattr(request, "user", None))
+        setattr(request, _CACHE, known)
+    return known
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    """What the site's templates read of the request, as plain text (never ``request.user``).
+
+    The attribute names are the ``HttpRequest``'s, so ``{{ request.get_full_path }}`` reads
+    the same: ``method`` (``"GET"``), ``path`` and ``get_full_path`` (with the query
+    string), ``scheme`` (``"https"``), ``get_host`` (``"example.com:8000"``), ``htmx``
+    (whether HTMX asked for a partial).
+    """
+
+    method: str
+    path: str
+    get_full_path: str
+    scheme: str
+    get_host: str
+    htmx: bool
+
+    @classmethod
+    def of(cls, request: HttpRequest) -> PageRequest:
+        """Return the values of ``request``."""
+        return cls(
+            method=str(request.method),
+            path=request.path,
+            get_full_path=request.get_full_path(),
+            scheme=str(request.scheme),
+            get_host=request.get_host(),
+            htmx=bool(getattr(request, "htmx", False)),
+        )
+
+
+def _site_page(request: HttpRequest) -> bool:
+    """Whether ``request`` is answered by the site's own views (not the admin's, allauth's)."""
+    match = getattr(request, "resolver_match", None)
+    if match is None:  # an error page (404, 403 CSRF): the site's templates
+        return True
+    return str(getattr(match.func, "__module__", "")).startswith("games.")
+
+
+def page_values(request: HttpRequest) -> dict[str, Any]:
+    """Context processor: the site's pages get values for ``user``, ``request``, ``perms``,
+    ``messages`` (Django's own hold rows) and ``viewer``; lazily, so a partial that reads
+    none of them costs no query."""
+    if not _site_page(request):
+        return {}
+    viewer = SimpleLazyObject(lambda: viewer_of(request))
+    return {
+        "viewer": viewer,
+        "user": viewer,
+        "request": SimpleLazyObject(lambda: PageRequest.of(request)),
+        "perms": {},
+        "messages": SimpleLazyObject(lambda: tuple(get_messages(request))),
+    }
+
+
+def request_of(context: Any) -> HttpRequest | None:
+    """Return the request a template is rendered for, from a tag's ``context``, or None.
+
+    The ``RequestContext``'s own attribute: code may read it, templates cannot.
+    """
+    request = getattr(context, "request", None)
+    return request if isinstance(request, HttpRequest) else None
