@@ -201,3 +201,27 @@ def test_the_walker_passes_plain_values_and_finds_a_row_behind_a_lazy_object() -
     assert orm_object_in(plain, "context", {}) == ""
     lazy = SimpleLazyObject(lambda: seats[1])
     assert orm_object_in({"user": lazy}, "context", {}) == "context['user']: a User row"
+
+
+def test_no_context_of_an_answer_to_a_form_reaches_a_model_row(world: World) -> None:
+    """What POSTs answer with a page: a token just made (the API panel with its rows), a
+    refused setting, saved notes, refused standing orders, and the 404 page."""
+    from games.models import Webhook
+
+    player = _player(world)
+    game = world.game
+    Webhook.objects.create(user=world.seats[1], kind="json", url="https://example.com/hook")
+    with templates_reached() as reached:
+        answers = [
+            player.post("/settings/tokens", {"name": "my script"}),
+            player.post("/settings", {"display_name": ""}),
+            player.post(
+                f"/games/{game.pk}/notes", {"text": "keep the red"}, HTTP_HX_REQUEST="true"
+            ),
+            player.post(f"/games/{game.pk}/orders", {"war_attacker": "nonsense"}),
+            player.post("/settings/orders", {"war_attacker": "nonsense"}),
+            player.get("/players/999999/"),
+        ]
+    assert [a.status_code for a in answers] == [200, 200, 200, 400, 400, 404]
+    assert {"accounts/_api.html", "accounts/settings.html", "404.html"} <= set(reached.templates)
+    assert not reached.found, "\n".join(sorted(set(reached.found)))
