@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -76,11 +77,31 @@ def token_revoke(*, user: Any, token_id: int) -> bool:
     return bool(done)
 
 
-def tokens_of(user: Any) -> list[AccessToken]:
+@dataclass(frozen=True)
+class TokenLine:
+    """A live token as the settings page lists it: never the row (its user reaches every
+    game's seed, issue 27) nor its secret. ``prefix`` its first characters; dates aware."""
+
+    pk: int
+    name: str
+    prefix: str
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+def tokens_of(user: Any) -> list[TokenLine]:
     """Return ``user``'s live tokens, newest first (name, prefix, dates; never a secret)."""
-    return list(
-        AccessToken.objects.filter(user=user, revoked_at__isnull=True).order_by("-created_at")
-    )
+    rows = AccessToken.objects.filter(user=user, revoked_at__isnull=True).order_by("-created_at")
+    return [
+        TokenLine(
+            pk=t.pk,
+            name=t.name,
+            prefix=t.prefix,
+            created_at=t.created_at,
+            last_used_at=t.last_used_at,
+        )
+        for t in rows
+    ]
 
 
 def token_authenticate(secret: str) -> AccessToken | None:

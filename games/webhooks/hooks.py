@@ -6,6 +6,8 @@ only) and refuses more than ``MAX_WEBHOOKS`` per account; a refusal changes noth
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -53,6 +55,31 @@ def webhook_remove(*, user: Any, webhook_id: int) -> bool:
     return bool(deleted)
 
 
-def webhooks_of(user: Any) -> list[Webhook]:
+@dataclass(frozen=True)
+class WebhookLine:
+    """A webhook as the settings page lists it: never the row (its user reaches every game's
+    seed, issue 27). ``kind_display`` the kind in the reader's language; ``disabled_at``
+    and ``last_error`` why a failing hook was turned off (None / "" while active)."""
+
+    pk: int
+    kind_display: str
+    url: str
+    is_active: bool
+    disabled_at: datetime | None
+    last_error: str
+
+
+def webhooks_of(user: Any) -> list[WebhookLine]:
     """Return ``user``'s webhooks, the active ones first, then newest first."""
-    return list(Webhook.objects.filter(user=user).order_by("-is_active", "-created_at"))
+    rows = Webhook.objects.filter(user=user).order_by("-is_active", "-created_at")
+    return [
+        WebhookLine(
+            pk=w.pk,
+            kind_display=str(w.get_kind_display()),
+            url=w.url,
+            is_active=w.is_active,
+            disabled_at=w.disabled_at,
+            last_error=w.last_error,
+        )
+        for w in rows
+    ]
