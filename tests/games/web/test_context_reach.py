@@ -225,3 +225,15 @@ def test_no_context_of_an_answer_to_a_form_reaches_a_model_row(world: World) -> 
     assert [a.status_code for a in answers] == [200, 200, 200, 400, 400, 404]
     assert {"accounts/_api.html", "accounts/settings.html", "404.html"} <= set(reached.templates)
     assert not reached.found, "\n".join(sorted(set(reached.found)))
+
+
+def test_no_context_of_a_partial_rendered_ahead_reaches_a_model_row(world: World) -> None:
+    """The worker renders each player's ``#game`` partial ahead of their poll (no request)."""
+    from games.selectors.games import with_seats
+    from games.web import prerender
+
+    game = with_seats(Game.objects.filter(pk=world.game.pk)).get()
+    with templates_reached() as reached:
+        stored = prerender.partials_store(game, stamp="s")
+    assert stored == 3 and "game" in reached.templates  # the partial "games/game.html#game"
+    assert not reached.found, "\n".join(sorted(set(reached.found)))
