@@ -108,6 +108,14 @@ def viewer_of(request: HttpRequest) -> Viewer:
     return known
 
 
+def viewer_seated(request: HttpRequest, seat: int | None) -> Viewer:
+    """Return the request's ``Viewer`` at ``seat`` in the game the page shows (None: a
+    spectator), and keep it for the request: the page's ``viewer`` and ``user`` are it."""
+    viewer = viewer_of(request).at_seat(seat)
+    setattr(request, _CACHE, viewer)
+    return viewer
+
+
 @dataclass(frozen=True)
 class PageRequest:
     """What the site's templates read of the request, as plain text (never ``request.user``).

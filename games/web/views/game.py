@@ -39,6 +39,7 @@ from games.web.game_page import game_context
 from games.web.orders_panel import game_orders_panel
 from games.web.previews import action_preview
 from games.web.replay_page import replay_context
+from games.web.viewer import viewer_seated
 
 INVITES_SESSION_KEY = "game_invites"
 
@@ -106,6 +107,7 @@ def _render_game(
         game, request.user, invite_tokens=_invites(request), next_game_id=next_game_id, **extra
     )
     ctx["games_waiting"] = waiting
+    viewer_seated(request, ctx["seat"])  # the page's viewer: seated, or a spectator
     if not request.htmx:  # beside the #game partial: charts, chat, notes (issue 18)
         ctx.update(colour_charts_context(game))
         ctx.update(chat_context(game, request.user))
@@ -371,6 +373,7 @@ def game_replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         ply = int(request.GET["ply"]) if "ply" in request.GET else None
     except ValueError:
         ply = None
+    viewer_seated(request, seat.position if seat is not None else None)
     ctx = replay_context(game, request.user, ply=ply)
     if not request.htmx:  # beside the #replay partial (issue 18): only after the end
         ctx.update(colour_charts_context(game))

@@ -1,0 +1,67 @@
+"""The viewer a page is rendered for (games/web/viewer.py, issue 27): values, not rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.template import Context, Template
+from django.test import Client
+
+from games.models import Profile
+from games.web.viewer import PageRequest, Viewer
+from tests.games.factories import UserFactory, client_for, started_game
+
+pytestmark = pytest.mark.django_db
+
+PROBE = Template(
+    "{{ user.seats.all.0.game.seed }}{{ request.user.seats.all.0.game.seed }}"
+    "{{ viewer.seats.all.0.game.seed }}{{ messages.request.user.pk }}{{ perms.user.pk }}"
+    "{{ player.seats.all.0.game.seed }}{{ form.user.seats.all.0.game.seed }}"
+)
+
+
+def _context(response: Any) -> dict[str, Any]:
+    """Return the variables of the page's own template (the first context with a viewer)."""
+    contexts = response.context if isinstance(response.context, list) else [response.context]
+    return next(dict(c.flatten()) for c in contexts if "viewer" in c)
+
+
+def test_a_players_game_page_knows_their_seat_and_a_spectators_none() -> None:
+    game, seats = started_game(2)
+    Profile.objects.update_or_create(
+        user=seats[1], defaults={"display_name": "Gilgamesh", "time_zone": "Asia/Shanghai"}
+    )
+    mine = _context(client_for(seats[1]).get(f"/games/{game.pk}/"))
+    viewer = mine["viewer"]
+    assert isinstance(mine["user"], Viewer) or mine["user"] == viewer
+    assert (viewer.id, viewer.seat, viewer.is_spectator) == (seats[1].pk, 1, False)
+    assert (str(viewer.display_name), str(viewer.time_zone)) == ("Gilgamesh", "Asia/Shanghai")
+    assert viewer.language == "en"
+    theirs = _context(client_for(UserFactory()).get(f"/games/{game.pk}/"))
+    assert theirs["viewer"].seat is None and theirs["viewer"].is_authenticated
+    nobody = _context(Client().get(f"/games/{game.pk}/"))
+    assert nobody["viewer"].is_anonymous and nobody["viewer"].id is None
+
+
+def test_no_page_variable_reaches_a_seed_through_a_relation() -> None:
+    """The issue's case, on real pages: every walk a template might try prints nothing."""
+    game, seats = started_game(2)
+    client = client_for(seats[1])
+    for path in (f"/games/{game.pk}/", "/", f"/players/{seats[2].pk}/", "/settings"):
+        response = client.get(path)
+        assert response.status_code == 200
+        context = _context(response)
+        assert isinstance(context["request"], PageRequest)
+        assert PROBE.render(Context(context)) == "", path
+    # Before issue 27, the same probe on a User printed a seed.
+    assert PROBE.render(Context({"user": seats[1]})) == str(game.seed)
+
+
+def test_the_pages_read_the_request_and_user_as_before() -> None:
+    """The names templates used still answer: sign-out's ``next``, the navigation's name."""
+    user = UserFactory()
+    Profile.objects.update_or_create(user=user, defaults={"display_name": "Enheduanna"})
+    page = client_for(user).get("/leaderboard?x=1").content.decode()
+    assert 'name="next" value="/leaderboard?x=1"' in page
+    assert "Enheduanna" in page
