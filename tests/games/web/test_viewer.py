@@ -65,3 +65,23 @@ def test_the_pages_read_the_request_and_user_as_before() -> None:
     page = client_for(user).get("/leaderboard?x=1").content.decode()
     assert 'name="next" value="/leaderboard?x=1"' in page
     assert "Enheduanna" in page
+
+
+def test_the_viewers_lazy_name_exposes_text_only() -> None:
+    """The display name and time zone are read on first use; what computes them (the row,
+    in the lazy text's ``_args``) is behind a name no template may use."""
+    from django.template import TemplateSyntaxError
+
+    from games.web.viewer import viewer_for_user
+
+    game, seats = started_game(2)
+    viewer = viewer_for_user(seats[1])
+    assert [
+        n for n in dir(viewer.display_name) if not n.startswith("_") and n not in dir(str)
+    ] == []
+    with pytest.raises(TemplateSyntaxError, match="underscore"):
+        Template("{{ viewer.display_name._args.0.seats.all.0.game.seed }}")
+    shown = Template("{{ viewer.display_name }}|{{ viewer.time_zone }}").render(
+        Context({"viewer": viewer})
+    )
+    assert shown == f"{seats[1].username}|UTC"
