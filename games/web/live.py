@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import redis.asyncio as aredis
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 
 from games.core.live import LIVE_CHANNEL, parse_message
 from games.selectors.visibility import game_versions
@@ -96,6 +96,8 @@ def stream_sync(
     start = last = time.monotonic()
     while time.monotonic() - start < times.lifetime:
         version = versions([game_id]).get(game_id)
+        if not connection.in_atomic_block:
+            connection.close()  # not held between reads: a WSGI stream may idle for minutes
         if version is None:
             return
         if version != known:
