@@ -60,10 +60,10 @@ def _at_version(page: Any, version: int) -> None:
     page.wait_for_selector(f"#game[data-version='{version}']", timeout=WAIT_MS)
 
 
-def _polls(page: Any) -> list[int]:
-    """Collect the statuses of the page's polls as they answer."""
+def _polls(page: Any, path: str = "/poll?") -> list[int]:
+    """Collect the statuses of the page's polls (or streams: ``/live?``) as they answer."""
     statuses: list[int] = []
-    page.on("response", lambda r: statuses.append(r.status) if "/poll?" in r.url else None)
+    page.on("response", lambda r: statuses.append(r.status) if path in r.url else None)
     return statuses
 
 
@@ -142,9 +142,9 @@ def test_a_bots_turn_shows_without_waiting_for_a_poll(
     context = _signed_in(browser, asgi_server, human)
     try:
         page = context.new_page()
-        polls = _polls(page)
+        polls, streams = _polls(page), _polls(page, "/live?")
         page.goto(f"{asgi_server}/games/{game.pk}/")
-        page.wait_for_selector(f"#game[data-my-turn='1']")  # the bot may have played first
+        page.wait_for_selector("#game[data-my-turn='1']")  # the bot may have played first
         for _action in range(3):  # two actions, or one and a decision (RULES.md §2)
             _play_tile_with_mouse(page)
             game.refresh_from_db()
@@ -155,6 +155,7 @@ def test_a_bots_turn_shows_without_waiting_for_a_poll(
         game.refresh_from_db()
         assert game.to_act_seat == mine and _version(page) == game.version
         assert polls and set(polls) == {200}, polls  # every fetch followed the stream's word
+        assert streams == [200], streams  # one stream, open all along
     finally:
         context.close()
 

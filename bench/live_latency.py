@@ -1,0 +1,172 @@
+"""How long a move takes to reach the other open pages (issue 29): p50/p95, commit → DOM.
+
+Serves the site as ``make run`` does — the ASGI app under uvicorn, SQLite, no Redis, the
+streams reading the version column every ``LIVE_POLL_SECONDS`` — on a throw-away database,
+opens two real browsers (Chromium, Playwright) on a two-player game, one per player, and
+plays ``--moves`` plies from this process through the submit service, as a third device
+would. For each ply it notes the wall-clock time right after the commit and the time each
+page's DOM shows the new version (a ``MutationObserver`` on ``#game``'s ``data-version``),
+and prints the percentiles per page: the player who moved (another tab of theirs) and the
+other player. ``--redis`` runs a throw-away ``redis-server`` and sends the versions through
+its pub/sub instead (the production path; ``--database-url`` for PostgreSQL).
+
+    .venv/bin/python bench/live_latency.py --moves 120
+    .venv/bin/python bench/live_latency.py --moves 120 --redis
+
+Check ``uptime`` first: on a shared machine the figures move with the load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+OBSERVER = """
+window.__seen = {};
+new MutationObserver(function () {
+  var root = document.getElementById("game");
+  var v = root && root.dataset.version;
+  if (v && !(v in window.__seen)) { window.__seen[v] = performance.timeOrigin + performance.now(); }
+}).observe(document, {subtree: true, childList: true, attributes: true,
+                                      attributeFilter: ["data-version"]});
+"""
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0–1) of ``values``, by nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=100)
+    parser.add_argument("--poll", type=float, default=0.4, help="LIVE_POLL_SECONDS")
+    parser.add_argument("--redis", action="store_true", help="fan out through Redis pub/sub")
+    parser.add_argument("--database-url", default="", help="default: a fresh SQLite file")
+    parser.add_argument("--gap", type=float, default=0.3, help="seconds between plies")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    with ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("LIVE_", "CACHE_"))}
+        env.pop("CELERY_BROKER_URL", None)
+        env |= {
+            "DATABASE_URL": args.database_url or f"sqlite:///{tmp / 'live.sqlite3'}",
+            "LIVE_POLL_SECONDS": str(args.poll),
+            "DJANGO_SETTINGS_MODULE": "tigris_site.settings",
+        }
+        # Playwright's sync API keeps an event loop in this thread; the ORM is used beside it.
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        if args.redis:
+            from tests import services
+
+            env["LIVE_REDIS_URL"] = stack.enter_context(services.redis_server())
+        os.environ.update(env)
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        from tests import services
+
+        port = services.free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "tigris_site.asgi:application", "--port",
+             str(port), "--log-level", "warning", "--timeout-graceful-shutdown", "1"],
+            cwd=ROOT, env=env,
+        )  # fmt: skip
+        stack.callback(server.wait)
+        stack.callback(server.terminate)
+        services.wait_for_port(port, server, seconds=30)
+        base = f"http://127.0.0.1:{port}"
+        figures = play(base, args)
+    load = os.getloadavg()
+    print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+          f"({os.cpu_count()} cores); fan-out: {'Redis pub/sub' if args.redis else f'version column every {args.poll} s'}")  # fmt: skip
+    for who, values in figures.items():
+        ms = [v * 1000 for v in values]
+        print(f"{who}: n={len(ms)}  p50={percentile(ms, 0.5):.0f} ms  "
+              f"p95={percentile(ms, 0.95):.0f} ms  max={max(ms):.0f} ms  "
+              f"mean={statistics.fmean(ms):.0f} ms")  # fmt: skip
+
+
+def play(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
+    """Play ``args.moves`` plies; return seconds from each commit to each page's DOM."""
+    from django.test import Client
+    from playwright.sync_api import sync_playwright
+
+    import engine
+    from games.core.states import game_state
+    from games.play.submit import game_submit_action
+    from tests.games.factories import UserFactory, started_game
+
+    rng = random.Random(args.seed)
+    figures: dict[str, list[float]] = {"the mover's other tab": [], "the other player": []}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
+        )
+        pages: dict[int, object] = {}
+        game = None
+        played = 0
+        while played < args.moves:
+            if game is None or game_state(game).is_over:
+                game, seats = started_game(2, is_rated=False, days_per_move=None)
+                for page in pages.values():
+                    page.context.close()  # type: ignore[attr-defined]
+                pages = {}
+                for n, user in seats.items():
+                    client = Client()
+                    client.force_login(user)
+                    context = browser.new_context()
+                    context.add_cookies([{"name": "sessionid", "url": base,
+                                          "value": client.cookies["sessionid"].value}])  # fmt: skip
+                    context.add_init_script(OBSERVER)
+                    page = context.new_page()
+                    page.goto(f"{base}/games/{game.pk}/")
+                    page.wait_for_selector("#game[data-version]")
+                    pages[n] = page
+                time.sleep(1.0)  # the streams are open
+            state = game_state(game)
+            mover = state.to_act
+            action = rng.choice(engine.legal_actions(state))
+            game_submit_action(
+                game_id=game.pk, user=seats[mover], action=str(action),
+                expected_version=game.version,
+            )  # fmt: skip
+            committed = time.time() * 1000
+            game.refresh_from_db()
+            played += 1
+            version = str(game.version)
+            for n, page in pages.items():
+                seen = None
+                for _try in range(200):
+                    seen = page.evaluate("v => window.__seen[v]", version)  # type: ignore[attr-defined]
+                    if seen:
+                        break
+                    time.sleep(0.02)
+                if seen is None:
+                    print(f"ply {version}: seat {n}'s page never showed it", file=sys.stderr)
+                    continue
+                who = "the mover's other tab" if n == mover else "the other player"
+                figures[who].append((seen - committed) / 1000)
+            time.sleep(args.gap * rng.uniform(0.5, 1.5))
+        browser.close()
+    return figures
+
+
+if __name__ == "__main__":
+    main()
