@@ -171,3 +171,18 @@ def test_without_redis_the_watch_reads_the_versions_for_all_its_streams_at_once(
 
     assert asyncio.run(scenario()) == (1, None, None)  # moved; silent (a heartbeat); silent
     assert [1, 2] in reads  # one read for both games
+
+
+def test_a_game_in_progress_listens_to_its_stream_and_a_finished_one_does_not() -> None:
+    game, seats = started_game(2)
+    page = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+    root = re.search(r'<div id="game"[^>]*>', page)
+    assert root is not None
+    assert f'data-live="/games/{game.pk}/live"' in root.group(0)
+    assert f'data-poll="/games/{game.pk}/poll"' in root.group(0)
+    assert "hx-trigger" not in root.group(0)  # no blind polling while the stream works
+    game.status = game.Status.FINISHED
+    game.save(update_fields=["status"])
+    page = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+    root = re.search(r'<div id="game"[^>]*>', page)
+    assert root is not None and "data-live" not in root.group(0)
