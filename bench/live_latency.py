@@ -94,8 +94,9 @@ def main() -> None:
         base = f"http://127.0.0.1:{port}"
         figures = play(base, args)
     load = os.getloadavg()
+    fan_out = "Redis pub/sub" if args.redis else f"the version column every {args.poll} s"
     print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
-          f"({os.cpu_count()} cores); fan-out: {'Redis pub/sub' if args.redis else f'version column every {args.poll} s'}")  # fmt: skip
+          f"({os.cpu_count()} cores); fan-out: {fan_out}")  # fmt: skip
     for who, values in figures.items():
         ms = [v * 1000 for v in values]
         print(f"{who}: n={len(ms)}  p50={percentile(ms, 0.5):.0f} ms  "
@@ -111,7 +112,7 @@ def play(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
     import engine
     from games.core.states import game_state
     from games.play.submit import game_submit_action
-    from tests.games.factories import UserFactory, started_game
+    from tests.games.factories import started_game
 
     rng = random.Random(args.seed)
     figures: dict[str, list[float]] = {"the mover's other tab": [], "the other player": []}

@@ -24,7 +24,7 @@ from games.models import Game
 from tests.games.factories import started_game
 
 PASSWORD = "a-long-browser-test-password"
-POLL_SECONDS = 5  # a bound on waits: the stream brings a move within a second, the fallback poll within 2 s
+POLL_SECONDS = 5  # a bound on waits: the stream brings a move within a second (issue 29)
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
