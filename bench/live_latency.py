@@ -57,6 +57,9 @@ def main() -> None:
     parser.add_argument("--database-url", default="", help="default: a fresh SQLite file")
     parser.add_argument("--gap", type=float, default=0.3, help="seconds between plies")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--idle", type=int, default=0, help="then hold N idle streams: the server's memory"
+    )
     args = parser.parse_args()
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
@@ -92,7 +95,9 @@ def main() -> None:
         stack.callback(server.terminate)
         services.wait_for_port(port, server, seconds=30)
         base = f"http://127.0.0.1:{port}"
-        figures = play(base, args)
+        figures = play(base, args) if args.moves else {}
+        if args.idle:
+            idle_streams(port, server.pid, args.idle)
     load = os.getloadavg()
     fan_out = "Redis pub/sub" if args.redis else f"the version column every {args.poll} s"
     print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
@@ -102,6 +107,48 @@ def main() -> None:
         print(f"{who}: n={len(ms)}  p50={percentile(ms, 0.5):.0f} ms  "
               f"p95={percentile(ms, 0.95):.0f} ms  max={max(ms):.0f} ms  "
               f"mean={statistics.fmean(ms):.0f} ms")  # fmt: skip
+
+
+def rss_kib(pid: int) -> int:
+    """The resident memory of process ``pid``, in KiB (``/proc/<pid>/status``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def idle_streams(port: int, pid: int, count: int) -> None:
+    """Open ``count`` streams on one public game and hold them; print the server's memory."""
+    import asyncio
+
+    from tests.games.factories import started_game
+
+    game, _seats = started_game(2, is_rated=False, days_per_move=None)
+    path = f"/games/{game.pk}/live?version={game.version}"
+
+    async def hold() -> None:
+        before = rss_kib(pid)
+        streams = []
+        started = time.monotonic()
+        for _n in range(count):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            await writer.drain()
+            streams.append((reader, writer))
+        opened = 0
+        for reader, _writer in streams:
+            head = await asyncio.wait_for(reader.readuntil(b": live\n\n"), 60)
+            opened += head.startswith(b"HTTP/1.1 200")
+        took = time.monotonic() - started
+        await asyncio.sleep(2.0)  # a few of the watch's reads
+        held = rss_kib(pid)
+        print(f"idle streams held by one uvicorn process: {opened} of {count} opened in "
+              f"{took:.1f} s; its memory {before / 1024:.0f} MiB before, {held / 1024:.0f} MiB "
+              f"with them ({(held - before) / max(opened, 1):.0f} KiB a stream)")  # fmt: skip
+        for _reader, writer in streams:
+            writer.close()
+
+    asyncio.run(hold())
 
 
 def play(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
