@@ -28,6 +28,7 @@ import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -109,6 +110,27 @@ def main() -> None:
               f"mean={statistics.fmean(ms):.0f} ms")  # fmt: skip
 
 
+def new_game() -> tuple[Any, dict[int, Any]]:
+    """A fresh unrated two-player game without a clock; its seats' users by position."""
+    import secrets
+
+    from django.contrib.auth import get_user_model
+
+    from games.models import Game
+    from games.play import lifecycle
+
+    users = [
+        get_user_model().objects.create_user(f"live-{secrets.token_hex(4)}", password=None)
+        for _n in range(2)
+    ]
+    game = lifecycle.game_create(
+        creator=users[0], num_players=2, is_rated=False, days_per_move=None
+    )
+    lifecycle.game_join(game_id=game.pk, user=users[1])
+    game = Game.objects.get(pk=game.pk)
+    return game, {s.position: s.user for s in game.seats.all() if s.position is not None}
+
+
 def rss_kib(pid: int) -> int:
     """The resident memory of process ``pid``, in KiB (``/proc/<pid>/status``)."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -121,9 +143,7 @@ def idle_streams(port: int, pid: int, count: int) -> None:
     """Open ``count`` streams on one public game and hold them; print the server's memory."""
     import asyncio
 
-    from tests.games.factories import started_game
-
-    game, _seats = started_game(2, is_rated=False, days_per_move=None)
+    game, _seats = new_game()
     path = f"/games/{game.pk}/live?version={game.version}"
 
     async def hold() -> None:
@@ -159,7 +179,6 @@ def play(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
     import engine
     from games.core.states import game_state
     from games.play.submit import game_submit_action
-    from tests.games.factories import started_game
 
     rng = random.Random(args.seed)
     figures: dict[str, list[float]] = {"the mover's other tab": [], "the other player": []}
@@ -172,7 +191,7 @@ def play(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
         played = 0
         while played < args.moves:
             if game is None or game_state(game).is_over:
-                game, seats = started_game(2, is_rated=False, days_per_move=None)
+                game, seats = new_game()
                 for page in pages.values():
                     page.context.close()  # type: ignore[attr-defined]
                 pages = {}
@@ -190,6 +209,7 @@ def play(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
                 time.sleep(1.0)  # the streams are open
             state = game_state(game)
             mover = state.to_act
+            assert mover is not None  # the game is not over
             action = rng.choice(engine.legal_actions(state))
             game_submit_action(
                 game_id=game.pk, user=seats[mover], action=str(action),
