@@ -131,12 +131,17 @@ def new_game() -> tuple[Any, dict[int, Any]]:
     return game, {s.position: s.user for s in game.seats.all() if s.position is not None}
 
 
-def rss_kib(pid: int) -> int:
-    """The resident memory of process ``pid``, in KiB (``/proc/<pid>/status``)."""
+def proc_status(pid: int, field: str) -> int:
+    """A number of ``/proc/<pid>/status``: ``VmRSS`` (KiB), ``Threads``."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1])
-    raise RuntimeError(f"no VmRSS for process {pid}")
+    raise RuntimeError(f"no {field} for process {pid}")
+
+
+def rss_kib(pid: int) -> int:
+    """The resident memory of process ``pid``, in KiB."""
+    return proc_status(pid, "VmRSS")
 
 
 def idle_streams(port: int, pid: int, count: int) -> None:
@@ -164,7 +169,8 @@ def idle_streams(port: int, pid: int, count: int) -> None:
         held = rss_kib(pid)
         print(f"idle streams held by one uvicorn process: {opened} of {count} opened in "
               f"{took:.1f} s; its memory {before / 1024:.0f} MiB before, {held / 1024:.0f} MiB "
-              f"with them ({(held - before) / max(opened, 1):.0f} KiB a stream)")  # fmt: skip
+              f"with them ({(held - before) / max(opened, 1):.0f} KiB a stream), "
+              f"{proc_status(pid, 'Threads')} threads")  # fmt: skip
         for _reader, writer in streams:
             writer.close()
 

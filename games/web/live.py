@@ -26,12 +26,14 @@ and the browser reconnects with ``Last-Event-ID``; a comment line every
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import redis.asyncio as aredis
 from django.conf import settings
@@ -238,7 +240,7 @@ async def stream_async(
     current: int,
     times: StreamTimes,
     watch: VersionWatch | None = None,
-) -> AsyncIterator[str]:
+) -> AsyncGenerator[str]:
     """Yield the events of ``game_id`` after version ``known`` (ASGI: no thread per stream).
 
     ``current`` as in ``stream_sync``. The process's ``VersionWatch`` wakes it; a heartbeat
@@ -259,3 +261,88 @@ async def stream_async(
         else:
             known = version
             yield version_event(version)
+
+
+HANDOFF_HEADER = "X-Live-Stream"
+SCOPE_KEY = "tigris.live_streams"
+
+
+class LiveStreams:
+    """ASGI middleware that streams the live events outside Django's request handler.
+
+    Django's ASGI handler runs the sync middleware and views of a request in a thread kept
+    for the request's whole life, so a stream it served would hold one thread (and about
+    0.4 MiB) while the page stays open. Around the app (``tigris_site.asgi``), this
+    middleware marks the scope (``SCOPE_KEY``); the view then checks visibility as always
+    and answers at once with an empty 200 carrying ``X-Live-Stream: <game> <known>
+    <current>`` (``handoff``); the middleware drops that header and body and streams
+    ``stream_async`` itself, after the handler (and its thread) is done, until the browser
+    leaves (``http.disconnect``) or the stream's life ends. Any other answer (404…) and any
+    other path pass through untouched.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Serve ``scope`` (ASGI 3)."""
+        if scope["type"] != "http" or not scope["path"].endswith("/live"):
+            await self.app(scope, receive, send)
+            return
+        held: dict[str, Any] = {}
+        header = HANDOFF_HEADER.lower().encode()
+
+        async def capture(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != header]
+                handoff = [v for k, v in message.get("headers", []) if k.lower() == header]
+                if message["status"] == 200 and handoff:
+                    held["handoff"] = handoff[0].decode("ascii")
+                    held["start"] = {**message, "headers": headers}
+                    return
+            elif "handoff" in held:
+                return  # the view's empty body: the stream follows
+            await send(message)
+
+        await self.app({**scope, SCOPE_KEY: True}, receive, capture)
+        if "handoff" not in held:
+            return
+        game_id, known, current = (int(n) for n in held["handoff"].split())
+        await send(held["start"])
+        stream = stream_async(game_id, known, current=current, times=StreamTimes.from_settings())
+        gone = asyncio.ensure_future(_disconnected(receive))
+        try:
+            while True:
+                chunk = asyncio.ensure_future(anext(stream))
+                await asyncio.wait({chunk, gone}, return_when=asyncio.FIRST_COMPLETED)
+                if gone.done():
+                    chunk.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                        await chunk
+                    return
+                try:
+                    text = chunk.result()
+                except StopAsyncIteration:
+                    break
+                await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            gone.cancel()
+            await stream.aclose()
+
+
+async def _disconnected(receive: Any) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def empty_body() -> AsyncIterator[str]:
+    """The handed-off response's body: nothing (and no ``Content-Length``)."""
+    nothing: tuple[str, ...] = ()
+    for chunk in nothing:
+        yield chunk
+
+
+def handoff(game_id: int, known: int, current: int) -> tuple[str, str]:
+    """The header by which a view hands a stream to ``LiveStreams``."""
+    return HANDOFF_HEADER, f"{game_id} {known} {current}"

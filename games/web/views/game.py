@@ -359,6 +359,12 @@ def game_live(request: HtmxHttpRequest, game_id: int) -> StreamingHttpResponse:
         if raw.strip().isdigit():
             known = int(raw)
             break
+    if isinstance(request, ASGIRequest) and request.scope.get(live.SCOPE_KEY):
+        # tigris_site.asgi streams it once this handler, and its thread, are done.
+        handed = StreamingHttpResponse(live.empty_body(), content_type="text/event-stream")
+        name, value = live.handoff(game_id, known, facts.version)
+        handed[name] = value
+        return handed
     times = live.StreamTimes.from_settings()
     content: Any
     if isinstance(request, ASGIRequest):

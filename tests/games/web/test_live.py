@@ -186,3 +186,47 @@ def test_a_game_in_progress_listens_to_its_stream_and_a_finished_one_does_not() 
     page = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
     root = re.search(r'<div id="game"[^>]*>', page)
     assert root is not None and "data-live" not in root.group(0)
+
+
+def test_the_asgi_middleware_streams_a_handed_off_answer_and_passes_the_rest() -> None:
+    """``LiveStreams`` (tigris_site.asgi): the view's hand-off header never reaches the
+    browser, the stream follows it until the browser leaves; a 404 passes untouched."""
+
+    def app_answering(status: int, headers: list[tuple[bytes, bytes]]) -> Any:
+        async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            assert scope[live.SCOPE_KEY] is True
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+        return app
+
+    async def serve(app: Any, leave_after: float) -> list[dict[str, Any]]:
+        sent: list[dict[str, Any]] = []
+        messages = [{"type": "http.request", "body": b""}]
+
+        async def receive() -> dict[str, Any]:
+            if messages:
+                return messages.pop()
+            await asyncio.sleep(leave_after)
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        watch = live.VersionWatch(poll=0.01, versions=lambda ids: {42: 8})
+        live.VersionWatch._by_loop[asyncio.get_running_loop()] = watch
+        scope = {"type": "http", "path": "/games/42/live"}
+        await asyncio.wait_for(live.LiveStreams(app)(scope, receive, send), 5)
+        return sent
+
+    name, value = live.handoff(42, 6, 7)
+    handed = [(name.lower().encode(), value.encode()), (b"content-type", b"text/event-stream")]
+    sent = asyncio.run(serve(app_answering(200, handed), leave_after=0.3))
+    assert sent[0]["status"] == 200
+    assert sent[0]["headers"] == [(b"content-type", b"text/event-stream")]  # no hand-off
+    body = "".join(m.get("body", b"").decode() for m in sent[1:])
+    assert body.startswith(live.stream_start() + live.version_event(7))
+    assert live.version_event(8) in body  # the watch's read, before the browser left
+    refused = asyncio.run(serve(app_answering(404, [(b"content-type", b"text/html")]), 0.1))
+    assert [m["type"] for m in refused] == ["http.response.start", "http.response.body"]
+    assert refused[0]["status"] == 404
