@@ -12,6 +12,7 @@ its pub/sub instead (the production path; ``--database-url`` for PostgreSQL).
 
     .venv/bin/python bench/live_latency.py --moves 120
     .venv/bin/python bench/live_latency.py --moves 120 --redis
+    .venv/bin/python bench/live_latency.py --moves 0 --bot-turns 20 --idle 1000
 
 Check ``uptime`` first: on a shared machine the figures move with the load.
 """
@@ -59,6 +60,12 @@ def main() -> None:
     parser.add_argument("--gap", type=float, default=0.3, help="seconds between plies")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--bot-turns",
+        type=int,
+        default=0,
+        help="then N turns against the easy bot, run_sweeps beside the server (make run's way)",
+    )
+    parser.add_argument(
         "--idle", type=int, default=0, help="then hold N idle streams: the server's memory"
     )
     args = parser.parse_args()
@@ -97,6 +104,14 @@ def main() -> None:
         services.wait_for_port(port, server, seconds=30)
         base = f"http://127.0.0.1:{port}"
         figures = play(base, args) if args.moves else {}
+        if args.bot_turns:
+            sweeps = subprocess.Popen(
+                [sys.executable, "manage.py", "run_sweeps"], cwd=ROOT, env=env,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+            stack.callback(sweeps.wait)
+            stack.callback(sweeps.terminate)
+            figures |= bot_turns(base, args)
         if args.idle:
             idle_streams(port, server.pid, args.idle)
     load = os.getloadavg()
@@ -175,6 +190,89 @@ def idle_streams(port: int, pid: int, count: int) -> None:
             writer.close()
 
     asyncio.run(hold())
+
+
+def _page_for(browser: Any, base: str, user: Any, game_id: int) -> Any:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context()
+    context.add_cookies(
+        [{"name": "sessionid", "url": base, "value": client.cookies["sessionid"].value}]
+    )
+    context.add_init_script(OBSERVER)
+    page = context.new_page()
+    page.goto(f"{base}/games/{game_id}/")
+    page.wait_for_selector("#game[data-version]")
+    return page
+
+
+def _seen_at(page: Any, version: int, seconds: float = 20.0) -> float | None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        seen = page.evaluate("v => window.__seen[v]", str(version))
+        if seen:
+            return float(seen)
+        time.sleep(0.02)
+    return None
+
+
+def bot_turns(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
+    """Play ``args.bot_turns`` turns against the easy bot; seconds from the person's last
+    commit of a turn to the page showing the bot's first action, and its whole turn."""
+    import secrets
+
+    from django.contrib.auth import get_user_model
+    from playwright.sync_api import sync_playwright
+
+    import engine
+    from games.core.states import game_state
+    from games.models import Game
+    from games.play import lifecycle
+    from games.play.submit import game_submit_action
+
+    rng = random.Random(args.seed)
+    first: list[float] = []
+    whole: list[float] = []
+    human = get_user_model().objects.create_user(f"live-{secrets.token_hex(4)}", password=None)
+    game = lifecycle.game_against_bot_create(creator=human, tier="easy")
+    mine = game.seats.get(user=human).position
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
+        )
+        page = _page_for(browser, base, human, game.pk)
+        while len(first) < args.bot_turns:
+            game = Game.objects.get(pk=game.pk)
+            if game.status != Game.Status.ACTIVE:
+                break
+            if game.to_act_seat != mine:
+                time.sleep(0.05)
+                continue
+            state = game_state(game)
+            action = rng.choice(engine.legal_actions(state))
+            game_submit_action(
+                game_id=game.pk, user=human, action=str(action), expected_version=game.version
+            )
+            committed = time.time() * 1000
+            game = Game.objects.get(pk=game.pk)
+            if game.to_act_seat == mine or game.status != Game.Status.ACTIVE:
+                continue  # the person's turn goes on
+            mine_done = game.version
+            seen = _seen_at(page, mine_done + 1)
+            if seen is None:
+                print(f"the bot's action after v{mine_done} never showed", file=sys.stderr)
+                continue
+            first.append((seen - committed) / 1000)
+            while Game.objects.get(pk=game.pk).to_act_seat not in (mine, None):
+                time.sleep(0.05)
+            final = Game.objects.get(pk=game.pk).version
+            done = _seen_at(page, final)
+            if done is not None:
+                whole.append((done - committed) / 1000)
+        browser.close()
+    return {"a bot's first action": first, "a bot's whole turn": whole}
 
 
 def play(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
