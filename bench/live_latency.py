@@ -9,6 +9,10 @@ page's DOM shows the new version (a ``MutationObserver`` on ``#game``'s ``data-v
 and prints the percentiles per page: the player who moved (another tab of theirs) and the
 other player. ``--redis`` runs a throw-away ``redis-server`` and sends the versions through
 its pub/sub instead (the production path; ``--database-url`` for PostgreSQL).
+``--bot-turns N`` plays N turns against the easy bot with ``manage.py run_sweeps`` beside
+the server, as ``make run`` does: from the person's last commit of a turn to the page
+showing the bot's first action and its whole turn. ``--idle N`` then holds N idle streams
+on one game and prints the server process's memory and threads.
 
     .venv/bin/python bench/live_latency.py --moves 120
     .venv/bin/python bench/live_latency.py --moves 120 --redis
