@@ -454,17 +454,19 @@
   function liveFallback() {
     var url = live.url;
     liveStop();
+    live.url = url;  // still this game's: another swap on the page does not reopen it early
     live.failures += 1;
     var wait = Math.min(LIVE_FIRST_MS * Math.pow(2, live.failures - 1), LIVE_MAX_MS);
     live.timer = setTimeout(function () {
       live.timer = null;
-      liveFetch().then(function () { if (liveRoot()) { liveOpen(url); } });
+      liveFetch().then(function () { if (liveRoot() && !live.source) { liveOpen(url); } });
     }, wait);
   }
 
   function liveOpen(url) {
     var root = liveRoot();
     if (!root || !window.EventSource) { if (root) { liveFallbackOnly(); } return; }
+    if (live.source) { live.source.close(); }
     live.url = url;
     var source = live.source = new EventSource(url + "?version=" + encodeURIComponent(root.dataset.version));
     live.opening = setTimeout(function () { if (live.source === source) { liveFallback(); } }, LIVE_OPEN_MS);
