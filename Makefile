@@ -46,13 +46,14 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
 	touch $@
 
-run: install messages  ## Set up the embedded mode (SQLite, eager tasks, mail to var/mail) and serve on :8000 (PORT=…)
+run: install messages  ## Set up the embedded mode (SQLite, eager tasks, mail to var/mail) and serve the ASGI app (uvicorn) on :8000 (PORT=…)
 	$(PY) manage.py migrate --no-input -v0
 	SITE_URL=http://$(HOST):$(PORT) $(PY) manage.py seed_demo
 	@# beat's sweeps (deadlines, reminders, batched emails, digests) run beside the server, and
 	@# play the bots every second: never in a player's request (README, embedded mode)
 	export SITE_URL=http://$(HOST):$(PORT); $(PY) manage.py run_sweeps & sweeps=$$!; \
-	trap 'kill $$sweeps 2>/dev/null' EXIT INT TERM; $(PY) manage.py runserver $(HOST):$(PORT)
+	trap 'kill $$sweeps 2>/dev/null' EXIT INT TERM; \
+	$(VENV)/bin/uvicorn tigris_site.asgi:application --host $(HOST) --port $(PORT) --timeout-graceful-shutdown 2
 
 demo: install messages  ## Create the demo accounts and game without serving
 	$(PY) manage.py migrate --no-input -v0

@@ -21,6 +21,7 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/act", views.game_act, name="act"),
     path("games/<int:game_id>/poll", views.game_poll, name="poll"),
+    path("games/<int:game_id>/live", views.game_live, name="live"),
     path("games/<int:game_id>/preview", views.game_preview, name="preview"),
     path("games/<int:game_id>/join", views.game_join, name="join"),
     path("games/<int:game_id>/leave", views.game_leave, name="leave"),

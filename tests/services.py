@@ -26,7 +26,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _wait_for_port(port: int, process: subprocess.Popen[bytes], seconds: float = 10) -> None:
+def wait_for_port(port: int, process: subprocess.Popen[bytes], seconds: float = 10) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -52,7 +52,7 @@ def redis_server() -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        _wait_for_port(port, process)
+        wait_for_port(port, process)
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         process.terminate()

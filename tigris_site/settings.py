@@ -19,6 +19,8 @@ DEBUG on and only localhost allowed. Production is chosen by the environment:
                         (which also stands in while Redis does not answer: tigris_site.cache)
 ``PRERENDER_PARTIALS``  render waiting players' board in the worker after each move (default:
                         on when ``CACHE_URL`` and a broker are set; see ``games.web.prerender``)
+``LIVE_REDIS_URL``      Redis for the game pages' live events (default: the broker's or the
+                        cache's Redis; unset: each web process reads the versions itself)
 ``API_RATE_ANON``       the read API's limit per address without a token (``60/min``)
 ``API_RATE_TOKEN``      the read API's limit per access token (``300/min``)
 ``NINJA_NUM_PROXIES``   trusted proxies in front (the client is read from X-Forwarded-For)
@@ -297,6 +299,20 @@ PRERENDER_PARTIALS = env.bool(
     "PRERENDER_PARTIALS",
     default=bool(env.str("CACHE_URL", default="")) and not CELERY_TASK_ALWAYS_EAGER,
 )
+# --------------------------------------------------------------------------- live pages
+# games.core.live / games.web.live (issue 29): a move's new version reaches the open game
+# pages through Redis pub/sub when there is a Redis (LIVE_REDIS_URL, else the broker's or the
+# cache's when they are Redis); without one each web process reads the version column of the
+# games its streams watch every LIVE_POLL_SECONDS (one query a tick for them all).
+_redis_urls = [env.str(n, default="") for n in ("CELERY_BROKER_URL", "CACHE_URL")]
+LIVE_REDIS_URL = env.str(
+    "LIVE_REDIS_URL",
+    default=next((u for u in _redis_urls if u.startswith(("redis://", "rediss://"))), ""),
+)
+LIVE_POLL_SECONDS = env.float("LIVE_POLL_SECONDS", default=0.4)
+LIVE_FALLBACK_SECONDS = env.float("LIVE_FALLBACK_SECONDS", default=5.0)  # with Redis
+LIVE_HEARTBEAT_SECONDS = env.float("LIVE_HEARTBEAT_SECONDS", default=15.0)
+LIVE_STREAM_SECONDS = env.float("LIVE_STREAM_SECONDS", default=300.0)  # then it reconnects
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # the email outbox (games/tasks.py): lost messages, batched emails, daily digests
     "sweep-outbox": {"task": "games.tasks.sweep_outbox", "schedule": 60.0},

@@ -14,6 +14,10 @@ admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-a
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    # installable (issue 29): the manifest, the service worker over the whole site, offline
+    path("manifest.webmanifest", views.web_manifest, name="web_manifest"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("offline/", views.offline, name="offline"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     # Django's set_language, also saving a logged-in player's choice to their profile

@@ -1,4 +1,5 @@
-"""Site-wide views that belong to no game: the health check and the CSRF failure page."""
+"""Site-wide views that belong to no game: the health check, the CSRF failure page, and what
+makes the site installable (the web app manifest, the service worker, the offline page)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ from django.core.cache import caches
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -89,3 +93,60 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     ):
         back = "/"
     return render(request, "403_csrf.html", {"message": text, "back": back}, status=403)
+
+
+THEME_COLOR = "#c62828"  # the icon's red (static/pwa/, static/favicon.svg)
+SERVICE_WORKER = settings.BASE_DIR / "static" / "pwa" / "sw.js"
+
+
+@require_safe
+@cache_control(max_age=3600)
+def web_manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest (``/manifest.webmanifest``), in the page's language.
+
+    Its name is the game's in that language ("Tigris & Euphrates", 《两河流域》); the app
+    opens on the player's games (the lobby's "My games"); icons in ``static/pwa/``.
+    """
+    name = _("Tigris & Euphrates")
+    icons = [
+        {"src": static("pwa/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        {"src": static("pwa/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": static("pwa/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        {
+            "src": static("pwa/icon-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+    ]
+    data = {
+        "id": "/",
+        "name": name,
+        "short_name": name,
+        "description": _("Play Tigris & Euphrates slowly: one move when it suits you."),
+        "lang": get_language(),
+        "start_url": reverse("games:lobby") + "#my-games",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#ffffff",
+        "theme_color": THEME_COLOR,
+        "icons": icons,
+    }
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    response["Content-Type"] = "application/manifest+json"
+    return response
+
+
+@require_safe
+@never_cache
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker (``static/pwa/sw.js``), served at ``/sw.js`` to cover the whole site."""
+    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript")
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_safe
+def offline(request: HttpRequest) -> HttpResponse:
+    """The page the service worker keeps for when the site cannot be reached (both languages)."""
+    return render(request, "site/offline.html")

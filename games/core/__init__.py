@@ -1,1 +1,1 @@
-"""Small shared values of the site: errors, signals, the snapshot bridge, clock rules, the queue."""
+"""Small shared values of the site: errors, live events, the snapshot bridge, clocks, the queue."""

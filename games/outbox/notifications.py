@@ -1,7 +1,7 @@
 """Who is told what after each change of a game: the rows of the email outbox.
 
-Runs inside the transaction that applies the move (``games.receivers`` connects it to the
-services' signals), so the ``Notification`` rows commit or roll back with the move; emails
+Runs inside the transaction that applies the move (called by ``games.play.effects``), so
+the ``Notification`` rows commit or roll back with the move; emails
 owed at once are queued by task name (``games.core.queue``) when the transaction commits.
 
 The rule (issue 5): a player is notified when the game starts waiting on them after waiting

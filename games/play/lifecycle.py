@@ -12,12 +12,12 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.accounts.bots import BOT_TIERS, bot_account
-from games.core import signals
 from games.core.errors import GameNotActive, JoinRefused, NotAPlayer
 from games.core.states import state_to_db
 from games.core.timecontrol import time_control
 from games.models import Game, NotificationKind, Seat
 from games.outbox import notifications
+from games.play import effects
 from games.play.access import UserLike, locked_game, user_id_of
 from games.play.botturns import bot_turn_queue
 from games.play.deadlines import banks_fill, clock_start
@@ -181,7 +181,7 @@ def game_start(*, game: Game) -> Game:
     banks_fill(game)
     clock_start(game)
     game.save()
-    signals.game_started.send(sender=Game, game=game)
+    effects.game_started(game=game)
     bot_turn_queue(game=game)  # a bot may play first
     return game
 

@@ -15,7 +15,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import engine
-from games.core import signals
 from games.core.errors import (
     GameError,
     GameNotActive,
@@ -27,7 +26,7 @@ from games.core.errors import (
 from games.core.states import events_to_db, replay, state_from_db, state_to_db
 from games.core.timecontrol import time_control_of
 from games.models import Game, Move, Seat
-from games.play import policy
+from games.play import effects, policy
 from games.play.access import UserLike, locked_game, user_id_of
 from games.play.botturns import bot_played, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, bank_settle, clock_start
@@ -76,7 +75,7 @@ def game_submit_action(
     ``user`` holds a seat, that the version matches and that the seat must act now; apply
     the action through the engine; append the ``Move`` with its events; save the snapshot;
     bump the version; update who acts; finish the game when the engine says it is over;
-    send ``signals.move_applied`` (and ``game_finished``) inside the transaction; then
+    call the move's side effects (``effects.move_applied``, ``game_finished``); then
     answer at once what follows for dropped seats and standing orders (``autoplay``).
 
     Raises ``MalformedAction`` (400), ``GameNotFound`` (404), ``GameNotActive`` (409),
@@ -189,7 +188,7 @@ def game_undo(*, game_id: int, user: UserLike, expected_version: int) -> SubmitR
         game.state = state_to_db(after)
         game.to_act_seat = after.to_act
         game.save(update_fields=["state", "version", "to_act_seat", "updated_at"])
-        signals.move_applied.send(sender=Game, game=game, move=move, before=before, after=after)
+        effects.move_applied(game=game, move=move, before=before, after=after)
     return SubmitResult(game=game, move=move)
 
 
@@ -206,10 +205,11 @@ def action_apply(
     Humans (``game_submit_action``), timeouts (``seat_timeout``), dropped seats and
     standing orders (``autoplay``) all come here: append the ``Move`` (with ``source``) and its
     events, save the snapshot, bump the version, restart the clock when the seat to act
-    changes, finish the game when it is over, send ``signals.move_applied``
-    (and ``game_finished``), and queue the bot's move when the game now waits on a bot
-    (``botturns.bot_turn_queue``, after the commit). Raises ``IllegalAction``; the caller
-    holds the row lock.
+    changes, finish the game when it is over, call the move's side effects
+    (``effects.move_applied``, ``effects.game_finished``: the outbox's rows now, the live
+    event and the rendering ahead after the commit), and queue the bot's move when the
+    game now waits on a bot (``botturns.bot_turn_queue``, after the commit). Raises
+    ``IllegalAction``; the caller holds the row lock.
     """
     try:
         after = engine.apply(before, action)
@@ -241,7 +241,7 @@ def action_apply(
             bank_settle(game, turn_ended_for=turn_ended)
             clock_start(game)
     game.save(update_fields=fields)
-    signals.move_applied.send(sender=Game, game=game, move=move, before=before, after=after)
+    effects.move_applied(game=game, move=move, before=before, after=after)
     if after.is_over:
         game_finish(game=game, state=after)
     else:
@@ -324,7 +324,8 @@ def standing_order_action(
 def game_finish(*, game: Game, state: engine.GameState) -> None:
     """Store each seat's final place and score sheet from ``engine.final_ranking``.
 
-    Dropped seats are placed last (``final_ranks``); the signal carries the engine's ranking.
+    Dropped seats are placed last (``final_ranks``); ``effects.game_finished`` gets the
+    engine's ranking.
     """
     ranking = engine.final_ranking(state)
     seats = {seat.position: seat for seat in game.seats.all()}
@@ -339,4 +340,4 @@ def game_finish(*, game: Game, state: engine.GameState) -> None:
             "score": min(colors),
         }
         seat.save(update_fields=["final_rank", "final_score"])
-    signals.game_finished.send(sender=Game, game=game, ranking=ranking)
+    effects.game_finished(game=game, ranking=ranking)

@@ -75,3 +75,13 @@ def game_poll_facts(game_id: int) -> PollFacts | None:
         return None
     version, openly, updated_at = row
     return PollFacts(version, bool(openly), updated_at)
+
+
+def game_versions(game_ids: Sequence[int]) -> dict[int, int]:
+    """Return ``{game_id: version}`` of the games among ``game_ids`` that exist.
+
+    One indexed query, whatever the number of ids: the live streams of a web process ask
+    it every ``settings.LIVE_POLL_SECONDS`` for all the games they watch (``games.web.live``).
+    A version is a number the game page shows anyway; nothing hidden is read.
+    """
+    return dict(Game.objects.filter(pk__in=list(game_ids)).values_list("pk", "version"))

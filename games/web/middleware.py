@@ -17,9 +17,12 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
+from games.accounts import profiles
 from games.models import Profile
 
 SESSION_KEY = "profile_language"
@@ -37,6 +40,14 @@ def remember_language(request: HttpRequest, language: str) -> None:
     request.session[SESSION_KEY] = language
     translation.activate(language)
     request.LANGUAGE_CODE = language
+
+
+@receiver(user_logged_in, dispatch_uid="games.language_at_login")
+def language_at_login(sender: Any, *, request: Any, user: Any, **kwargs: Any) -> None:
+    """Speak the account's language from the first page after logging in (Django's signal;
+    connected when ``GamesConfig.ready`` imports this module)."""
+    if request is not None and hasattr(request, "session"):
+        remember_language(request, profiles.profile_get(user).language)
 
 
 class ProfileLanguageMiddleware:

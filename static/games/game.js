@@ -413,6 +413,113 @@
     picked = null;
   });
 
+  // The live page (issue 29): the game's stream (Server-Sent Events, /games/<id>/live) names
+  // each new version of the game and nothing else; a page behind it fetches its own partial
+  // through the poll (/games/<id>/poll?version=N), in any tab, whoever is to act. Where the
+  // stream fails or never opens (a proxy that buffers it), the poll itself runs, backing off
+  // from 2 s to 30 s, and the stream is tried again at each poll. Separate functions, kept
+  // apart from the board's behaviour above.
+  var LIVE_FIRST_MS = 2000, LIVE_MAX_MS = 30000, LIVE_OPEN_MS = 10000;
+  var live = {source: null, url: "", latest: -1, failures: 0, timer: null, opening: null, busy: 0, posting: null};
+
+  function liveRoot() { var root = game(); return root && root.dataset.live ? root : null; }
+
+  function livePageVersion(root) { return parseInt(root.dataset.version, 10); }
+
+  // The page's partial when the game moved past it (the poll answers 204 otherwise); not
+  // while one of the page's own requests is out (its answer brings the new board).
+  function liveFetch() {
+    var root = liveRoot();
+    if (!root || live.busy || live.posting || !window.htmx) { return Promise.resolve(); }
+    live.busy += 1;
+    var url = root.dataset.poll + "?version=" + encodeURIComponent(root.dataset.version);
+    return window.htmx.ajax("GET", url, {source: root, target: "#game", swap: "outerHTML"}).then(
+      function () { live.busy -= 1; }, function () { live.busy -= 1; });
+  }
+
+  function liveCatchUp() {
+    var root = liveRoot();
+    if (root && live.latest > livePageVersion(root)) { liveFetch(); }
+  }
+
+  function liveStop() {
+    if (live.source) { live.source.close(); }
+    live.source = null; live.url = "";
+    clearTimeout(live.timer); clearTimeout(live.opening);
+    live.timer = live.opening = null;
+  }
+
+  // The stream failed: poll now and then, each wait twice the last (up to 30 s), and try
+  // the stream again after each poll.
+  function liveFallback() {
+    var url = live.url;
+    liveStop();
+    live.url = url;  // still this game's: another swap on the page does not reopen it early
+    live.failures += 1;
+    var wait = Math.min(LIVE_FIRST_MS * Math.pow(2, live.failures - 1), LIVE_MAX_MS);
+    live.timer = setTimeout(function () {
+      live.timer = null;
+      liveFetch().then(function () { if (liveRoot() && !live.source) { liveOpen(url); } });
+    }, wait);
+  }
+
+  function liveOpen(url) {
+    var root = liveRoot();
+    if (!root || !window.EventSource) { if (root) { liveFallbackOnly(); } return; }
+    if (live.source) { live.source.close(); }
+    live.url = url;
+    var source = live.source = new EventSource(url + "?version=" + encodeURIComponent(root.dataset.version));
+    live.opening = setTimeout(function () { if (live.source === source) { liveFallback(); } }, LIVE_OPEN_MS);
+    source.onopen = function () { clearTimeout(live.opening); live.opening = null; live.failures = 0; };
+    source.addEventListener("version", function (ev) {
+      var version = parseInt(ev.data, 10);
+      if (version > live.latest) { live.latest = version; }
+      liveCatchUp();
+    });
+    source.onerror = function () { if (live.source === source) { liveFallback(); } };
+  }
+
+  // No EventSource at all: the poll alone, backing off while nothing changes.
+  function liveFallbackOnly() {
+    clearTimeout(live.timer);
+    live.timer = setTimeout(function () {
+      var before = liveRoot() && liveRoot().dataset.version;
+      liveFetch().then(function () {
+        var root = liveRoot();
+        live.failures = root && root.dataset.version !== before ? 1 : live.failures + 1;
+        if (root) { liveFallbackOnly(); }
+      });
+    }, Math.min(LIVE_FIRST_MS * Math.pow(2, live.failures), LIVE_MAX_MS));
+  }
+
+  // On every page and every new board: one stream per game page, kept across boards.
+  function liveStart() {
+    var root = liveRoot();
+    if (!root) { liveStop(); return; }
+    if (live.url === root.dataset.live && (live.source || live.timer)) { liveCatchUp(); return; }
+    liveStop();
+    liveOpen(root.dataset.live);
+  }
+
+  // An action sent from the page: its answer brings the new board; the stream's news waits
+  // for it (at most 10 s) rather than fetching the same board twice.
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var root = game();
+    var config = ev.detail.requestConfig;
+    if (!root || !root.contains(ev.detail.elt) || !config || config.verb === "get") { return; }
+    live.posting = setTimeout(function () { live.posting = null; liveCatchUp(); }, 10000);
+  });
+  document.addEventListener("htmx:afterSettle", function () { clearTimeout(live.posting); live.posting = null; });
+  document.addEventListener("DOMContentLoaded", liveStart);
+  document.addEventListener("htmx:afterSettle", liveStart);
+  // Back or Forward to a page kept in the browser's memory: it may be old; ask at once.
+  window.addEventListener("pageshow", function (ev) {
+    if (!ev.persisted) { return; }
+    liveStop();
+    liveFetch().then(liveStart);
+  });
+  window.addEventListener("pagehide", function (ev) { if (ev.persisted) { liveStop(); } });
+
   // Replay: arrow keys step, Home/End jump.
   document.addEventListener("keydown", function (ev) {
     if (!document.getElementById("replay") || ev.target.closest("input, select, textarea")) { return; }

@@ -60,3 +60,46 @@ def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     assert os.access(SCREENSHOTS, os.W_OK)
     return SCREENSHOTS
+
+
+def _database_url() -> str:
+    """The URL of the test database this session uses, for a server in another process."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from django.db import connection
+
+    name = connection.settings_dict["NAME"]
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{name}"
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None, allow_orm_beside_playwright: None) -> Iterator[str]:
+    """Serve the site as ``make run`` does — the ASGI app under uvicorn, in its own process —
+    on this test's database; yield its base URL. The streams read the version column every
+    0.3 s (``LIVE_POLL_SECONDS``), as in the embedded mode; no Redis."""
+    import subprocess
+    import sys
+
+    from tests import services
+
+    port = services.free_port()
+    unset = ("LIVE_REDIS_URL", "CELERY_BROKER_URL", "CACHE_URL", "CELERY_TASK_ALWAYS_EAGER")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
+    env |= {"DATABASE_URL": _database_url(), "LIVE_POLL_SECONDS": "0.3"}
+    command = [sys.executable, "-m", "uvicorn", "tigris_site.asgi:application"]
+    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    command += ["--timeout-graceful-shutdown", "1"]
+    process = subprocess.Popen(command, cwd=services.ROOT, env=env)
+    try:
+        services.wait_for_port(port, process, seconds=30)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

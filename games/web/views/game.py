@@ -12,7 +12,8 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -30,7 +31,7 @@ from games.play.errors import IllegalAction
 from games.selectors import community
 from games.selectors import games as selectors
 from games.selectors.visibility import game_poll_facts, games_visible_to
-from games.web import prerender
+from games.web import live, prerender
 from games.web.charts import colour_charts_context
 from games.web.community_page import chat_context, invitation_context, notes_context
 from games.web.forms import ActionForm, GameCreateForm
@@ -338,6 +339,44 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if known == facts.version:
         return HttpResponse(status=204)
     return _render_game(request, game, template="games/game_htmx.html")
+
+
+@require_GET
+def game_live(request: HtmxHttpRequest, game_id: int) -> StreamingHttpResponse:
+    """The game's live stream (issue 29): Server-Sent Events naming each new version.
+
+    The version the page shows comes as ``?version=N``, or as ``Last-Event-ID`` when the
+    browser reconnects; a game already past it is announced at once. Visibility is the
+    poll's: a game the viewer may not see is 404 (and a public game answers before the
+    viewer is looked up, as its poll does). Each event carries the version only
+    (``games.web.live``). Under ASGI the stream is a coroutine; under WSGI it holds a thread.
+    """
+    facts = game_poll_facts(game_id)
+    if facts is None:
+        raise Http404("no game")
+    if not facts.openly_viewable:
+        _viewable_game(request, game_id)
+    known = -1
+    for raw in (request.headers.get("Last-Event-ID", ""), request.GET.get("version", "")):
+        if raw.strip().isdigit():
+            known = int(raw)
+            break
+    if isinstance(request, ASGIRequest) and request.scope.get(live.SCOPE_KEY):
+        # tigris_site.asgi streams it once this handler, and its thread, are done.
+        handed = StreamingHttpResponse(live.empty_body(), content_type="text/event-stream")
+        name, value = live.handoff(game_id, known, facts.version)
+        handed[name] = value
+        return handed
+    times = live.StreamTimes.from_settings()
+    content: Any
+    if isinstance(request, ASGIRequest):
+        content = live.stream_async(game_id, known, current=facts.version, times=times)
+    else:
+        content = live.stream_sync(game_id, known, current=facts.version, times=times)
+    response = StreamingHttpResponse(content, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache, no-transform"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
 
 
 @require_GET

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 import engine
-from games.core import signals
 from games.core.errors import (
     GameNotActive,
     JoinRefused,
@@ -16,7 +15,7 @@ from games.core.errors import (
 )
 from games.core.states import game_state
 from games.models import Game, Move, Seat
-from games.play import lifecycle
+from games.play import effects, lifecycle
 from games.play import submit as play_submit
 from games.play.errors import IllegalAction
 from tests.games.factories import UserFactory, started_game
@@ -84,17 +83,15 @@ def test_leave_before_start_and_empty_game_is_aborted() -> None:
     assert game.status == Game.Status.ABORTED
 
 
-def test_submit_appends_a_move_and_bumps_the_version() -> None:
+def test_submit_appends_a_move_and_bumps_the_version(monkeypatch: pytest.MonkeyPatch) -> None:
     game, seats = started_game(3)
     action = first_legal(game)
     seen = []
-    signals.move_applied.connect(lambda **kw: seen.append(kw), weak=False, dispatch_uid="t1")
-    try:
-        result = play_submit.game_submit_action(
-            game_id=game.pk, user=seats[1], action=action, expected_version=0
-        )
-    finally:
-        signals.move_applied.disconnect(dispatch_uid="t1")
+    applied = effects.move_applied
+    monkeypatch.setattr(effects, "move_applied", lambda **kw: seen.append(kw) or applied(**kw))
+    result = play_submit.game_submit_action(
+        game_id=game.pk, user=seats[1], action=action, expected_version=0
+    )
     game.refresh_from_db()
     assert game.version == 1
     move = Move.objects.get(game=game)

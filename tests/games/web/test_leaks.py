@@ -9,6 +9,7 @@ context is also checked to hold no engine state at all.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any
@@ -94,6 +95,10 @@ def assert_context_holds_no_secret(response: Any, game: Game) -> None:
                 assert not found, f"a template could reach {found}"
 
 
+# Everything the live stream may say: its reconnection delay, a comment, a version's event.
+LIVE_EVENTS = re.compile(r"retry: \d+\n: live\n\nid: (\d+)\nevent: version\ndata: \1\n\n")
+
+
 def pages_for(client: Client, game: Game) -> list[tuple[Any, engine.GameState]]:
     """Return (response, the state it shows) for every page and partial of ``game``."""
     base = f"/games/{game.pk}"
@@ -159,6 +164,12 @@ def test_no_page_leaks_hidden_information(
                 if "/record." in response.request["PATH_INFO"]:
                     assert_record_no_leak(response.content, game, seat)
                 checked += 1
+            # The live stream (issue 29): its opening events name the version, nothing else.
+            stream = iter(client.get(f"/games/{game.pk}/live?version=-1").streaming_content)
+            events = next(stream) + next(stream)
+            assert_no_leak(events, game, seat)
+            assert LIVE_EVENTS.fullmatch(events.decode()), events
+            checked += 1
             # The confirm step's preview (issue 16): the seat to act gets one, others a refusal.
             state = game_state(game)
             if not state.is_over:

@@ -1,0 +1,85 @@
+"""A move's side effects, in one place, called explicitly by the services (issues 27, 29).
+
+The submit service (``games.play.submit``) and the lifecycle (``games.play.lifecycle``)
+call these functions — no signal, no receiver — in the transaction that applies the change,
+with the game row locked:
+
+- rows that must commit or roll back with the move are written now: the outbox's
+  notifications and webhook deliveries (exactly once, each with a unique key), the ratings
+  of a finished game, the mover's last activity;
+- what reaches outside the database runs only after the commit (``transaction.on_commit``,
+  robust: nothing fails a committed move): the outbox's sending tasks (queued by the
+  outbox itself), rendering the other players' partials ahead, and the live event that
+  tells the open game pages the game's new version (``games.core.live``).
+
+Every process that commits a move passes here (a web request, a Celery worker, the bots'
+worker, the sweeps, ``run_sweeps`` in the embedded mode), so every one publishes it.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
+
+import engine
+from games.accounts import profiles
+from games.core import live, queue
+from games.models import Game, Move
+from games.outbox import notifications, webhooks
+from games.play import ratings
+
+
+def game_started(*, game: Game) -> None:
+    """The last seat filled and the engine state exists: tell every player, tell the pages."""
+    notifications.notify_game_started(game=game)
+    live.publish_on_commit(game.pk, game.version)
+
+
+def move_applied(
+    *, game: Game, move: Move, before: engine.GameState, after: engine.GameState
+) -> None:
+    """One ply (or an undo) was applied to the locked ``game``, now at ``move.ply``.
+
+    Owe the turn notice (email and webhooks) to whoever the game now waits on; note that
+    the mover was active (a person's own move only, not a timeout or a dropped seat);
+    after the commit, render the other players' partials ahead (when
+    ``settings.PRERENDER_PARTIALS``) and publish the new version to the open pages.
+    ``before``/``after`` hold every secret: they go to the outbox's rules, never to a page.
+    """
+    by_bot = move.source == Move.Source.BOT
+    notifications.notify_move(game=game, ply=move.ply, before=before, after=after, by_bot=by_bot)
+    webhooks.webhooks_notify_move(
+        game=game, ply=move.ply, before=before, after=after, by_bot=by_bot
+    )
+    if settings.PRERENDER_PARTIALS:
+        # robust: a broker that does not answer, or an eager run that fails, is logged;
+        # the move stands and the polls render.
+        queue.enqueue_on_commit(queue.PRERENDER_PARTIALS, game.pk, game.version, move.seat)
+    live.publish_on_commit(game.pk, game.version)
+    if move.source == Move.Source.PLAYER:
+        _touch_mover(game, move.seat)
+
+
+def _touch_mover(game: Game, position: int) -> None:
+    seat = next((s for s in game.seats.all() if s.position == position), None)
+    if seat is None:
+        return
+    try:  # the submit service reads the seats with their users' profiles
+        seen = seat.user.profile.last_active_at
+    except ObjectDoesNotExist:
+        seen = None
+    profiles.profile_touch(user_id=seat.user_id, last_active_at=seen)
+
+
+def game_finished(*, game: Game, ranking: list[engine.Placing]) -> None:
+    """The game ended (seats hold their final places): rate it, tell every player and hook.
+
+    Dropped seats rank last in the rating (``ratings.game_rate``); the live event was
+    published by the last ply's ``move_applied``.
+    """
+    dropped = game.seats.filter(dropped_at__isnull=False).values_list("position", flat=True)
+    ratings.game_rate(
+        game_id=game.pk, ranking=ranking, dropped_seats={p for p in dropped if p is not None}
+    )
+    notifications.notify_game_over(game=game)
+    webhooks.webhooks_notify_game_over(game=game)

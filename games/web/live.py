@@ -1,0 +1,348 @@
+"""The game page's live stream (issue 29): Server-Sent Events that name the game's version.
+
+An event says only that the game is now at version N (``id: N``, ``event: version``,
+``data: N``) — what the page's ``data-version`` and its poll show anyway; the page then
+fetches its own partial through the poll, under the poll's visibility rule. Nothing a
+viewer may not see is in the stream (``tests/games/web/test_leaks.py`` reads it too).
+
+Where a new version comes from, in each web process, for all its streams at once
+(``VersionWatch``):
+
+- with Redis (``settings.LIVE_REDIS_URL``): one pub/sub subscription per process hears
+  ``games.core.live.publish`` from every process on every machine; the version column is
+  read besides every ``LIVE_FALLBACK_SECONDS``, so a message lost while Redis restarts
+  only delays;
+- without Redis (the embedded mode): the version column of the watched games is read
+  every ``LIVE_POLL_SECONDS`` (0.4 s), one indexed query per process per tick, which sees
+  the commits of every process sharing the database (``run_sweeps`` beside the server).
+
+Under ASGI (``make run``: uvicorn) a stream is a coroutine costing no thread
+(``stream_async``); under WSGI (``runserver``, the test server) it holds one thread and
+reads the version itself (``stream_sync``). A stream ends after ``LIVE_STREAM_SECONDS``
+and the browser reconnects with ``Last-Event-ID``; a comment line every
+``LIVE_HEARTBEAT_SECONDS`` keeps proxies from closing an idle one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import weakref
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import redis.asyncio as aredis
+from django.conf import settings
+from django.db import close_old_connections, connection
+
+from games.core.live import LIVE_CHANNEL, parse_message
+from games.selectors.visibility import game_versions
+
+log = logging.getLogger(__name__)
+
+RETRY_MS = 2000  # the browser's wait before it reconnects a dropped stream
+HEARTBEAT = ": keep-alive\n\n"
+
+
+def version_event(version: int) -> str:
+    """Return the Server-Sent Event announcing ``version``: its id is the version too."""
+    return f"id: {version}\nevent: version\ndata: {version}\n\n"
+
+
+def stream_start() -> str:
+    """Return the stream's first lines: the reconnection delay and a comment (flushes proxies)."""
+    return f"retry: {RETRY_MS}\n: live\n\n"
+
+
+@dataclass(frozen=True)
+class StreamTimes:
+    """The stream's rhythm, in seconds (``settings.LIVE_*``)."""
+
+    poll: float
+    heartbeat: float
+    lifetime: float
+
+    @classmethod
+    def from_settings(cls) -> StreamTimes:
+        """Read ``LIVE_POLL_SECONDS``, ``LIVE_HEARTBEAT_SECONDS`` and ``LIVE_STREAM_SECONDS``."""
+        return cls(
+            poll=settings.LIVE_POLL_SECONDS,
+            heartbeat=settings.LIVE_HEARTBEAT_SECONDS,
+            lifetime=settings.LIVE_STREAM_SECONDS,
+        )
+
+
+def stream_sync(
+    game_id: int,
+    known: int,
+    *,
+    current: int,
+    times: StreamTimes,
+    versions: Callable[[list[int]], dict[int, int]] = game_versions,
+) -> Iterator[str]:
+    """Yield the events of ``game_id`` after version ``known`` (WSGI: one thread per stream).
+
+    ``current`` is the version read when the stream was asked for: announced at once when
+    it is not ``known`` (a stale page, a reconnection after a move). Reads the version
+    every ``times.poll`` seconds; a heartbeat after ``times.heartbeat`` seconds of silence;
+    ends after ``times.lifetime`` seconds or when the game is gone.
+    """
+    yield stream_start()
+    if current != known:
+        known = current
+        yield version_event(current)
+    start = last = time.monotonic()
+    while time.monotonic() - start < times.lifetime:
+        version = versions([game_id]).get(game_id)
+        if not connection.in_atomic_block:
+            connection.close()  # not held between reads: a WSGI stream may idle for minutes
+        if version is None:
+            return
+        if version != known:
+            known = version
+            last = time.monotonic()
+            yield version_event(version)
+        elif time.monotonic() - last >= times.heartbeat:
+            last = time.monotonic()
+            yield HEARTBEAT
+        time.sleep(times.poll)
+
+
+class VersionWatch:
+    """The versions of the games this process's streams watch, for all of them at once.
+
+    One per event loop (``for_loop``). ``wait(game_id, known, timeout)`` returns as soon
+    as the game's version is known to differ from ``known``; a background task reads the
+    watched games' versions (one query, in one thread of its own) every ``poll`` seconds,
+    and another, with Redis, hears the published versions at once.
+    """
+
+    _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, VersionWatch] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    def __init__(
+        self,
+        *,
+        poll: float,
+        redis_url: str = "",
+        versions: Callable[[list[int]], dict[int, int]] = game_versions,
+    ) -> None:
+        self.poll = poll
+        self.redis_url = redis_url
+        self._versions_of = versions
+        self.versions: dict[int, int] = {}
+        self._events: dict[int, set[asyncio.Event]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-versions")
+
+    @classmethod
+    def for_loop(cls) -> VersionWatch:
+        """Return the running loop's watch, made from the settings on first use."""
+        loop = asyncio.get_running_loop()
+        watch = cls._by_loop.get(loop)
+        if watch is None:
+            url = settings.LIVE_REDIS_URL
+            poll = settings.LIVE_FALLBACK_SECONDS if url else settings.LIVE_POLL_SECONDS
+            watch = cls._by_loop[loop] = cls(poll=poll, redis_url=url)
+        return watch
+
+    @property
+    def watched(self) -> int:
+        """How many games have a stream waiting on them in this process."""
+        return len(self._events)
+
+    def _start(self) -> None:
+        if self._tasks and not all(t.done() for t in self._tasks):
+            return
+        self._tasks = [asyncio.create_task(self._read_loop())]
+        if self.redis_url:
+            self._tasks.append(asyncio.create_task(self._listen()))
+
+    def note(self, game_id: int, version: int) -> None:
+        """Record ``game_id`` at ``version`` (versions only grow) and wake its streams."""
+        if version > self.versions.get(game_id, -1):
+            self.versions[game_id] = version
+            for event in self._events.get(game_id, ()):
+                event.set()
+
+    async def _read_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._events:
+            ids = list(self._events)
+            try:
+                found = await loop.run_in_executor(self._reader, self._read, ids)
+            except Exception:  # a database that does not answer: try again next tick
+                log.exception("live: reading the versions of %d games failed", len(ids))
+                found = {}
+            for game_id, version in found.items():
+                self.note(game_id, version)
+            await asyncio.sleep(self.poll)
+
+    def _read(self, ids: list[int]) -> dict[int, int]:
+        close_old_connections()  # this thread's connection, as a request would
+        return self._versions_of(ids)
+
+    async def _listen(self) -> None:
+        while self._events:
+            try:
+                client = aredis.Redis.from_url(self.redis_url)
+                async with client.pubsub() as pubsub:
+                    await pubsub.subscribe(LIVE_CHANNEL)
+                    while self._events:
+                        message = await pubsub.get_message(
+                            ignore_subscribe_messages=True, timeout=1.0
+                        )
+                        parsed = parse_message(message["data"]) if message else None
+                        if parsed is not None:
+                            self.note(*parsed)
+                await client.aclose()
+            except aredis.RedisError as exc:  # the version column's reads carry on meanwhile
+                log.warning("live: Redis pub/sub unavailable: %s", exc)
+                await asyncio.sleep(1.0)
+
+    async def wait(self, game_id: int, known: int, timeout: float) -> int | None:
+        """Return ``game_id``'s version once it differs from ``known``; None after ``timeout`` s."""
+        event = asyncio.Event()
+        self._events.setdefault(game_id, set()).add(event)
+        self._start()
+        try:
+            deadline = asyncio.get_running_loop().time() + timeout
+            while True:
+                version = self.versions.get(game_id)
+                if version is not None and version != known:
+                    return version
+                remaining = deadline - asyncio.get_running_loop().time()
+                if remaining <= 0:
+                    return None
+                try:
+                    await asyncio.wait_for(event.wait(), remaining)
+                except TimeoutError:
+                    return None
+                event.clear()
+        finally:
+            waiting = self._events.get(game_id)
+            if waiting is not None:
+                waiting.discard(event)
+                if not waiting:
+                    del self._events[game_id]
+                    self.versions.pop(game_id, None)
+
+
+async def stream_async(
+    game_id: int,
+    known: int,
+    *,
+    current: int,
+    times: StreamTimes,
+    watch: VersionWatch | None = None,
+) -> AsyncGenerator[str]:
+    """Yield the events of ``game_id`` after version ``known`` (ASGI: no thread per stream).
+
+    ``current`` as in ``stream_sync``. The process's ``VersionWatch`` wakes it; a heartbeat
+    after ``times.heartbeat`` seconds of silence; ends after ``times.lifetime`` seconds (the
+    browser reconnects).
+    """
+    watch = watch or VersionWatch.for_loop()
+    yield stream_start()
+    if current != known:
+        known = current
+        yield version_event(current)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + times.lifetime
+    while (remaining := end - loop.time()) > 0:
+        version = await watch.wait(game_id, known, min(times.heartbeat, remaining))
+        if version is None:
+            yield HEARTBEAT
+        else:
+            known = version
+            yield version_event(version)
+
+
+HANDOFF_HEADER = "X-Live-Stream"
+SCOPE_KEY = "tigris.live_streams"
+
+
+class LiveStreams:
+    """ASGI middleware that streams the live events outside Django's request handler.
+
+    Django's ASGI handler runs the sync middleware and views of a request in a thread kept
+    for the request's whole life, so a stream it served would hold one thread (and about
+    0.4 MiB) while the page stays open. Around the app (``tigris_site.asgi``), this
+    middleware marks the scope (``SCOPE_KEY``); the view then checks visibility as always
+    and answers at once with an empty 200 carrying ``X-Live-Stream: <game> <known>
+    <current>`` (``handoff``); the middleware drops that header and body and streams
+    ``stream_async`` itself, after the handler (and its thread) is done, until the browser
+    leaves (``http.disconnect``) or the stream's life ends. Any other answer (404…) and any
+    other path pass through untouched.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Serve ``scope`` (ASGI 3)."""
+        if scope["type"] != "http" or not scope["path"].endswith("/live"):
+            await self.app(scope, receive, send)
+            return
+        held: dict[str, Any] = {}
+        header = HANDOFF_HEADER.lower().encode()
+
+        async def capture(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != header]
+                handoff = [v for k, v in message.get("headers", []) if k.lower() == header]
+                if message["status"] == 200 and handoff:
+                    held["handoff"] = handoff[0].decode("ascii")
+                    held["start"] = {**message, "headers": headers}
+                    return
+            elif "handoff" in held:
+                return  # the view's empty body: the stream follows
+            await send(message)
+
+        await self.app({**scope, SCOPE_KEY: True}, receive, capture)
+        if "handoff" not in held:
+            return
+        game_id, known, current = (int(n) for n in held["handoff"].split())
+        await send(held["start"])
+        stream = stream_async(game_id, known, current=current, times=StreamTimes.from_settings())
+        gone = asyncio.ensure_future(_disconnected(receive))
+        try:
+            while True:
+                chunk = asyncio.ensure_future(anext(stream))
+                await asyncio.wait({chunk, gone}, return_when=asyncio.FIRST_COMPLETED)
+                if gone.done():
+                    chunk.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                        await chunk
+                    return
+                try:
+                    text = chunk.result()
+                except StopAsyncIteration:
+                    break
+                await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            gone.cancel()
+            await stream.aclose()
+
+
+async def _disconnected(receive: Any) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def empty_body() -> AsyncIterator[str]:
+    """The handed-off response's body: nothing (and no ``Content-Length``)."""
+    nothing: tuple[str, ...] = ()
+    for chunk in nothing:
+        yield chunk
+
+
+def handoff(game_id: int, known: int, current: int) -> tuple[str, str]:
+    """The header by which a view hands a stream to ``LiveStreams``."""
+    return HANDOFF_HEADER, f"{game_id} {known} {current}"

@@ -1,0 +1,232 @@
+"""The game page's live stream (issue 29): one event per new version, and nothing else.
+
+The stream's two shapes (``games.web.live``): the WSGI one reads the version column
+itself, the ASGI one waits on the process's ``VersionWatch``, woken by its own reads or by
+Redis pub/sub (``games.core.live.publish``, called by ``games.play.effects`` after the
+commit of every ply). The browser tests (``tests/e2e/test_live_browser.py``) run it under
+uvicorn with real pages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+
+import engine
+from games.core import live as core_live
+from games.core.states import game_state
+from games.play import lifecycle
+from games.play.submit import game_submit_action
+from games.web import live
+from tests.games.factories import UserFactory, client_for, started_game
+
+pytestmark = pytest.mark.django_db
+
+FAST = live.StreamTimes(poll=0.01, heartbeat=0.05, lifetime=0.3)
+
+
+@pytest.fixture(autouse=True)
+def _fast_streams(settings: Any) -> None:
+    """The streams' rhythm in these tests: a read every 10 ms, a heartbeat after 50 ms."""
+    settings.LIVE_POLL_SECONDS, settings.LIVE_HEARTBEAT_SECONDS = 0.01, 0.05
+    settings.LIVE_STREAM_SECONDS = 0.3
+
+
+EVENT_LINE = re.compile(r"(retry: \d+|: [a-z-]+|id: \d+|event: version|data: \d+|)")
+
+
+def first_chunks(response: object, n: int) -> str:
+    """Return the first ``n`` chunks of a streaming response (the rest is never read: closing
+    it would send ``request_finished``, which closes the test's database connection)."""
+    chunks: Iterator[bytes] = iter(response.streaming_content)  # type: ignore[attr-defined]
+    return "".join(next(chunks).decode() for _ in range(n))
+
+
+def play_one(game, seats):  # type: ignore[no-untyped-def]
+    state = game_state(game)
+    game_submit_action(
+        game_id=game.pk,
+        user=seats[state.to_act],
+        action=str(engine.legal_actions(state)[0]),
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+
+
+def test_a_stale_page_hears_the_current_version_at_once_and_a_current_one_nothing() -> None:
+    game, seats = started_game(2)
+    play_one(game, seats)
+    client = client_for(seats[1])
+    response = client.get(f"/games/{game.pk}/live?version=0")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/event-stream"
+    assert response["X-Accel-Buffering"] == "no" and "no-cache" in response["Cache-Control"]
+    text = first_chunks(response, 2)
+    assert text == f"retry: 2000\n: live\n\nid: {game.version}\nevent: version\ndata: 1\n\n"
+    # Reconnecting with the last event's id: nothing to tell until the game moves.
+    events = list(live.stream_sync(game.pk, 1, current=1, times=FAST))
+    assert "event: version" not in "".join(events)
+    assert events[0].startswith("retry:") and live.HEARTBEAT in events
+
+
+def test_last_event_id_wins_over_the_pages_version() -> None:
+    game, seats = started_game(2)
+    play_one(game, seats)
+    response = client_for(seats[2]).get(
+        f"/games/{game.pk}/live?version=0", HTTP_LAST_EVENT_ID=str(game.version)
+    )
+    assert response.status_code == 200
+    # The version heard (1) is the id the browser sends back: no event repeated, at once
+    # a heartbeat (FAST's heartbeat is shorter than its life).
+    assert first_chunks(response, 2) == live.stream_start() + live.HEARTBEAT
+
+
+def test_the_sync_stream_announces_each_new_version_once() -> None:
+    versions = iter([{7: 3}, {7: 3}, {7: 4}, {7: 4}, {7: 6}, {}])
+    read = lambda ids: next(versions)  # noqa: E731
+    events = list(live.stream_sync(7, 3, current=3, times=FAST, versions=read))
+    told = [e for e in events if e.startswith("id:")]
+    assert told == [live.version_event(4), live.version_event(6)]  # ends: the game is gone
+
+
+def test_a_private_game_streams_to_no_stranger() -> None:
+    creator, guest = UserFactory(), UserFactory()
+    game = lifecycle.game_create(creator=creator, num_players=2, is_public=False)
+    lifecycle.game_join(game_id=game.pk, user=guest, invite_token=game.invite_token)
+    seats = {1: creator}
+    assert Client().get(f"/games/{game.pk}/live").status_code == 404
+    assert client_for(UserFactory()).get(f"/games/{game.pk}/live").status_code == 404
+    assert Client().get("/games/999999/live").status_code == 404
+    response = client_for(seats[1]).get(f"/games/{game.pk}/live?version=0")
+    assert response.status_code == 200
+
+
+def test_the_stream_carries_nothing_but_versions() -> None:
+    """The leak scan of the stream: every line is one of the five kinds an event has."""
+    game, seats = started_game(3)
+    for _ in range(3):
+        play_one(game, seats)
+    for client in [client_for(u) for u in seats.values()] + [Client()]:
+        text = first_chunks(client.get(f"/games/{game.pk}/live?version=-1"), 2)
+        assert all(EVENT_LINE.fullmatch(line) for line in text.split("\n")), text
+        assert f"data: {game.version}\n" in text
+
+
+def test_every_ply_publishes_its_version_after_the_commit(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: object
+) -> None:
+    game, seats = started_game(2)
+    published: list[tuple[int, int]] = []
+    monkeypatch.setattr(core_live, "publish", lambda g, v: published.append((g, v)))
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:  # type: ignore[operator]
+        play_one(game, seats)
+    assert published == []  # nothing before the commit
+    for callback in callbacks:
+        callback()
+    assert published == [(game.pk, 1)]
+
+
+def test_a_published_version_reaches_a_waiting_stream_through_redis(
+    redis_url: str, settings: object
+) -> None:
+    settings.LIVE_REDIS_URL = redis_url  # type: ignore[attr-defined]
+
+    async def scenario() -> list[str]:
+        watch = live.VersionWatch(poll=60.0, redis_url=redis_url, versions=lambda ids: {})
+        stream = live.stream_async(
+            5, 2, current=2, times=live.StreamTimes(poll=60, heartbeat=5, lifetime=5), watch=watch
+        )
+        got = [await anext(stream)]
+        waiting = asyncio.ensure_future(anext(stream))
+        await asyncio.sleep(0.5)  # the subscription is up
+        await asyncio.to_thread(core_live.publish, 5, 3)
+        got.append(await asyncio.wait_for(waiting, 3))
+        await stream.aclose()
+        return got
+
+    got = asyncio.run(scenario())
+    assert got[1] == live.version_event(3)
+
+
+def test_without_redis_the_watch_reads_the_versions_for_all_its_streams_at_once() -> None:
+    reads: list[list[int]] = []
+    table = {1: 0, 2: 0}
+
+    def versions(ids: list[int]) -> dict[int, int]:
+        reads.append(sorted(ids))
+        return {i: table[i] for i in ids}
+
+    async def scenario() -> tuple[int | None, int | None, int | None]:
+        watch = live.VersionWatch(poll=0.02, versions=versions)
+        one = asyncio.ensure_future(watch.wait(1, 0, 2.0))
+        two = asyncio.ensure_future(watch.wait(2, 0, 0.2))
+        await asyncio.sleep(0.1)
+        table[1] = 1
+        return await one, await two, await watch.wait(1, 1, 0.05)
+
+    assert asyncio.run(scenario()) == (1, None, None)  # moved; silent (a heartbeat); silent
+    assert [1, 2] in reads  # one read for both games
+
+
+def test_a_game_in_progress_listens_to_its_stream_and_a_finished_one_does_not() -> None:
+    game, seats = started_game(2)
+    page = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+    root = re.search(r'<div id="game"[^>]*>', page)
+    assert root is not None
+    assert f'data-live="/games/{game.pk}/live"' in root.group(0)
+    assert f'data-poll="/games/{game.pk}/poll"' in root.group(0)
+    assert "hx-trigger" not in root.group(0)  # no blind polling while the stream works
+    game.status = game.Status.FINISHED
+    game.save(update_fields=["status"])
+    page = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
+    root = re.search(r'<div id="game"[^>]*>', page)
+    assert root is not None and "data-live" not in root.group(0)
+
+
+def test_the_asgi_middleware_streams_a_handed_off_answer_and_passes_the_rest() -> None:
+    """``LiveStreams`` (tigris_site.asgi): the view's hand-off header never reaches the
+    browser, the stream follows it until the browser leaves; a 404 passes untouched."""
+
+    def app_answering(status: int, headers: list[tuple[bytes, bytes]]) -> Any:
+        async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+            assert scope[live.SCOPE_KEY] is True
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+        return app
+
+    async def serve(app: Any, leave_after: float) -> list[dict[str, Any]]:
+        sent: list[dict[str, Any]] = []
+        messages = [{"type": "http.request", "body": b""}]
+
+        async def receive() -> dict[str, Any]:
+            if messages:
+                return messages.pop()
+            await asyncio.sleep(leave_after)
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        watch = live.VersionWatch(poll=0.01, versions=lambda ids: {42: 8})
+        live.VersionWatch._by_loop[asyncio.get_running_loop()] = watch
+        scope = {"type": "http", "path": "/games/42/live"}
+        await asyncio.wait_for(live.LiveStreams(app)(scope, receive, send), 5)
+        return sent
+
+    name, value = live.handoff(42, 6, 7)
+    handed = [(name.lower().encode(), value.encode()), (b"content-type", b"text/event-stream")]
+    sent = asyncio.run(serve(app_answering(200, handed), leave_after=0.3))
+    assert sent[0]["status"] == 200
+    assert sent[0]["headers"] == [(b"content-type", b"text/event-stream")]  # no hand-off
+    body = "".join(m.get("body", b"").decode() for m in sent[1:])
+    assert body.startswith(live.stream_start() + live.version_event(7))
+    assert live.version_event(8) in body  # the watch's read, before the browser left
+    refused = asyncio.run(serve(app_answering(404, [(b"content-type", b"text/html")]), 0.1))
+    assert [m["type"] for m in refused] == ["http.response.start", "http.response.body"]
+    assert refused[0]["status"] == 404
