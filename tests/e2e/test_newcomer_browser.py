@@ -1,23 +1,34 @@
 """The second newcomer trial in a real browser (issue 32).
 
 A board that stays where the player scrolled it on a phone, while an opponent's new tiles
-out of sight are still brought into view.
+out of sight are still brought into view; the first game against a chosen tier in few
+clicks, signed in or through sign-up and the emailed link.
 """
 
 from __future__ import annotations
 
+import re
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from games.models import Game
 from tests.e2e.test_board_browser import PHONE, _far_right_tile, _seeded_game
+from tests.e2e.test_bot_browser import sweeper  # noqa: F401 (the bots' sweep, in a thread)
 from tests.e2e.test_browser import (  # noqa: F401 (enforced_csp: the policy, enforced)
+    DESKTOP,
+    PASSWORD,
     POLL_SECONDS,
     _log_in,
     _version,
+    _watch_csp,
+    _with_password,
     enforced_csp,
 )
 from tests.games import playing
+from tests.games.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -119,5 +130,110 @@ def test_on_a_phone_the_board_stays_where_the_player_scrolled_it(
             f"#game[data-version='{game.version}']", timeout=(POLL_SECONDS + 5) * 1000
         )
         assert any(page.evaluate(IN_FRAME, square) for square in placed), placed
+    finally:
+        context.close()
+
+
+class Clicks:
+    """Count the player's clicks on the site's pages (typing in a field is not one)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page, self.count = page, 0
+
+    def click(self, selector: str) -> None:
+        self.count += 1
+        self.page.click(selector)
+
+
+def _wait_for_my_turn(page: Any, game: Game, me: int) -> None:
+    """Wait (the bot may have drawn the first move) until the page shows ``me``'s move."""
+    for _wait in range(100):
+        game.refresh_from_db()
+        if game.to_act_seat == me:
+            break
+        time.sleep(0.2)
+    assert game.to_act_seat == me, "the bot kept the first turn"
+    page.wait_for_selector("#game[data-my-turn='1'] #hand .tiles button.pick", timeout=15_000)
+
+
+@pytest.mark.parametrize("tier", ["easy", "hard"])
+def test_a_signed_in_player_reaches_the_first_move_against_a_chosen_tier_in_one_click(
+    tier: str, browser: Any, live_server: Any, screenshots: Path, sweeper: None
+) -> None:
+    human = _with_password(UserFactory())
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    _watch_csp(page)
+    try:
+        page.goto(f"{live_server.url}/accounts/login/?next=/")
+        page.fill("input[name=login]", human.username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form[action='/accounts/login/'] button[type=submit]")
+        page.wait_for_url(f"{live_server.url}/")
+        # Arrived on the home page: every tier is offered, each with a line on its strength.
+        lines = page.locator("#intro .bot-tiers li")
+        assert lines.count() == 3
+        for n in range(3):
+            assert len((lines.nth(n).locator(".small").text_content() or "").split()) >= 5
+        clicks = Clicks(page)
+        clicks.click(f"#lobby-play-bot-{tier}")
+        page.wait_for_url(re.compile(r"/games/\d+/$"))
+        game = Game.objects.get(creator=human)
+        bot = game.seats.get(is_bot=True)
+        assert bot.user.profile.bot_tier == tier
+        _wait_for_my_turn(page, game, game.seats.get(user=human).position)
+        assert clicks.count <= 3, f"{clicks.count} clicks to the first move"
+        # The first move itself: a tile, a square, the confirm step.
+        page.click("#hand .tiles button.pick >> nth=0")
+        page.click("#board .sq.target >> nth=0")
+        page.click("#confirm-ok")
+        page.wait_for_selector(f"#game[data-version='{game.version + 1}']")
+        page.screenshot(path=str(screenshots / f"newcomer-first-move-{tier}.png"), caret="initial")
+    finally:
+        context.close()
+
+
+def test_sign_up_from_a_tier_on_the_home_page_returns_to_that_bot_game(
+    browser: Any, live_server: Any, screenshots: Path, sweeper: None, mailoutbox: list[Any]
+) -> None:
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    _watch_csp(page)
+    try:
+        page.goto(f"{live_server.url}/")
+        clicks = Clicks(page)
+        clicks.click("#lobby-play-bot-easy")
+        page.wait_for_url("**/accounts/signup/**")
+        why = page.text_content("#signup-why") or ""
+        assert "easy bot" in why and "email you when it is your move" in why, why
+        page.screenshot(path=str(screenshots / "newcomer-signup-phone.png"), caret="initial")
+        page.fill("input[name=email]", "newcomer@example.com")
+        page.fill("input[name=display_name]", "Newcomer")
+        page.fill("input[name=password1]", PASSWORD)
+        page.fill("input[name=password2]", PASSWORD)
+        clicks.click("form[action='/accounts/signup/'] button[type=submit]")
+        page.wait_for_url("**/accounts/confirm-email/**")
+        assert len(mailoutbox) == 1, [m.subject for m in mailoutbox]
+        link = re.search(r"(http\S+/accounts/confirm-email/\?code=\S+)", mailoutbox[0].body)
+        assert link is not None, mailoutbox[0].body
+        # The email's link, opened in the signing-up browser: the code is filled in.
+        path = link.group(1).split("/accounts/", 1)[1]
+        page.goto(f"{live_server.url}/accounts/{path}")
+        assert page.input_value("input[name=code]"), "the link did not fill the code in"
+        clicks.click("form[action='/accounts/confirm-email/'] button[type=submit]")
+        # The page after confirming is the bot game asked for, against the easy bot.
+        page.wait_for_url(re.compile(r"/games/\d+/$"))
+        game = Game.objects.get(creator__email="newcomer@example.com")
+        assert page.url.endswith(f"/games/{game.pk}/")
+        assert game.seats.get(is_bot=True).user.profile.bot_tier == "easy"
+        me = game.seats.get(is_bot=False).position
+        _wait_for_my_turn(page, game, me)
+        assert clicks.count <= 3, f"{clicks.count} clicks from the home page through sign-up"
+        page.screenshot(path=str(screenshots / "newcomer-after-confirm-phone.png"), caret="initial")
+        # A reload does not start a second game.
+        page.goto(f"{live_server.url}/games/bot?tier=easy")
+        assert Game.objects.filter(creator__email="newcomer@example.com").count() == 1
     finally:
         context.close()

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from games.accounts.bots import BOT_TIERS
 from games.community import invitations
 from games.community.errors import InvitationRefused
 from games.core.errors import GameError, MalformedAction
@@ -165,19 +166,49 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
     return redirect("games:game", game_id=game.pk)
 
 
-@require_http_methods(["GET", "POST"])
-def play_bot(request: HtmxHttpRequest) -> HttpResponse:
-    """ "Play a bot now": POST (logged in) starts an unrated 2-player game against the medium
-    bot and opens it; GET shows the button, or, logged out, sends to sign-up and back here.
-    """
-    if not request.user.is_authenticated:
-        here = reverse("games:play_bot")
-        return redirect(f"{reverse('account_signup')}?{urlencode({'next': here})}")
-    if request.method == "GET":
-        return render(request, "games/play_bot.html")
-    game = lifecycle.game_against_bot_create(creator=request.user)
+# The tier a visitor chose on the home page before signing up (issue 32): the game starts
+# when they come back signed in, so the page after confirming their address is that game.
+BOT_AFTER_SIGNUP_SESSION_KEY = "bot_after_signup"
+
+
+def _bot_tier(value: str | None) -> str | None:
+    """Return ``value`` when it names a bot tier (easy, medium, hard), the default for none."""
+    tier = value or lifecycle.QUICK_BOT_TIER
+    return tier if tier in BOT_TIERS else None
+
+
+def _start_bot_game(request: HtmxHttpRequest, tier: str) -> HttpResponse:
+    game = lifecycle.game_against_bot_create(creator=request.user, tier=tier)
     messages.success(request, _("Your game against the bot has started."))
     return redirect("games:game", game_id=game.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def play_bot(request: HtmxHttpRequest) -> HttpResponse:
+    """ "Play a bot now" at a tier (``tier``: easy, medium, hard; medium when absent).
+
+    POST (signed in) starts an unrated 2-player game against that bot and opens it. POST
+    (signed out) remembers the tier in the session and sends to sign-up, whose ``next``
+    comes back here; GET, signed in, with the tier the session remembers starts that game
+    once (the visitor asked for it by their POST), else shows the tiers' buttons. An
+    unknown tier is refused with a message and nothing is created (400).
+    """
+    tier = _bot_tier(request.POST.get("tier") if request.method == "POST" else request.GET.get("tier"))
+    if tier is None:
+        messages.error(request, _("There is no such bot: choose easy, medium or hard."))
+        return render(request, "games/play_bot.html", {"bot_tiers": BOT_TIERS}, status=400)
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            request.session[BOT_AFTER_SIGNUP_SESSION_KEY] = tier
+        here = f"{reverse('games:play_bot')}?{urlencode({'tier': tier})}"
+        return redirect(f"{reverse('account_signup')}?{urlencode({'next': here})}")
+    if request.method == "POST":
+        request.session.pop(BOT_AFTER_SIGNUP_SESSION_KEY, None)
+        return _start_bot_game(request, tier)
+    if request.session.get(BOT_AFTER_SIGNUP_SESSION_KEY) == tier:
+        del request.session[BOT_AFTER_SIGNUP_SESSION_KEY]  # once: a reload shows the page
+        return _start_bot_game(request, tier)
+    return render(request, "games/play_bot.html", {"bot_tiers": BOT_TIERS})
 
 
 @require_POST

@@ -1,0 +1,109 @@
+"""The second newcomer trial (issue 32), without a browser: the bot's tiers, sign-up and back,
+the confirmation email's link, and no "has started" email for one's own bot game."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from games.models import Game, Notification, NotificationKind
+from games.selectors import people
+from tests.games.factories import UserFactory, client_for
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "tigris-and-euphrates-2026"
+
+
+@pytest.mark.parametrize("tier", ["easy", "medium", "hard"])
+def test_the_home_page_offers_each_tier_and_one_post_starts_a_game_against_it(tier: str) -> None:
+    human = UserFactory()
+    client = client_for(human)
+    home = client.get("/").content.decode()
+    intro = home[home.index('id="intro"') : home.index("</section>", home.index('id="intro"'))]
+    assert intro.count('action="/games/bot"') == 3 and f'value="{tier}"' in intro
+    response = client.post("/games/bot", {"tier": tier})
+    game = Game.objects.get(creator=human)
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert game.seats.get(is_bot=True).user.profile.bot_tier == tier and not game.is_rated
+
+
+def test_an_unknown_tier_is_refused_with_a_message_and_nothing_is_created() -> None:
+    client = client_for(UserFactory())
+    response = client.post("/games/bot", {"tier": "grandmaster"})
+    assert response.status_code == 400
+    assert "There is no such bot: choose easy, medium or hard." in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_signed_out_a_tier_leads_to_sign_up_which_says_why_and_comes_back_to_that_game(
+    mailoutbox: list[mail.EmailMessage],
+) -> None:
+    visitor = Client()
+    response = visitor.post("/games/bot", {"tier": "hard"})
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/signup/?next=%2Fgames%2Fbot%3Ftier%3Dhard"
+    assert not Game.objects.exists()
+    signup = visitor.get(response["Location"]).content.decode()
+    why = re.search(r'<p class="signup-why" id="signup-why">(.*?)</p>', signup, re.S)
+    assert why and "hard bot opens as soon as you confirm" in why.group(1)
+    assert "email you when it is your move" in why.group(1)
+    done = visitor.post(
+        response["Location"],
+        {
+            "email": "ur@example.com",
+            "display_name": "Ur",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert done.status_code == 302
+    body = mailoutbox[-1].body
+    link = re.search(r"http://\S+/accounts/confirm-email/\?code=(\S+)", body)
+    code = re.search(r"^([A-Z0-9]{4}-[A-Z0-9]{4})$", body, re.MULTILINE)
+    assert link and code and link.group(1) == code.group(1), body
+    page = visitor.get(f"/accounts/confirm-email/?code={link.group(1)}").content.decode()
+    assert f'value="{code.group(1)}"' in page  # filled in; a GET confirms nothing
+    confirmed = visitor.post("/accounts/confirm-email/", {"code": code.group(1)})
+    assert confirmed.status_code == 302 and confirmed["Location"] == "/games/bot?tier=hard"
+    started = visitor.get(confirmed["Location"])
+    game = Game.objects.get(creator__email="ur@example.com")
+    assert started["Location"] == f"/games/{game.pk}/"
+    assert game.seats.get(is_bot=True).user.profile.bot_tier == "hard"
+    # Once: coming back to the URL shows the tiers' page, no second game.
+    again = visitor.get("/games/bot?tier=hard")
+    assert again.status_code == 200 and Game.objects.count() == 1
+
+
+def test_a_wrong_code_in_the_link_is_refused_on_confirming() -> None:
+    visitor = Client()
+    visitor.post(
+        "/accounts/signup/",
+        {"email": "a@example.com", "display_name": "A", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    page = visitor.get("/accounts/confirm-email/?code=AAAA-AAAA")
+    assert page.status_code == 200
+    refused = visitor.post("/accounts/confirm-email/", {"code": "AAAA-AAAA"})
+    assert refused.status_code == 200 and "_auth_user_id" not in visitor.session
+
+
+def test_a_signed_in_get_without_the_remembered_tier_starts_nothing() -> None:
+    client = client_for(UserFactory())
+    page = client.get("/games/bot?tier=easy")
+    assert page.status_code == 200 and 'id="page-play-bot-easy"' in page.content.decode()
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_has_started_email_for_a_bot_game_one_just_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(people, "DEFAULT_DELIVERY", {})
+    human = UserFactory()
+    client_for(human).post("/games/bot", {"tier": "easy"})
+    game = Game.objects.get(creator=human)
+    assert not Notification.objects.filter(
+        game=game, user=human, kind=NotificationKind.GAME_STARTED
+    ).exists()
+    assert not [m for m in mail.outbox if "started" in m.subject.lower()]
