@@ -167,6 +167,8 @@ def seat_infos(game: Game) -> dict[int, SeatInfo]:
             dynasty=seat.dynasty,
             final_rank=seat.final_rank,
             final_score=seat.final_score,
+            rating_before=seat.rating_before,
+            rating_after=seat.rating_after,
         )
         for seat in game.seats.all()
         if seat.position is not None

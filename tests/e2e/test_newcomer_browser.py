@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
+import engine
+from games.core.states import game_state
 from games.models import Game
+from games.play import ratings
 from tests.e2e.test_board_browser import PHONE, _far_right_tile, _seeded_game
 from tests.e2e.test_bot_browser import sweeper  # noqa: F401 (the bots' sweep, in a thread)
 from tests.e2e.test_browser import (  # noqa: F401 (enforced_csp: the policy, enforced)
@@ -29,6 +32,7 @@ from tests.e2e.test_browser import (  # noqa: F401 (enforced_csp: the policy, en
 )
 from tests.games import playing
 from tests.games.factories import UserFactory
+from tests.games.records.helpers import finished_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -235,5 +239,50 @@ def test_sign_up_from_a_tier_on_the_home_page_returns_to_that_bot_game(
         # A reload does not start a second game.
         page.goto(f"{live_server.url}/games/bot?tier=easy")
         assert Game.objects.filter(creator__email="newcomer@example.com").count() == 1
+    finally:
+        context.close()
+
+
+def _finished_rated_game() -> tuple[Game, dict[int, Any]]:
+    """A 2-player rated game played to its end by random legal actions, then rated."""
+    game, seats = finished_game(2, seed=11, is_rated=True)
+    state = game_state(game)
+    placings = {p.seat: p.rank for p in engine.final_ranking(state)}
+    for seat in game.seats.all():
+        seat.final_rank = placings[seat.position]
+        seat.save(update_fields=["final_rank"])
+    ratings.game_rate(game_id=game.pk, ranking=engine.final_ranking(state), dropped_seats=set())
+    return game, {n: _with_password(u) for n, u in seats.items()}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_a_finished_rated_game_fits_1280_px_and_shows_the_rating_change(
+    language: str, browser: Any, live_server: Any, screenshots: Path
+) -> None:
+    game, seats = _finished_rated_game()
+    profiles = {n: u.profile for n, u in seats.items()}
+    for n, profile in profiles.items():  # long display names, as players choose them
+        profile.display_name = f"Nebuchadnezzar the Second of Babylon {n}"
+        profile.language = language
+        profile.save(update_fields=["display_name", "language"])
+    context, page = _log_in(browser, live_server.url, seats[1], f"/games/{game.pk}/", DESKTOP)
+    try:
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= DESKTOP["width"], f"the page is {width} px wide"
+        # The tie-break column is in sight, inside the window.
+        tie = page.locator("#final thead th").last
+        box = tie.bounding_box()
+        assert box and box["x"] + box["width"] <= DESKTOP["width"], box
+        changes = page.locator("#rating-changes li")
+        assert changes.count() == 2
+        text = page.text_content("#rating-changes") or ""
+        for seat in game.seats.all():
+            before, after = round(seat.rating_before or 0), round(seat.rating_after or 0)
+            assert f"{before} → {after}" in text, text
+        page.screenshot(
+            path=str(screenshots / f"newcomer-finished-rated-{language}.png"),
+            full_page=True,
+            caret="initial",
+        )
     finally:
         context.close()
