@@ -12,6 +12,7 @@ from django.db import connection
 from django.db.models import (
     BooleanField,
     CharField,
+    Count,
     DateTimeField,
     Exists,
     F,
@@ -20,8 +21,10 @@ from django.db.models import (
     OuterRef,
     Prefetch,
     QuerySet,
+    Subquery,
 )
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.core.timecontrol import TimeControl, time_control_of
@@ -29,6 +32,7 @@ from games.models import (
     TURN_KINDS,
     ChatMessage,
     Game,
+    Move,
     NotificationPreference,
     Seat,
     StandingOrders,
@@ -236,7 +240,7 @@ class WatchGame:
     """One public game in progress on the home page: public facts only, never the row.
 
     ``players`` in seat order; ``to_act`` the seat that must act now; ``plies`` the moves
-    played so far (the game's version); ``updated_at`` its last move.
+    that stand (neither taken back nor an undo row); ``updated_at`` its last move.
     """
 
     pk: int
@@ -260,6 +264,18 @@ def games_to_watch(user: UserLike, *, limit: int = 10) -> list[WatchGame]:
         mine = Seat.objects.filter(game_id=OuterRef("pk"), user_id=user.pk)
         games = games.exclude(Exists(mine))
     rows = []
+    # The moves that stand (issue 32): plies taken back and undo rows are not counted.
+    standing = (
+        Move.objects.filter(game_id=OuterRef("pk"))
+        .played()
+        .order_by()
+        .values("game_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    games = games.annotate(
+        standing_plies=Coalesce(Subquery(standing, output_field=IntegerField()), 0)
+    )
     for game in with_seats(games.defer("state").order_by("-updated_at", "-pk"))[:limit]:
         seats = sorted(game.seats.all(), key=lambda s: (s.position or 0, s.pk))
         to_act = next((s for s in seats if s.position == game.to_act_seat), None)
@@ -269,7 +285,7 @@ def games_to_watch(user: UserLike, *, limit: int = 10) -> list[WatchGame]:
                 num_players=game.num_players,
                 players=_players(seats),
                 to_act=None if to_act is None else Player(to_act.position, to_act.user),
-                plies=game.version,
+                plies=game.standing_plies,
                 updated_at=game.updated_at,
                 is_rated=game.is_rated,
             )

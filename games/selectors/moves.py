@@ -48,6 +48,14 @@ def moves_recent(game_id: int, *, version: int, position: int | None) -> tuple[l
     return earlier + moves, last_mine
 
 
+def moves_standing_before(game_id: int, *, ply: int) -> int:
+    """Return how many plies of the line of play come before ``ply`` (issue 32).
+
+    Plies taken back and undo rows are not counted: the log numbers only what stands.
+    """
+    return Move.objects.filter(game_id=game_id, ply__lt=ply).played().count()
+
+
 def moves_all(game_id: int) -> list[Move]:
     """Return the line of play in ply order (replays, bots' history).
 

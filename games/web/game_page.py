@@ -25,7 +25,7 @@ from games.models import Game, Move, Profile, Seat
 from games.play.quiet import quiet_running
 from games.play.submit import undoable_count
 from games.selectors.games import seat_for, seat_infos, seats_away_until
-from games.selectors.moves import LOG_PLIES, moves_recent
+from games.selectors.moves import LOG_PLIES, moves_recent, moves_standing_before
 from games.selectors.people import quiet_hours_of, vacation_current, vacations_until
 from games.text.gamelog import log_entries, marked_html
 from games.text.seats import SeatInfo, display_name, seat_label
@@ -35,15 +35,20 @@ from games.web.view_context import view_context
 
 
 @lru_cache(maxsize=16384)
-def _log_item(ply: int, new: bool, text: str) -> SafeString:
+def _log_item(number: int, new: bool, undo: bool, text: str) -> SafeString:
     """Return the log's ``<li>`` of one ply (``games/_log_item.html``), rendered once.
+
+    ``number`` counts the plies that stand up to this one; an undo row (``undo``) shows
+    no number of its own.
 
     Moves never change (append-only), so between two renders of a page its log items
     are the same; ``text`` is already in the viewer's language.
     """
     # The autoescaping template's output is already safe; the stubs type it as ``str``.
     return SafeString(
-        get_template("games/_log_item.html").render({"ply": ply, "new": new, "text": text})
+        get_template("games/_log_item.html").render(
+            {"number": number, "new": new, "undo": undo, "text": text}
+        )
     )
 
 
@@ -256,9 +261,14 @@ def game_context(
     ]
     ctx.update(view_context(view, seats, changed=changed, scored=scored))
     log = entries[-LOG_PLIES:]
+    undo_plies = {m.ply for m in moves if m.is_undo}
+    # The log numbers what stands (issue 32): plies taken back and undo rows are not counted.
+    number = moves_standing_before(game.pk, ply=log[0]["ply"]) if log else 0
     for entry in log:
+        undo = entry["ply"] in undo_plies
+        number += 0 if undo else 1
         entry["new"] = position is not None and entry["ply"] > last_mine
-        entry["html"] = _log_item(entry["ply"], entry["new"], _marked(entry["text"], names))
+        entry["html"] = _log_item(number, entry["new"], undo, _marked(entry["text"], names))
     ctx.update(
         log=list(reversed(log)),
         log_truncated=game.version > LOG_PLIES,

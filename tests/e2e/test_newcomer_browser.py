@@ -31,7 +31,8 @@ from tests.e2e.test_browser import (  # noqa: F401 (enforced_csp: the policy, en
     enforced_csp,
 )
 from tests.games import playing
-from tests.games.factories import UserFactory
+from tests.engine.rules_helpers import position
+from tests.games.factories import UserFactory, game_at_state
 from tests.games.records.helpers import finished_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -160,9 +161,10 @@ def _wait_for_my_turn(page: Any, game: Game, me: int) -> None:
     page.wait_for_selector("#game[data-my-turn='1'] #hand .tiles button.pick", timeout=15_000)
 
 
+@pytest.mark.usefixtures("sweeper")
 @pytest.mark.parametrize("tier", ["easy", "hard"])
 def test_a_signed_in_player_reaches_the_first_move_against_a_chosen_tier_in_one_click(
-    tier: str, browser: Any, live_server: Any, screenshots: Path, sweeper: None
+    tier: str, browser: Any, live_server: Any, screenshots: Path
 ) -> None:
     human = _with_password(UserFactory())
     context = browser.new_context(viewport=DESKTOP)
@@ -198,8 +200,9 @@ def test_a_signed_in_player_reaches_the_first_move_against_a_chosen_tier_in_one_
         context.close()
 
 
+@pytest.mark.usefixtures("sweeper")
 def test_sign_up_from_a_tier_on_the_home_page_returns_to_that_bot_game(
-    browser: Any, live_server: Any, screenshots: Path, sweeper: None, mailoutbox: list[Any]
+    browser: Any, live_server: Any, screenshots: Path, mailoutbox: list[Any]
 ) -> None:
     context = browser.new_context(viewport=PHONE)
     context.set_default_timeout(10_000)
@@ -284,5 +287,36 @@ def test_a_finished_rated_game_fits_1280_px_and_shows_the_rating_change(
             full_page=True,
             caret="initial",
         )
+    finally:
+        context.close()
+
+
+def test_the_catastrophes_preview_names_what_it_removes_and_the_log_names_the_scorer(
+    browser: Any, live_server: Any, screenshots: Path
+) -> None:
+    board = {"c5": "r", "c6": "2P", "d5": "k", "e5": "r", "e6": "1K"}
+    game, seats = game_at_state(position(board, hands={1: "r b b"}))
+    seats = {n: _with_password(u) for n, u in seats.items()}
+    context, page = _log_in(browser, live_server.url, seats[1], f"/games/{game.pk}/", DESKTOP)
+    try:
+        page.click("#hand button[data-group='catastrophe']")
+        page.click('#board .sq.target[data-square="e5"]')
+        page.locator("#confirm-preview .preview").wait_for(state="attached")
+        text = page.text_content("#confirm") or ""
+        assert "Place a catastrophe on e5" in text, text
+        assert "Destroys the red temple there." in text, text
+        assert "Removes your king on e6: no temple is left beside it." in text, text
+        page.screenshot(path=str(screenshots / "newcomer-catastrophe-preview.png"), caret="initial")
+        page.click("#confirm-cancel")
+        # A temple in the kingdom scores for the priest's owner (RULES.md §5.2): the log
+        # names that player, not their sign alone.
+        page.click("#hand .tiles button[data-group='tile-red']")
+        page.click('#board .sq.target[data-square="f6"]')
+        page.locator("#confirm").wait_for(state="visible")
+        page.click("#confirm-ok")
+        page.wait_for_selector(f"#game[data-version='{game.version + 1}']")
+        line = page.text_content("#log ol.entries li") or ""
+        assert f"1 red VP to {seats[2].username}." in line, line
+        assert page.locator("#log ol.entries li .who.sign").count() == 0
     finally:
         context.close()

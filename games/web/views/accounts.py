@@ -8,7 +8,6 @@ from typing import Any
 from allauth.account import app_settings as allauth_settings
 from allauth.account.views import ConfirmEmailVerificationCodeView
 from allauth.account.views import email_verification_sent as allauth_email_verification_sent
-
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_not_required, login_required

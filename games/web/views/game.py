@@ -193,7 +193,9 @@ def play_bot(request: HtmxHttpRequest) -> HttpResponse:
     once (the visitor asked for it by their POST), else shows the tiers' buttons. An
     unknown tier is refused with a message and nothing is created (400).
     """
-    tier = _bot_tier(request.POST.get("tier") if request.method == "POST" else request.GET.get("tier"))
+    tier = _bot_tier(
+        request.POST.get("tier") if request.method == "POST" else request.GET.get("tier")
+    )
     if tier is None:
         messages.error(request, _("There is no such bot: choose easy, medium or hard."))
         return render(request, "games/play_bot.html", {"bot_tiers": BOT_TIERS}, status=400)

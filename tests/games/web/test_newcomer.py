@@ -82,7 +82,12 @@ def test_a_wrong_code_in_the_link_is_refused_on_confirming() -> None:
     visitor = Client()
     visitor.post(
         "/accounts/signup/",
-        {"email": "a@example.com", "display_name": "A", "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "email": "a@example.com",
+            "display_name": "A",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
     )
     page = visitor.get("/accounts/confirm-email/?code=AAAA-AAAA")
     assert page.status_code == 200
@@ -98,7 +103,9 @@ def test_a_signed_in_get_without_the_remembered_tier_starts_nothing() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_no_has_started_email_for_a_bot_game_one_just_started(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_has_started_email_for_a_bot_game_one_just_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(people, "DEFAULT_DELIVERY", {})
     human = UserFactory()
     client_for(human).post("/games/bot", {"tier": "easy"})
