@@ -4,14 +4,21 @@ the confirmation email's link, and no "has started" email for one's own bot game
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
+
+import engine
 from django.core import mail
 from django.test import Client
 
+from games.core.states import game_state
 from games.models import Game, Notification, NotificationKind
+from games.play import submit
 from games.selectors import people
-from tests.games.factories import UserFactory, client_for
+from games.text.gamelog import log_entries
+from games.text.seats import SeatInfo
+from tests.games.factories import UserFactory, client_for, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +121,43 @@ def test_no_has_started_email_for_a_bot_game_one_just_started(
         game=game, user=human, kind=NotificationKind.GAME_STARTED
     ).exists()
     assert not [m for m in mail.outbox if "started" in m.subject.lower()]
+
+
+def test_a_turns_monument_points_are_summed_in_one_clause() -> None:
+    """RULES.md §8: three monuments gave six points of 1 VP; the log says it once."""
+    seats = {1: SeatInfo(1, "ana", "lion"), 2: SeatInfo(2, "bo", "bull")}
+    points = [("red", 1), ("black", 1), ("red", 1), ("blue", 1), ("red", 1), ("black", 1)]
+    events = [
+        {"code": "vp_scored", "params": {"seat": 1, "color": c, "amount": n, "reason": "monument"}}
+        for c, n in points
+    ]
+    move = SimpleNamespace(ply=7, seat=1, events=events, source="player")
+    (entry,) = log_entries([move], seats, 1, game_over=True)
+    assert entry["lines"] == [
+        "6 VP to Seat 1 (ana, Lion) from monuments: 3 red, 2 black, 1 blue."
+    ]
+    one = SimpleNamespace(ply=8, seat=1, events=events[:1], source="player")
+    (entry,) = log_entries([one], seats, 1, game_over=True)
+    assert entry["lines"] == ["1 red VP to Seat 1 (ana, Lion) from a monument."]
+
+
+def test_moves_taken_back_are_neither_counted_in_the_lobby_nor_numbered_in_the_log() -> None:
+    game, seats = started_game(2, is_rated=False)
+    mover = seats[game.to_act_seat or 0]
+    state = game_state(game)
+    tile = next(a for a in engine.legal_actions(state) if isinstance(a, engine.PlaceTile))
+    submit.game_submit_action(game_id=game.pk, user=mover, action=str(tile), expected_version=0)
+    submit.game_undo(game_id=game.pk, user=mover, expected_version=1)
+    watcher = client_for(UserFactory())
+    home = watcher.get("/").content.decode()
+    watch = home[home.index(f'href="/games/{game.pk}/"') :][:600]
+    assert "no move yet" in watch and "2 moves" not in watch, watch
+    submit.game_submit_action(game_id=game.pk, user=mover, action=str(tile), expected_version=2)
+    page = client_for(mover).get(f"/games/{game.pk}/").content.decode()
+    log = page[
+        page.index('<ol class="entries"') : page.index("</ol>", page.index('<ol class="entries"'))
+    ]
+    numbers = re.findall(r'<li value="(\d+)"(?: class="([^"]*)")?', log)
+    # Newest first: the tile (1), the undo row (not numbered: no number of its own).
+    assert [n for n, cls in numbers if "undo-row" not in cls] == ["1"], numbers
+    assert any("undo-row" in cls for _n, cls in numbers)
