@@ -103,4 +103,4 @@ def on_game_finished_webhooks(sender: Any, *, game: Game, **kwargs: Any) -> None
 def on_user_logged_in(sender: Any, *, request: Any, user: Any, **kwargs: Any) -> None:
     """Speak the account's language from the first page after logging in."""
     if request is not None and hasattr(request, "session"):
-        remember_language(request, profiles.profile_get(user).language)
+        remember_language(request, profiles.profile_get(user).language, user=user)

@@ -1,6 +1,7 @@
 """URLs of the games app: the lobby, game pages, actions, polling, replay, records, analysis."""
 
 from django.urls import path
+from django.views.generic import RedirectView
 
 from games.web.views import accounts as views_accounts
 from games.web.views import api_settings as views_api
@@ -67,6 +68,8 @@ urlpatterns = [
     path("settings/orders", views_orders.settings_orders, name="settings_orders"),
     # accounts, notifications and ratings (issue 5)
     path("settings", views_accounts.settings_page, name="settings"),
+    # the address as often typed, with a slash (issue 32)
+    path("settings/", RedirectView.as_view(pattern_name="games:settings", permanent=True)),
     path("settings/vacation", views_vacation.vacation_start, name="vacation_start"),
     path("settings/vacation/end", views_vacation.vacation_end, name="vacation_end"),
     # API tokens and webhooks (issue 19)

@@ -133,9 +133,7 @@ def test_a_turns_monument_points_are_summed_in_one_clause() -> None:
     ]
     move = SimpleNamespace(ply=7, seat=1, events=events, source="player")
     (entry,) = log_entries([move], seats, 1, game_over=True)
-    assert entry["lines"] == [
-        "6 VP to Seat 1 (ana, Lion) from monuments: 3 red, 2 black, 1 blue."
-    ]
+    assert entry["lines"] == ["6 VP to Seat 1 (ana, Lion) from monuments: 3 red, 2 black, 1 blue."]
     one = SimpleNamespace(ply=8, seat=1, events=events[:1], source="player")
     (entry,) = log_entries([one], seats, 1, game_over=True)
     assert entry["lines"] == ["1 red VP to Seat 1 (ana, Lion) from a monument."]
@@ -161,3 +159,21 @@ def test_moves_taken_back_are_neither_counted_in_the_lobby_nor_numbered_in_the_l
     # Newest first: the tile (1), the undo row (not numbered: no number of its own).
     assert [n for n, cls in numbers if "undo-row" not in cls] == ["1"], numbers
     assert any("undo-row" in cls for _n, cls in numbers)
+
+
+def test_the_language_chosen_on_one_device_holds_on_every_other_once_signed_in() -> None:
+    user = UserFactory()
+    phone, desktop = client_for(user), client_for(user)
+    assert 'lang="en"' in desktop.get("/settings").content.decode()
+    phone.post("/i18n/setlang/", {"language": "zh-hans", "next": "/"})
+    page = desktop.get("/settings").content.decode()
+    assert 'lang="zh-hans"' in page and "设置" in page
+    assert user.profile.__class__.objects.get(user=user).language == "zh-hans"
+    phone.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert 'lang="en"' in desktop.get("/").content.decode()
+
+
+def test_settings_with_a_trailing_slash_redirects_to_settings() -> None:
+    client = client_for(UserFactory())
+    response = client.get("/settings/")
+    assert response.status_code == 301 and response["Location"] == "/settings"
