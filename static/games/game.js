@@ -434,6 +434,23 @@
     picked = null;
   });
 
+  // The chat counts a message's characters as one types (issue 32), as the server does
+  // (code points), and will not send more than its limit: the count says why.
+  function countChat(input) {
+    var note = document.getElementById("chat-count");
+    var send = document.getElementById("chat-send");
+    if (!note) { return; }
+    var n = Array.from(input.value).length;
+    var over = n > Number(input.dataset.max);
+    note.textContent = (over ? note.dataset.over : note.dataset.words).replace("{n}", n);
+    note.classList.toggle("over", over);
+    input.setAttribute("aria-invalid", over ? "true" : "false");
+    if (send) { send.disabled = over; }
+  }
+  document.addEventListener("input", function (ev) {
+    if (ev.target.id === "chat-text") { countChat(ev.target); }
+  });
+
   // Replay: arrow keys step, Home/End jump.
   document.addEventListener("keydown", function (ev) {
     if (!document.getElementById("replay") || ev.target.closest("input, select, textarea")) { return; }

@@ -16,7 +16,7 @@ import pytest
 
 import engine
 from games.core.states import game_state
-from games.models import Game
+from games.models import ChatMessage, Game
 from games.play import ratings
 from tests.e2e.test_board_browser import PHONE, _far_right_tile, _seeded_game
 from tests.e2e.test_bot_browser import sweeper  # noqa: F401 (the bots' sweep, in a thread)
@@ -32,7 +32,7 @@ from tests.e2e.test_browser import (  # noqa: F401 (enforced_csp: the policy, en
 )
 from tests.games import playing
 from tests.engine.rules_helpers import position
-from tests.games.factories import UserFactory, game_at_state
+from tests.games.factories import UserFactory, client_for, game_at_state, started_game
 from tests.games.records.helpers import finished_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -318,5 +318,62 @@ def test_the_catastrophes_preview_names_what_it_removes_and_the_log_names_the_sc
         line = page.text_content("#log ol.entries li") or ""
         assert f"1 red VP to {seats[2].username}." in line, line
         assert page.locator("#log ol.entries li .who.sign").count() == 0
+    finally:
+        context.close()
+
+
+def test_the_chat_counts_characters_as_one_types_and_refuses_more_than_its_limit(
+    browser: Any, live_server: Any
+) -> None:
+    game, seats = started_game(2, is_rated=False)
+    seats = {n: _with_password(u) for n, u in seats.items()}
+    context, page = _log_in(browser, live_server.url, seats[1], f"/games/{game.pk}/", PHONE)
+    try:
+        page.fill("#chat-text", "好" * 12)
+        assert (page.text_content("#chat-count") or "").strip() == "12 of 500 characters"
+        page.fill("#chat-text", "x" * 600)
+        note = page.text_content("#chat-count") or ""
+        assert "600 characters: at most 500" in note, note
+        assert page.is_disabled("#chat-send")
+        assert page.input_value("#chat-text") == "x" * 600  # nothing cut silently
+        page.fill("#chat-text", "x" * 500)
+        assert page.is_enabled("#chat-send")
+        # The server refuses more too, with the same limit in words, and keeps nothing.
+        client = client_for(seats[1])
+        answer = client.post(
+            f"/games/{game.pk}/chat/send", {"text": "y" * 501}, HTTP_HX_REQUEST="true"
+        )
+        assert "A message has at most 500 characters; this one has 501." in answer.content.decode()
+        assert not ChatMessage.objects.filter(game=game).exists()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_create_game_error_is_in_view_and_the_address_reloads(
+    viewport: dict[str, int], browser: Any, live_server: Any, screenshots: Path
+) -> None:
+    user = _with_password(UserFactory())
+    context = browser.new_context(viewport=viewport)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    _watch_csp(page)
+    try:
+        page.goto(f"{live_server.url}/accounts/login/?next=/")
+        page.fill("input[name=login]", user.username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form[action='/accounts/login/'] button[type=submit]")
+        page.wait_for_url(f"{live_server.url}/")
+        page.fill("#create input[name=invite]", "nobody-by-that-name")
+        page.click("#create button[type=submit]")
+        page.wait_for_url("**/games/new")
+        error = page.locator("#create-errors").bounding_box()
+        assert error and 0 <= error["y"] and error["y"] + error["height"] <= viewport["height"]
+        assert "nobody-by-that-name" in (page.text_content("#create") or "")
+        page.screenshot(path=str(screenshots / f"newcomer-create-error-{viewport['width']}.png"))
+        assert not Game.objects.exists()
+        reloaded = page.goto(page.url)  # the address as a GET: the form again, no 405
+        assert reloaded is not None and reloaded.status == 200
+        assert page.is_visible("#create form")
     finally:
         context.close()

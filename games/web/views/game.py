@@ -144,18 +144,28 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     return _lobby(request, GameCreateForm())
 
 
-@require_POST
+def _create_page(
+    request: HtmxHttpRequest, form: GameCreateForm, *, status: int = 200
+) -> HttpResponse:
+    return render(request, "games/create.html", {"form": form}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
 @login_required
 def game_create(request: HtmxHttpRequest) -> HttpResponse:
-    """Create a game from ``GameCreateForm`` and go to its page."""
+    """``/games/new``: GET shows the create form alone; POST creates a game from
+    ``GameCreateForm`` and goes to its page, or shows the form again with its errors at the
+    top of a short page (400), nothing created (issue 32: the address reloads, no 405)."""
+    if request.method == "GET":
+        return _create_page(request, GameCreateForm())
     form = GameCreateForm(request.POST)
     if not form.is_valid():
-        return _lobby(request, form, status=400)
+        return _create_page(request, form, status=400)
     try:
         game = invitations.game_create_inviting(creator=request.user, **form.cleaned_data)
     except InvitationRefused as exc:  # an unknown name: nothing created, the form again
         form.add_error("invite", str(exc))
-        return _lobby(request, form, status=400)
+        return _create_page(request, form, status=400)
     except GameError as exc:
         messages.error(request, str(exc))
         return redirect("games:lobby")
