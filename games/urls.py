@@ -19,6 +19,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/new", views.game_create, name="create"),
     path("games/bot", views.play_bot, name="play_bot"),
+    path("games/finished", views.games_finished_page, name="finished"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/act", views.game_act, name="act"),
     path("games/<int:game_id>/poll", views.game_poll, name="poll"),

@@ -30,11 +30,12 @@ from games.play import lifecycle, submit, timeouts
 from games.play.errors import IllegalAction
 from games.selectors import community
 from games.selectors import games as selectors
+from games.selectors.finished import FinishedGame, games_finished
 from games.selectors.visibility import game_poll_facts, games_visible_to
 from games.web import prerender
 from games.web.charts import colour_charts_context
 from games.web.community_page import chat_context, invitation_context, notes_context
-from games.web.forms import ActionForm, GameCreateForm
+from games.web.forms import ActionForm, FinishedGamesForm, GameCreateForm
 from games.web.forms_orders import StandingOrdersForm
 from games.web.game_page import game_context
 from games.web.orders_panel import game_orders_panel
@@ -420,3 +421,33 @@ def game_replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         ctx.update(notes_context(game, request.user, in_replay=True))
     template = "games/replay.html#replay" if request.htmx else "games/replay.html"
     return render(request, template, ctx)
+
+
+@require_GET
+def games_finished_page(request: HtmxHttpRequest) -> HttpResponse:
+    """``/games/finished``: finished games the visitor may see, filtered, newest first.
+
+    Filters from the query string (``FinishedGamesForm``); invalid ones answer 400 with
+    the form's messages and no list. The next page's link carries the same filters and
+    the keyset cursor (``before``).
+    """
+    form = FinishedGamesForm(request.GET or None)
+    rows: list[FinishedGame] = []
+    cursor = None
+    if form.is_bound and not form.is_valid():
+        status = 400
+    else:
+        status = 200
+        filters = form.filters() if form.is_bound else {}
+        rows, cursor = games_finished(request.user, **filters)
+    next_query = None
+    if cursor is not None:
+        query = request.GET.copy()
+        query["before"] = str(cursor)
+        next_query = query.urlencode()
+    return render(
+        request,
+        "games/finished.html",
+        {"form": form, "games": rows, "next_query": next_query},
+        status=status,
+    )
