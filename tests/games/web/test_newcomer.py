@@ -177,3 +177,23 @@ def test_settings_with_a_trailing_slash_redirects_to_settings() -> None:
     client = client_for(UserFactory())
     response = client.get("/settings/")
     assert response.status_code == 301 and response["Location"] == "/settings"
+
+
+def test_chinese_spaces_latin_from_han_and_words_durations_plainly() -> None:
+    """Issue 32: "等待 bob", "放在 f4", "剩余 2 天 23 小时", "上一步：17 分钟前"."""
+    from datetime import timedelta
+
+    from django.utils import timezone, translation
+    from django.utils.timesince import timeuntil
+    from django.utils.translation import gettext as _
+
+    with translation.override("zh-hans"):
+        assert _("Waiting for %(who)s.") % {"who": "bob"} == "等待 bob。"
+        placed = _("%(who)s placed their %(leader)s on %(square)s.")
+        assert "放在 f4" in placed % {"who": "bob", "leader": "国王", "square": "f4"}
+        now = timezone.now()
+        left = timeuntil(now + timedelta(days=2, hours=23, minutes=1), now)
+        # Django keeps each number with its unit (a no-break space).
+        assert (_("due in %(when)s") % {"when": left}) == "剩余 2\xa0天 23\xa0小时"
+        ago = _("last move %(when)s ago") % {"when": "17 分钟"}
+        assert ago == "上一步：17 分钟前"
