@@ -285,7 +285,7 @@ def games_to_watch(user: UserLike, *, limit: int = 10) -> list[WatchGame]:
                 num_players=game.num_players,
                 players=_players(seats),
                 to_act=None if to_act is None else Player(to_act.position, to_act.user),
-                plies=game.standing_plies,
+                plies=game.standing_plies,  # type: ignore[attr-defined]  # annotated above
                 updated_at=game.updated_at,
                 is_rated=game.is_rated,
             )

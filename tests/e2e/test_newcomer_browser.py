@@ -30,8 +30,8 @@ from tests.e2e.test_browser import (  # noqa: F401 (enforced_csp: the policy, en
     _with_password,
     enforced_csp,
 )
-from tests.games import playing
 from tests.engine.rules_helpers import position
+from tests.games import playing
 from tests.games.factories import UserFactory, client_for, game_at_state, started_game
 from tests.games.records.helpers import finished_game
 
@@ -368,7 +368,7 @@ def test_a_create_game_error_is_in_view_and_the_address_reloads(
         page.click("#create button[type=submit]")
         page.wait_for_url("**/games/new")
         error = page.locator("#create-errors").bounding_box()
-        assert error and 0 <= error["y"] and error["y"] + error["height"] <= viewport["height"]
+        assert error and error["y"] >= 0 and error["y"] + error["height"] <= viewport["height"]
         assert "nobody-by-that-name" in (page.text_content("#create") or "")
         page.screenshot(path=str(screenshots / f"newcomer-create-error-{viewport['width']}.png"))
         assert not Game.objects.exists()

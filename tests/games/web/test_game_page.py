@@ -139,4 +139,4 @@ def test_the_waiting_room_counts_seats_taken_and_offers_to_copy_the_invitation()
     assert 'data-copy="invite-link"' in body and f"/invite/{game.invite_token}" in body
     client.post("/i18n/setlang/", {"language": "zh-hans"})
     body = client.get(f"/games/{game.pk}/").content.decode()
-    assert "《两河流域》</title>" in body and "已占1/2个座位" in body
+    assert "《两河流域》</title>" in body and "已占 1/2 个座位" in body

@@ -7,11 +7,10 @@ import re
 from types import SimpleNamespace
 
 import pytest
-
-import engine
 from django.core import mail
 from django.test import Client
 
+import engine
 from games.core.states import game_state
 from games.models import Game, Notification, NotificationKind
 from games.play import submit
@@ -197,3 +196,31 @@ def test_chinese_spaces_latin_from_han_and_words_durations_plainly() -> None:
         assert (_("due in %(when)s") % {"when": left}) == "剩余 2\xa0天 23\xa0小时"
         ago = _("last move %(when)s ago") % {"when": "17 分钟"}
         assert ago == "上一步：17 分钟前"
+
+
+def test_a_profile_without_rated_games_says_so_in_both_languages() -> None:
+    player = UserFactory()
+    client = client_for(UserFactory())
+    page = client.get(f"/players/{player.pk}/").content.decode()
+    assert 'id="no-rated-games"' in page and "No rated game yet" in page
+    assert 'id="rating-chart"' not in page
+    client.post("/i18n/setlang/", {"language": "zh-hans"})
+    page = client.get(f"/players/{player.pk}/").content.decode()
+    assert 'id="no-rated-games"' in page and "No rated game yet" not in page
+
+
+def test_chart_dates_follow_the_viewers_language_and_long_names_stay_out_of_the_svg() -> None:
+    from datetime import UTC, datetime
+
+    from django.utils import translation
+
+    from games.web import charts
+
+    when = datetime(2026, 12, 2, 10, tzinfo=UTC)
+    with translation.override("en"):
+        assert "Dec 2, 2026" in charts.rating_chart([(when, 1510.0)])
+    with translation.override("zh-hans"):
+        svg = charts.rating_chart([(when, 1510.0)])
+        assert "2026年12月2日" in svg and "12/02/2026" not in svg
+    name = "Nebuchadnezzar the Second of Babylon, King of Kings"
+    assert name not in charts.colour_chart(name, [(0, 0, 0, 0), (1, 0, 0, 0)])
