@@ -377,3 +377,25 @@ def test_a_create_game_error_is_in_view_and_the_address_reloads(
         assert page.is_visible("#create form")
     finally:
         context.close()
+
+
+def test_on_a_phone_squares_and_tray_buttons_are_at_least_44_px(
+    browser: Any, live_server: Any, screenshots: Path
+) -> None:
+    game, seats = _seeded_game()
+    context, page = _log_in(browser, live_server.url, seats[1], f"/games/{game.pk}/", PHONE)
+    try:
+        sizes = page.evaluate(
+            """() => [...document.querySelectorAll(
+                 "#board td.sq, #tray button.pick, #tray .tray-acts button")]
+               .filter((el) => el.offsetParent !== null)
+               .map((el) => { const b = el.getBoundingClientRect();
+                 return [el.dataset.square || el.className, b.width, b.height]; })"""
+        )
+        assert sizes
+        small = [s for s in sizes if s[1] < 43.5 or s[2] < 43.5]
+        assert not small, small[:5]
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(path=str(screenshots / "newcomer-targets-phone.png"), caret="initial")
+    finally:
+        context.close()
