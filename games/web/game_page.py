@@ -25,7 +25,7 @@ from games.models import Game, Move, Profile, Seat
 from games.play.quiet import quiet_running
 from games.play.submit import undoable_count
 from games.selectors.games import seat_for, seat_infos, seats_away_until
-from games.selectors.moves import LOG_PLIES, moves_recent, moves_standing_before
+from games.selectors.moves import LOG_PLIES, moves_recent
 from games.selectors.people import quiet_hours_of, vacation_current, vacations_until
 from games.text.gamelog import log_entries, marked_html
 from games.text.seats import SeatInfo, display_name, seat_label
@@ -260,10 +260,12 @@ def game_context(
         if e.get("code") == "vp_scored"
     ]
     ctx.update(view_context(view, seats, changed=changed, scored=scored))
-    log = entries[-LOG_PLIES:]
+    # The window's plies (an undo leaves fewer than LOG_PLIES rows in it: fewer items).
+    log = [e for e in entries if e["ply"] > game.version - LOG_PLIES]
     undo_plies = {m.ply for m in moves if m.is_undo}
     # The log numbers what stands (issue 32): plies taken back and undo rows are not counted.
-    number = moves_standing_before(game.pk, ply=log[0]["ply"]) if log else 0
+    window = [m for m in moves if m.ply > game.version - LOG_PLIES]
+    number = int(getattr(window[0], "standing_before", 0)) if window else 0
     for entry in log:
         undo = entry["ply"] in undo_plies
         number += 0 if undo else 1

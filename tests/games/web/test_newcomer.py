@@ -224,3 +224,26 @@ def test_chart_dates_follow_the_viewers_language_and_long_names_stay_out_of_the_
         assert "2026年12月2日" in svg and "12/02/2026" not in svg
     name = "Nebuchadnezzar the Second of Babylon, King of Kings"
     assert name not in charts.colour_chart(name, [(0, 0, 0, 0), (1, 0, 0, 0)])
+
+
+def test_the_new_words_read_in_chinese() -> None:
+    """The tiers, the sign-up's reason, /games/new, /games/finished and the chat's count."""
+    visitor = Client()
+    visitor.post("/i18n/setlang/", {"language": "zh-hans"})
+    home = visitor.get("/").content.decode()
+    assert "与简单机器人对局" in home and "与困难机器人对局" in home and "已结束的游戏" in home
+    visitor.post("/games/bot", {"tier": "easy"})
+    signup = visitor.get("/accounts/signup/?next=/games/bot%3Ftier%3Deasy").content.decode()
+    assert "你与简单机器人的对局就会打开" in signup
+    finished = visitor.get("/games/finished").content.decode()
+    assert "没有符合条件的已结束对局。" in finished
+    player = UserFactory()
+    client = client_for(player)
+    client.post("/i18n/setlang/", {"language": "zh-hans"})
+    refused = client.post("/games/new", {"num_players": "2", "invite": "nobody-at-all"})
+    assert refused.status_code == 400 and "对局未创建" in refused.content.decode()
+    game, seats = started_game(2)
+    chatter = client_for(seats[1])
+    chatter.post("/i18n/setlang/", {"language": "zh-hans"})
+    page = chatter.get(f"/games/{game.pk}/").content.decode()
+    assert "0 / 500 个字符" in page and 'data-over="{n} 个字符：最多 500 个' in page
