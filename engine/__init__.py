@@ -84,7 +84,16 @@ from .pieces import (
     MONUMENT_NAMES,
 )
 from .playout import apply_fast, random_playout, sample_action
-from .previews import ConflictPreview, Preview, Score, ply_undoable, preview, undoable_plies
+from .previews import (
+    ConflictPreview,
+    LeaderLoss,
+    Preview,
+    Score,
+    kingdom_split,
+    ply_undoable,
+    preview,
+    undoable_plies,
+)
 from .rules import apply, new_game
 from .scoring import Placing, final_ranking
 from .seen import HiddenSwap, seen_action
@@ -121,6 +130,7 @@ __all__ = [
     "ConflictKind",
     "ConflictOutcome",
     "ConflictPreview",
+    "LeaderLoss",
     "Decision",
     "DecisionKind",
     "DeclineMonument",
@@ -145,6 +155,7 @@ __all__ = [
     "Placing",
     "PlayerView",
     "Preview",
+    "kingdom_split",
     "Score",
     "ScoreKey",
     "Side",

@@ -28,11 +28,13 @@ from .actions import (
     TakeTreasure,
     WithdrawLeader,
 )
+from .board import NEIGHBOURS
 from .determinize import determinize
 from .events import Event
-from .kinds import Color, ConflictKind, known
+from .kinds import Color, ConflictKind, Leader, known
+from .kingdoms import label
 from .legality import legal_actions
-from .pieces import COLOR_NAMES
+from .pieces import COLOR_NAMES, LEADER_NAMES
 from .rules import apply
 from .state import GameState
 from .views import PlayerView
@@ -99,6 +101,17 @@ class Score:
 
 
 @dataclass(frozen=True, slots=True)
+class LeaderLoss:
+    """A leader an action takes off the board: ``seat``'s ``leader`` on ``square``, and why
+    (``reason``: ``no_temple``, left without a face-up temple beside it, RULES.md §4.3)."""
+
+    seat: int
+    leader: Leader
+    square: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Preview:
     """What ``action`` would start, from the engine's own resolution of it (issue 16).
 
@@ -108,6 +121,9 @@ class Preview:
     ``treasures`` how many treasures the active player would have to choose; ``scores``
     the points it scores at once; ``ends_turn`` whether it is the turn's last action.
     ``undoable`` whether the player could take it back afterwards (``undoable_plies``).
+    A catastrophe (RULES.md §10): ``destroyed`` the colour of the tile it destroys (None
+    on an empty square), ``leaders_lost`` the leaders it leaves without a temple (§4.3),
+    ``split_into`` how many parts the kingdom it lands in falls into (0: no split).
     Everything in a preview is what the player would see once the action is applied.
     """
 
@@ -120,11 +136,42 @@ class Preview:
     scores: tuple[Score, ...] = ()
     ends_turn: bool = False
     undoable: bool = False
+    destroyed: Color | None = None
+    leaders_lost: tuple[LeaderLoss, ...] = ()
+    split_into: int = 0
 
     @property
     def quiet(self) -> bool:
-        """Return whether the action starts nothing and scores nothing (no preview to show)."""
-        return not (self.conflict or self.wars or self.monuments or self.treasures or self.scores)
+        """Return whether the action starts, removes and scores nothing (no preview to show)."""
+        return not (
+            self.conflict
+            or self.wars
+            or self.monuments
+            or self.treasures
+            or self.scores
+            or self.destroyed
+            or self.leaders_lost
+            or self.split_into
+        )
+
+
+def kingdom_split(before: GameState, after: GameState, square: int) -> int:
+    """Return how many parts the kingdom on ``square`` falls into once it is blocked (§10).
+
+    ``before``/``after`` are the states around a catastrophe on ``square`` (0..175, the
+    board's index, as in ``PlaceCatastrophe.square``); 0 when the
+    square was in no kingdom or the kingdom stays whole. A part is what was joined
+    through ``square`` and no longer is: its tiles and leaders, with or without a leader
+    (a part without one is no kingdom any more, RULES.md §3).
+    """
+    s = square
+    old = label(before.board)
+    kingdom = old.kid[s]
+    if kingdom < 0:
+        return 0
+    new = label(after.board)
+    parts = {new.rid[y] for y in NEIGHBOURS[s] if old.kid[y] == kingdom and new.rid[y] >= 0}
+    return len(parts) if len(parts) >= 2 else 0
 
 
 def preview(state: GameState | PlayerView, action: Action) -> Preview:
@@ -142,6 +189,8 @@ def preview(state: GameState | PlayerView, action: Action) -> Preview:
     conflict = None
     wars: tuple[Color, ...] = ()
     scores: list[Score] = []
+    destroyed: Color | None = None
+    lost: list[LeaderLoss] = []
     for event in after.events:
         p = event.params
         if event.code in ("revolt_started", "war_started") and conflict is None:
@@ -158,6 +207,17 @@ def preview(state: GameState | PlayerView, action: Action) -> Preview:
         elif event.code == "vp_scored" and event.params.get("reason") == "tile":
             color = known(COLOR_NAMES, p["color"], "colour")
             scores.append(Score(int(p["seat"]), color, int(p["amount"])))
+        elif event.code == "catastrophe_placed" and p.get("removed"):
+            destroyed = known(COLOR_NAMES, p["removed"], "colour")
+        elif event.code == "leader_withdrawn" and p.get("reason") == "no_temple":
+            lost.append(
+                LeaderLoss(
+                    int(p["seat"]),
+                    known(LEADER_NAMES, p["leader"], "leader"),
+                    str(p["square"]),
+                    "no_temple",
+                )
+            )
         elif event.code == "turn_ended":
             break  # the end of turn's own points and draws are not this action's
     pending = after.pending
@@ -178,6 +238,11 @@ def preview(state: GameState | PlayerView, action: Action) -> Preview:
         ends_turn=state.pending is None
         and (after.is_over or after.active_seat != state.active_seat),
         undoable=ply_undoable(state, action, after.events, pending_after=pending is not None),
+        destroyed=destroyed,
+        leaders_lost=tuple(lost),
+        split_into=kingdom_split(state, after, action.square)
+        if isinstance(action, PlaceCatastrophe)
+        else 0,
     )
 
 

@@ -1,6 +1,7 @@
 """URLs of the games app: the lobby, game pages, actions, polling, replay, records, analysis."""
 
 from django.urls import path
+from django.views.generic import RedirectView
 
 from games.web.views import accounts as views_accounts
 from games.web.views import api_settings as views_api
@@ -18,6 +19,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/new", views.game_create, name="create"),
     path("games/bot", views.play_bot, name="play_bot"),
+    path("games/finished", views.games_finished_page, name="finished"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/act", views.game_act, name="act"),
     path("games/<int:game_id>/poll", views.game_poll, name="poll"),
@@ -68,6 +70,8 @@ urlpatterns = [
     path("settings/orders", views_orders.settings_orders, name="settings_orders"),
     # accounts, notifications and ratings (issue 5)
     path("settings", views_accounts.settings_page, name="settings"),
+    # the address as often typed, with a slash (issue 32)
+    path("settings/", RedirectView.as_view(pattern_name="games:settings", permanent=True)),
     path("settings/vacation", views_vacation.vacation_start, name="vacation_start"),
     path("settings/vacation/end", views_vacation.vacation_end, name="vacation_end"),
     # API tokens and webhooks (issue 19)

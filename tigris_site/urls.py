@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games.api.api import api
+from games.web.views import accounts as account_views
 from games.web.views.i18n import set_language
 from tigris_site import views
 
@@ -19,6 +20,12 @@ urlpatterns = [
     path("sw.js", views.service_worker, name="service_worker"),
     path("offline/", views.offline, name="offline"),
     path("admin/", admin.site.urls),
+    # the emailed code's page, its code filled in from the email's link (issue 32)
+    path(
+        "accounts/confirm-email/",
+        account_views.email_verification_sent,
+        name="account_email_verification_sent",
+    ),
     path("accounts/", include("allauth.urls")),
     # Django's set_language, also saving a logged-in player's choice to their profile
     path("i18n/setlang/", set_language, name="set_language"),

@@ -51,7 +51,12 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth ha
         change stands, and allauth lets the player ask for the email again.
         """
         request = allauth_context.request
-        site = {"request": request, "email": email, "current_site": self._site(request)}
+        site = {
+            "request": request,
+            "email": email,
+            "current_site": self._site(request),
+            "site_url": settings.SITE_URL,  # the confirmation's link (issue 32)
+        }
         message = self.render_mail(template_prefix, email, {**site, **context})
         try:
             queue.delay(queue.SEND_ACCOUNT_EMAIL, account_email_payload(message))

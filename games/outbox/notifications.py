@@ -148,8 +148,16 @@ def _tell(game: Game, user_ids: Iterable[int], *, ply: int, kind: str) -> list[N
 
 
 def notify_game_started(*, game: Game) -> list[Notification]:
-    """Tell every player that ``game`` started (ply 0); the email names whose move it is."""
-    return _tell(game, _seat_users(game).values(), ply=0, kind=NotificationKind.GAME_STARTED)
+    """Tell every player that ``game`` started (ply 0); the email names whose move it is.
+
+    The creator of a game against bots only is not told (issue 32): their own click
+    started it a moment ago, on the page they are looking at.
+    """
+    users = _seat_users(game)
+    seats = [s for s in game.seats.all() if s.position is not None]
+    if all(s.is_bot for s in seats if s.user_id != game.creator_id):
+        users = {n: u for n, u in users.items() if u != game.creator_id}
+    return _tell(game, users.values(), ply=0, kind=NotificationKind.GAME_STARTED)
 
 
 def seat_is_bot(seat: Seat) -> bool | None:

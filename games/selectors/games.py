@@ -12,6 +12,7 @@ from django.db import connection
 from django.db.models import (
     BooleanField,
     CharField,
+    Count,
     DateTimeField,
     Exists,
     F,
@@ -20,8 +21,10 @@ from django.db.models import (
     OuterRef,
     Prefetch,
     QuerySet,
+    Subquery,
 )
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.core.timecontrol import TimeControl, time_control_of
@@ -29,6 +32,7 @@ from games.models import (
     TURN_KINDS,
     ChatMessage,
     Game,
+    Move,
     NotificationPreference,
     Seat,
     StandingOrders,
@@ -168,6 +172,8 @@ def seat_infos(game: Game) -> dict[int, SeatInfo]:
             dynasty=seat.dynasty,
             final_rank=seat.final_rank,
             final_score=seat.final_score,
+            rating_before=seat.rating_before,
+            rating_after=seat.rating_after,
         )
         for seat in game.seats.all()
         if seat.position is not None
@@ -236,7 +242,7 @@ class WatchGame:
     """One public game in progress on the home page: public facts only, never the row.
 
     ``players`` in seat order; ``to_act`` the seat that must act now; ``plies`` the moves
-    played so far (the game's version); ``updated_at`` its last move.
+    that stand (neither taken back nor an undo row); ``updated_at`` its last move.
     """
 
     pk: int
@@ -260,6 +266,18 @@ def games_to_watch(user: UserLike, *, limit: int = 10) -> list[WatchGame]:
         mine = Seat.objects.filter(game_id=OuterRef("pk"), user_id=user.pk)
         games = games.exclude(Exists(mine))
     rows = []
+    # The moves that stand (issue 32): plies taken back and undo rows are not counted.
+    standing = (
+        Move.objects.filter(game_id=OuterRef("pk"))
+        .played()
+        .order_by()
+        .values("game_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    games = games.annotate(
+        standing_plies=Coalesce(Subquery(standing, output_field=IntegerField()), 0)
+    )
     for game in with_seats(games.defer("state").order_by("-updated_at", "-pk"))[:limit]:
         seats = sorted(game.seats.all(), key=lambda s: (s.position or 0, s.pk))
         players = _players(seats)
@@ -269,7 +287,7 @@ def games_to_watch(user: UserLike, *, limit: int = 10) -> list[WatchGame]:
                 num_players=game.num_players,
                 players=players,
                 to_act=next((p for p in players if p.position == game.to_act_seat), None),
-                plies=game.version,
+                plies=game.standing_plies,  # type: ignore[attr-defined]  # annotated above
                 updated_at=game.updated_at,
                 is_rated=game.is_rated,
             )

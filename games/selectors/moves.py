@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db.models import Count, IntegerField, Subquery
+from django.db.models.functions import Coalesce
+
 from games.models import Move
 
 LOG_PLIES = 40  # the plies a game page's log shows
@@ -17,10 +20,21 @@ def moves_recent(game_id: int, *, version: int, position: int | None) -> tuple[l
     page costs the same at ply 300 as at ply 30: one query, or three when the viewer's
     latest move is older than the last ``LOG_PLIES``.
     """
+    # Each row also carries ``standing_before``: the plies that stand before the window (no
+    # ply taken back, no undo row), for the log's numbers (issue 32); one subquery, computed
+    # once, in the same query.
+    before = (
+        Move.objects.filter(game_id=game_id, ply__lte=version - LOG_PLIES)
+        .played()
+        .order_by()
+        .values("game_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     moves = list(
-        Move.objects.filter(game_id=game_id, ply__gt=version - LOG_PLIES, undone=False).order_by(
-            "ply"
-        )
+        Move.objects.filter(game_id=game_id, ply__gt=version - LOG_PLIES, undone=False)
+        .annotate(standing_before=Coalesce(Subquery(before, output_field=IntegerField()), 0))
+        .order_by("ply")
     )
     if position is None:
         return moves, 0

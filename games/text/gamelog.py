@@ -77,6 +77,49 @@ def _vp_scored(p: Params, who: Who) -> str:
     return _("%(n)s %(color)s VP to %(who)s.") % values
 
 
+def _monument_points(p: Params, who: Who) -> str:
+    """One seat's points from monuments at the end of a turn, summed (``_summed``)."""
+    colors = p.get("colors") or {}
+    return _("%(n)s VP to %(who)s from monuments: %(colors)s.") % {
+        "n": sum(colors.values()),
+        "who": who(),
+        "colors": list_text(f"{n} {color_word(c)}" for c, n in colors.items()),
+    }
+
+
+def _summed(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return ``events`` with each seat's run of monument points summed into one event.
+
+    At the end of a turn each monument gives a king's owner 1 VP of each of its colours
+    (RULES.md §8): three monuments wrote six alike clauses; they become one
+    ``monument_points`` event (the site's own code, ``{"seat", "colors": {colour: VP}}``,
+    colours in the order first scored).
+    """
+    out: list[dict[str, Any]] = []
+    for event in events:
+        p = event.get("params", {})
+        if event.get("code") == "vp_scored" and p.get("reason") == "monument":
+            last = out[-1] if out else None
+            if (
+                last
+                and last["code"] == "monument_points"
+                and last["params"]["seat"] == p.get("seat")
+            ):
+                colors = last["params"]["colors"]
+            else:
+                colors = {}
+                out.append(
+                    {"code": "monument_points", "params": {"seat": p.get("seat"), "colors": colors}}
+                )
+            colors[p.get("color")] = colors.get(p.get("color"), 0) + int(p.get("amount") or 0)
+            last = out[-1]
+            last["merged"] = [*last.get("merged", []), event]
+            continue
+        out.append(event)
+    # A run of one stays the engine's own event, in its own words.
+    return [e["merged"][0] if len(e.get("merged", ())) == 1 else e for e in out]
+
+
 def _unification(p: Params, who: Who) -> str:
     wars = p.get("wars") or []
     if wars:
@@ -230,6 +273,8 @@ def sentence(
     found = by_code.get(code)
     if found is not None:
         return found(p, who)
+    if code == "monument_points":  # the site's own: a turn's monument points summed
+        return _monument_points(p, who)
     if code == "undone":
         # An undo row (issue 16, not an engine event): what was taken back was public.
         return _("%(who)s took back their last action.") % {"who": who()}
@@ -262,12 +307,13 @@ def _mark(seat: int) -> str:
 
 
 def marked_html(text: str, seats: Mapping[int, SeatInfo]) -> SafeString:
-    """Return ``text`` escaped, each seat's mark drawn: the first in the dynasty's colour and
-    sign with the player's name, later ones by the sign alone (named for screen readers).
+    """Return ``text`` escaped, each seat's mark drawn as the player's name in the dynasty's
+    colour, after its sign (the stylesheet draws it: game.css ``.who::before``).
 
-    The log names each player once a line (issue 16), and never by colour alone.
+    Every mention names the player (issue 32: a score or loss line read "1 black VP to ●"
+    when only the first mention had the name), never by colour or sign alone (issue 16);
+    the replay page writes its log the same way.
     """
-    seen: set[int] = set()
     out: list[str] = []
     pos = 0
     for m in _MARK.finditer(text):
@@ -276,13 +322,7 @@ def marked_html(text: str, seats: Mapping[int, SeatInfo]) -> SafeString:
         info = seats.get(n)
         name = info.username if info else str(n)
         dynasty = info.dynasty if info else ""
-        # The dynasty's sign is drawn by the stylesheet (game.css: .who::before), in its
-        # colour; a later mention shows the sign alone, its name hidden but read aloud.
-        if n in seen:
-            out.append(f'<b class="who sign d-{escape(dynasty)}"><i>{escape(name)}</i></b>')
-        else:
-            seen.add(n)
-            out.append(f'<b class="who d-{escape(dynasty)}">{escape(name)}</b>')
+        out.append(f'<b class="who d-{escape(dynasty)}">{escape(name)}</b>')
         pos = m.end()
     out.append(escape(text[pos:]))
     return SafeString("".join(out))
@@ -350,7 +390,7 @@ def _written(
     seats = {n: SeatInfo(n, username, dynasty) for n, username, dynasty in names}
     events = json.loads(events_json)
     labels = {n: _mark(n) for n in seats} if marked else None
-    lines = [s for s in (sentence(e, seats, labels) for e in events) if s]
+    lines = [s for s in (sentence(e, seats, labels) for e in _summed(events)) if s]
     mover = labels[seat] if labels is not None and seat in labels else seat_label(seats, seat)
     note = auto_note(source, mover)
     if note:

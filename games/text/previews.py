@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 
 import engine
 from games.text.seats import SeatInfo
-from games.text.words import COLOR_NAME, LEADER_NAME, list_text, monument_name
+from games.text.words import COLOR_NAME, LEADER_NAME, list_text, monument_name, tile_word
 
 
 def _who(seats: Mapping[int, SeatInfo], seat: int, viewer: int | None) -> str:
@@ -68,6 +68,21 @@ def preview_lines(
                 "who": _who(seats, score.seat, viewer),
             }
         )
+    if preview.destroyed is not None:
+        lines.append(_("Destroys the %(tile)s there.") % {"tile": tile_word(preview.destroyed)})
+    for loss in preview.leaders_lost:
+        values = {
+            "leader": LEADER_NAME[loss.leader],
+            "square": loss.square,
+            "who": _who(seats, loss.seat, viewer),
+        }
+        if loss.seat == viewer:
+            text = _("Removes your %(leader)s on %(square)s: no temple is left beside it.")
+        else:
+            text = _("Removes %(who)s's %(leader)s on %(square)s: no temple is left beside it.")
+        lines.append(text % values)
+    if preview.split_into:
+        lines.append(_("Splits a kingdom into %(n)s parts.") % {"n": preview.split_into})
     if preview.monuments:
         names = sorted({monument_name(m.monument_name) for m in preview.monuments})
         lines.append(

@@ -18,7 +18,7 @@ class SeatInfo:
     """Public facts about one seat from the database: number, player name and dynasty.
 
     ``final_rank`` (1 best) and ``final_score`` (``{"colors": {colour: VP}, "score"}``)
-    are set once the game is over.
+    are set once the game is over; ``rating_before``/``rating_after`` once it is rated.
     """
 
     position: int
@@ -26,6 +26,10 @@ class SeatInfo:
     dynasty: str
     final_rank: int | None = None
     final_score: dict[str, Any] | None = None
+    # A rated game's displayed rating before and after it (ratings.display_rating), once
+    # rated; public, as on the profile.
+    rating_before: float | None = None
+    rating_after: float | None = None
 
     @property
     def symbol(self) -> str:

@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+import icu
 import pygal
-from django.utils.formats import date_format
+from django.utils import translation
 from django.utils.translation import gettext as _
 from pygal.style import Style
 
@@ -45,6 +46,15 @@ def _render(chart: Any) -> str:
     return str(chart.render(is_unicode=True))
 
 
+def _date_words(when: datetime) -> str:
+    """Return ``when``'s date as the viewer's locale writes it, by ICU (medium length:
+    "Dec 2, 2026" in English, "2026年12月2日" in Chinese; issue 32, not a US date in both)."""
+    language = translation.to_locale(translation.get_language() or "en")
+    formatter = icu.DateFormat.createDateInstance(icu.DateFormat.kMedium, icu.Locale(language))
+    formatter.setTimeZone(icu.TimeZone.getGMT())
+    return str(formatter.format(when.timestamp()))  # PyICU takes seconds
+
+
 def rating_chart(points: Sequence[tuple[datetime, float]]) -> str:
     """Return the SVG document of a rating history: one dot per rated game (date, rating).
 
@@ -63,20 +73,23 @@ def rating_chart(points: Sequence[tuple[datetime, float]]) -> str:
         x_labels_major_count=8,
         truncate_label=-1,
     )
-    chart.x_labels = [date_format(when, "SHORT_DATE_FORMAT") for when, _rating in points]
+    chart.x_labels = [_date_words(when) for when, _rating in points]
     chart.add(_("Rating"), [round(rating) for _when, rating in points])
     return _render(chart)
 
 
 def colour_chart(label: str, colours: Sequence[tuple[int, int, int, int]]) -> str:
-    """Return the SVG document of one seat's four colours after each ply (``label``: title)."""
+    """Return the SVG document of one seat's four colours after each ply.
+
+    ``label`` names the seat in the page's caption, not in the SVG: a long display name as
+    pygal's title took lines from the plot and squeezed its y-axis labels (issue 32).
+    """
     chart = pygal.XY(
         js=[],
         explicit_size=True,
         width=420,
         height=220,
         style=STYLE,
-        title=label,
         show_dots=False,
         stroke_style={"width": 2},
         legend_at_bottom=True,

@@ -207,3 +207,47 @@ class VacationForm(forms.Form):
     """Start a vacation now, for a number of whole days (issue 6: 21 days a calendar year)."""
 
     days = forms.IntegerField(label=_("Days of vacation, starting now"), min_value=1, max_value=21)
+
+
+class FinishedGamesForm(forms.Form):
+    """The filters of ``/games/finished`` (issue 32), all optional, read from the query string."""
+
+    player = forms.CharField(label=_("Player"), max_length=40, required=False, strip=True)
+    result = forms.ChoiceField(
+        label=_("Result"),
+        required=False,
+        choices=[("", _("any")), ("won", _("won")), ("lost", _("lost"))],
+        help_text=_("For the player named, or for you."),
+    )
+    since = forms.DateField(
+        label=_("Finished from"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        label=_("to"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    rated = forms.ChoiceField(
+        label=_("Rated"),
+        required=False,
+        choices=[("", _("any")), ("yes", _("rated")), ("no", _("unrated"))],
+    )
+    before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def clean(self) -> dict[str, Any]:
+        """Refuse a date range that ends before it starts."""
+        data = super().clean() or {}
+        since, until = data.get("since"), data.get("until")
+        if since and until and until < since:
+            raise forms.ValidationError(_("The last date comes before the first."))
+        return data
+
+    def filters(self) -> dict[str, Any]:
+        """Return the valid filters as ``games_finished`` keywords (call after ``is_valid``)."""
+        data = self.cleaned_data
+        return {
+            "player": data.get("player") or "",
+            "result": data.get("result") or "",
+            "since": data.get("since"),
+            "until": data.get("until"),
+            "rated": {"yes": True, "no": False}.get(data.get("rated") or ""),
+            "before": data.get("before"),
+        }

@@ -35,15 +35,20 @@ from games.web.view_context import view_context
 
 
 @lru_cache(maxsize=16384)
-def _log_item(ply: int, new: bool, text: str) -> SafeString:
+def _log_item(number: int, new: bool, undo: bool, text: str) -> SafeString:
     """Return the log's ``<li>`` of one ply (``games/_log_item.html``), rendered once.
+
+    ``number`` counts the plies that stand up to this one; an undo row (``undo``) shows
+    no number of its own.
 
     Moves never change (append-only), so between two renders of a page its log items
     are the same; ``text`` is already in the viewer's language.
     """
     # The autoescaping template's output is already safe; the stubs type it as ``str``.
     return SafeString(
-        get_template("games/_log_item.html").render({"ply": ply, "new": new, "text": text})
+        get_template("games/_log_item.html").render(
+            {"number": number, "new": new, "undo": undo, "text": text}
+        )
     )
 
 
@@ -255,10 +260,17 @@ def game_context(
         if e.get("code") == "vp_scored"
     ]
     ctx.update(view_context(view, seats, changed=changed, scored=scored))
-    log = entries[-LOG_PLIES:]
+    # The window's plies (an undo leaves fewer than LOG_PLIES rows in it: fewer items).
+    log = [e for e in entries if e["ply"] > game.version - LOG_PLIES]
+    undo_plies = {m.ply for m in moves if m.is_undo}
+    # The log numbers what stands (issue 32): plies taken back and undo rows are not counted.
+    window = [m for m in moves if m.ply > game.version - LOG_PLIES]
+    number = int(getattr(window[0], "standing_before", 0)) if window else 0
     for entry in log:
+        undo = entry["ply"] in undo_plies
+        number += 0 if undo else 1
         entry["new"] = position is not None and entry["ply"] > last_mine
-        entry["html"] = _log_item(entry["ply"], entry["new"], _marked(entry["text"], names))
+        entry["html"] = _log_item(number, entry["new"], undo, _marked(entry["text"], names))
     ctx.update(
         log=list(reversed(log)),
         log_truncated=game.version > LOG_PLIES,

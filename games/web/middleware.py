@@ -5,10 +5,12 @@ language switcher), then ``Accept-Language``. For a logged-in player the account
 (``Profile.language``) must win, on every device. ``ProfileLanguageMiddleware`` runs after
 ``AuthenticationMiddleware`` and activates that preference.
 
-The preference is read from the session, where ``remember_language`` puts it at login, when
-the switcher is used and when the settings page is saved; so an ordinary request (the game's
-5-second poll included) costs no extra query. A session from before this middleware existed
-is filled in from the profile once.
+The preference is read from the cache (``profile-language:<user id>``), where
+``remember_language`` puts it at login, when the switcher is used and when the settings
+page is saved; a miss reads the profile once. The cache is shared by every process and
+device (Redis in production), so a choice made on the phone holds on the desktop at its
+next request (issue 32: a per-session copy kept the desktop in English while Settings
+said 简体中文). An ordinary request (the game's 5-second poll) costs no extra query.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
+from django.core.cache import cache
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
@@ -25,7 +28,11 @@ from django.utils import translation
 from games.accounts import profiles
 from games.models import Profile
 
-SESSION_KEY = "profile_language"
+CACHE_SECONDS = 24 * 3600  # a miss costs one query; a change writes the cache at once
+
+
+def _cache_key(user_id: Any) -> str:
+    return f"profile-language:{user_id}"
 
 
 def supported(language: str | None) -> bool:
@@ -33,11 +40,14 @@ def supported(language: str | None) -> bool:
     return bool(language) and language in dict(settings.LANGUAGES)
 
 
-def remember_language(request: HttpRequest, language: str) -> None:
-    """Store the player's account language in their session and use it for this request."""
+def remember_language(request: HttpRequest, language: str, *, user: Any = None) -> None:
+    """Note ``user``'s (default: the request's) account language for every device, and use
+    it for this request."""
     if not supported(language):
         return
-    request.session[SESSION_KEY] = language
+    user = user if user is not None else getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        cache.set(_cache_key(user.pk), language, CACHE_SECONDS)
     translation.activate(language)
     request.LANGUAGE_CODE = language
 
@@ -47,7 +57,7 @@ def language_at_login(sender: Any, *, request: Any, user: Any, **kwargs: Any) ->
     """Speak the account's language from the first page after logging in (Django's signal;
     connected when ``GamesConfig.ready`` imports this module)."""
     if request is not None and hasattr(request, "session"):
-        remember_language(request, profiles.profile_get(user).language)
+        remember_language(request, profiles.profile_get(user).language, user=user)
 
 
 class ProfileLanguageMiddleware:
@@ -59,15 +69,17 @@ class ProfileLanguageMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         """Activate the account's language, if the request has a logged-in user."""
-        language: Any = request.session.get(SESSION_KEY)
-        if language is None and request.user.is_authenticated:
-            language = (
-                Profile.objects.filter(user_id=request.user.pk)
-                .values_list("language", flat=True)
-                .first()
-            )
-            if language:
-                request.session[SESSION_KEY] = language
+        language: Any = None
+        if request.user.is_authenticated:
+            key = _cache_key(request.user.pk)
+            language = cache.get(key)
+            if language is None:
+                language = (
+                    Profile.objects.filter(user_id=request.user.pk)
+                    .values_list("language", flat=True)
+                    .first()
+                ) or ""
+                cache.set(key, language, CACHE_SECONDS)
         if supported(language):
             translation.activate(language)
             request.LANGUAGE_CODE = language

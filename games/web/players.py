@@ -129,8 +129,17 @@ def players(
     return out
 
 
+def _rating_change(info: SeatInfo | None) -> dict[str, int] | None:
+    """Return ``{"before", "after", "change"}`` (rounded displayed ratings) of a rated seat."""
+    if info is None or info.rating_before is None or info.rating_after is None:
+        return None
+    before, after = round(info.rating_before), round(info.rating_after)
+    return {"before": before, "after": after, "change": after - before}
+
+
 def ranking(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict[str, Any]]:
-    """Return the final ranking rows (rank, seat label, treasures, colours after them, score).
+    """Return the final ranking rows (rank, seat label, treasures, colours after them, score,
+    and ``rating``: ``{"before", "after", "change"}`` once the game is rated, else None).
 
     From ``view.placings`` (RULES.md §13.2): the colours include the treasures. The place
     is the seat's stored one when known, where a dropped seat ranks last (``final_rank``).
@@ -148,6 +157,7 @@ def ranking(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict
                 "colors": dict(zip(COLORS, colors, strict=True)),
                 "sorted": sorted(colors),
                 "score": placing.score,
+                "rating": _rating_change(info),
             }
         )
     return sorted(rows, key=lambda r: r["rank"])

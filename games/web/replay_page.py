@@ -11,7 +11,7 @@ from games.core.states import replay
 from games.models import Game
 from games.selectors.games import seat_for, seat_infos
 from games.selectors.moves import moves_all
-from games.text.gamelog import log_entries
+from games.text.gamelog import log_entries, marked_html
 from games.text.waiting import waiting_text
 from games.web.header import GameHeader
 from games.web.view_context import view_context
@@ -37,7 +37,12 @@ def replay_context(
     # Once the game has ended everything is public, also at every ply of its replay (§14).
     view = engine.view_for(state, position, game_ended=game.status == Game.Status.FINISHED)
     shown = moves[:ply]
-    entries = log_entries(shown, seats, position, game_over=view.is_over)
+    entries = log_entries(shown, seats, position, game_over=view.is_over, marked=True)
+    # The same words as the game page's log (issue 32): each player named, in their colour;
+    # numbered by step (the line of play holds no taken-back ply).
+    for number, entry in enumerate(entries, start=1):
+        entry["number"] = number
+        entry["html"] = marked_html(entry["text"], seats)
     changed = entries[-1]["squares"] if entries else set()
     ctx = view_context(view, seats, changed=changed)
     ctx.update(

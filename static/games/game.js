@@ -338,6 +338,27 @@
     document.querySelectorAll("body > .messages").forEach(function (el) { el.remove(); });
   });
 
+  // The board stays where the player scrolled it (issue 32): a new board (their own action,
+  // an update) replaces the frame, whose sideways scroll would snap back to column a; the
+  // old frame's scroll is noted before the swap and given to the new one after it.
+  var keptScroll = null;
+  function noteBoardScroll(target) {
+    var frame = target && target.querySelector && target.querySelector(".board-frame");
+    if (frame) { keptScroll = frame.scrollLeft; }
+  }
+  function keepBoardScroll(root) {
+    var frame = root.querySelector(".board-frame");
+    if (frame && keptScroll !== null) { frame.scrollLeft = keptScroll; }
+    keptScroll = null;
+  }
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    if (ev.detail.shouldSwap) { noteBoardScroll(ev.detail.target); }
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var root = game();
+    if (root) { keepBoardScroll(root); }
+  });
+
   // A board wider than its frame (a phone shows about nine of the sixteen columns): when
   // none of the squares changed since the player's last move is in sight, the frame scrolls
   // sideways to the first of them, so the opponents' moves are seen without searching.
@@ -519,6 +540,23 @@
     liveFetch().then(liveStart);
   });
   window.addEventListener("pagehide", function (ev) { if (ev.persisted) { liveStop(); } });
+
+  // The chat counts a message's characters as one types (issue 32), as the server does
+  // (code points), and will not send more than its limit: the count says why.
+  function countChat(input) {
+    var note = document.getElementById("chat-count");
+    var send = document.getElementById("chat-send");
+    if (!note) { return; }
+    var n = Array.from(input.value).length;
+    var over = n > Number(input.dataset.max);
+    note.textContent = (over ? note.dataset.over : note.dataset.words).replace("{n}", n);
+    note.classList.toggle("over", over);
+    input.setAttribute("aria-invalid", over ? "true" : "false");
+    if (send) { send.disabled = over; }
+  }
+  document.addEventListener("input", function (ev) {
+    if (ev.target.id === "chat-text") { countChat(ev.target); }
+  });
 
   // Replay: arrow keys step, Home/End jump.
   document.addEventListener("keydown", function (ev) {

@@ -116,6 +116,7 @@ def _states(games: Games, me: Any, *, logged_in: bool) -> list[State]:
         ("leaderboard", "/leaderboard", None),
         ("rules", "/rules/", None),
         ("faq", "/faq/", None),
+        ("finished games", "/games/finished", None),  # issue 32
         ("missing page", "/no-such-page", None),
     ]
     if not logged_in:
@@ -132,6 +133,7 @@ def _states(games: Games, me: Any, *, logged_in: bool) -> list[State]:
         ("decision's confirm step", f"/games/{g.deciding.pk}/", _answer_the_decision),
         ("waiting room, seated", f"/games/{g.private_open.pk}/", None),
         ("play a bot now", "/games/bot", None),
+        ("create a game", "/games/new", None),  # issue 32
         ("settings", "/settings", None),
         ("email addresses", "/accounts/email/", None),
         ("change password", "/accounts/password/change/", None),

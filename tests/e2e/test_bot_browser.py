@@ -128,6 +128,6 @@ def test_the_home_page_logged_out_offers_play_a_bot_now(
         page.set_viewport_size(PHONE)
         page.screenshot(path=str(screenshots / "home-logged-out-phone.png"), full_page=True)
         page.click("#lobby-play-bot")
-        page.wait_for_url("**/accounts/signup/?next=/games/bot")
+        page.wait_for_url("**/accounts/signup/?next=%2Fgames%2Fbot%3Ftier%3Dmedium")
     finally:
         context.close()

@@ -88,3 +88,27 @@ def test_undoable_plies_stop_at_the_turns_start_and_at_any_barrier() -> None:
     )
     tail = [(1, act("commit 0"), list(done.events))]
     assert done.pending is None and undoable_plies(done, tail) == 0
+
+
+def test_a_catastrophe_previews_the_tile_it_destroys_and_the_kingdom_it_splits() -> None:
+    """RULES.md §10: the black tile on d5 is destroyed; the kingdom c5–e6 falls in two."""
+    board = {"c5": "r", "c6": "2P", "d5": "k", "e5": "r", "e6": "1K"}
+    state = position(board, hands={1: "b b"})
+    got = preview(state, act("catastrophe d5"))
+    assert got.destroyed == "black" and got.split_into == 2 and got.leaders_lost == ()
+    assert not got.quiet
+    # What apply then does: two kingdoms, each with its leader beside its temple.
+    after = engine.apply(state, act("catastrophe d5"))
+    codes = [e.code for e in after.events]
+    assert "catastrophe_placed" in codes and "leader_withdrawn" not in codes
+
+
+def test_a_catastrophe_on_a_leaders_last_temple_previews_the_leader_it_removes() -> None:
+    """RULES.md §10, §4.3: the king on f5 has no temple beside it once e5 is destroyed."""
+    state = position({"e5": "r", "f5": "1K", "c5": "r", "c6": "2P"}, hands={1: "b b"})
+    got = preview(state, act("catastrophe e5"))
+    assert got.destroyed == "red"
+    assert got.leaders_lost == (engine.LeaderLoss(1, "king", "f5", "no_temple"),)
+    assert got.split_into == 0  # the kingdom e5–f5 is gone, not split
+    empty = preview(state, act("catastrophe a1"))
+    assert empty.destroyed is None and empty.quiet

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
+from allauth.account import app_settings as allauth_settings
+from allauth.account.views import ConfirmEmailVerificationCodeView
+from allauth.account.views import email_verification_sent as allauth_email_verification_sent
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.decorators import login_required
+from django.contrib.auth.decorators import login_not_required, login_required
 from django.core import signing
 from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
@@ -122,3 +126,29 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         for rating, p in rated
     ]
     return render(request, "accounts/leaderboard.html", {"rows": rows})
+
+
+class EmailCodeFromLinkView(ConfirmEmailVerificationCodeView):  # type: ignore[misc]  # allauth has no types
+    """allauth's page to enter the emailed code, with the code filled in from ``?code=``.
+
+    The confirmation email holds a link to this page (issue 32): opened in the browser
+    that signed up, the code is in its field and one press confirms. A GET never confirms
+    (the code is checked by allauth's form on the POST, against the session's pending
+    verification); a wrong or stale code in the link is refused there with allauth's
+    message, and nothing changes.
+    """
+
+    def get_initial(self) -> dict[str, Any]:
+        """Return the form's initial values: ``{"code": "<the link's code>"}`` on a GET."""
+        initial = dict(super().get_initial())
+        if self.request.method == "GET" and self.request.GET.get("code"):
+            initial["code"] = self.request.GET["code"][:64]
+        return initial
+
+
+@login_not_required
+def email_verification_sent(request: HttpRequest) -> HttpResponse:
+    """``/accounts/confirm-email/``: the code's page (its code from the link) or allauth's own."""
+    if allauth_settings.EMAIL_VERIFICATION_BY_CODE_ENABLED:
+        return EmailCodeFromLinkView.as_view()(request)  # type: ignore[no-any-return]
+    return allauth_email_verification_sent(request)  # type: ignore[no-any-return]

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from games.accounts.bots import BOT_TIERS
 from games.community import invitations
 from games.community.errors import InvitationRefused
 from games.core.errors import GameError, MalformedAction
@@ -30,11 +31,12 @@ from games.play import lifecycle, submit, timeouts
 from games.play.errors import IllegalAction
 from games.selectors import community
 from games.selectors import games as selectors
+from games.selectors.finished import FinishedGame, games_finished
 from games.selectors.visibility import game_poll_facts, games_visible_to
 from games.web import live, prerender
 from games.web.charts import colour_charts_context
 from games.web.community_page import chat_context, invitation_context, notes_context
-from games.web.forms import ActionForm, GameCreateForm
+from games.web.forms import ActionForm, FinishedGamesForm, GameCreateForm
 from games.web.forms_orders import StandingOrdersForm
 from games.web.game_page import game_context
 from games.web.orders_panel import game_orders_panel
@@ -146,18 +148,28 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     return _lobby(request, GameCreateForm())
 
 
-@require_POST
+def _create_page(
+    request: HtmxHttpRequest, form: GameCreateForm, *, status: int = 200
+) -> HttpResponse:
+    return render(request, "games/create.html", {"form": form}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
 @login_required
 def game_create(request: HtmxHttpRequest) -> HttpResponse:
-    """Create a game from ``GameCreateForm`` and go to its page."""
+    """``/games/new``: GET shows the create form alone; POST creates a game from
+    ``GameCreateForm`` and goes to its page, or shows the form again with its errors at the
+    top of a short page (400), nothing created (issue 32: the address reloads, no 405)."""
+    if request.method == "GET":
+        return _create_page(request, GameCreateForm())
     form = GameCreateForm(request.POST)
     if not form.is_valid():
-        return _lobby(request, form, status=400)
+        return _create_page(request, form, status=400)
     try:
         game = invitations.game_create_inviting(creator=request.user, **form.cleaned_data)
     except InvitationRefused as exc:  # an unknown name: nothing created, the form again
         form.add_error("invite", str(exc))
-        return _lobby(request, form, status=400)
+        return _create_page(request, form, status=400)
     except GameError as exc:
         messages.error(request, str(exc))
         return redirect("games:lobby")
@@ -168,19 +180,51 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
     return redirect("games:game", game_id=game.pk)
 
 
-@require_http_methods(["GET", "POST"])
-def play_bot(request: HtmxHttpRequest) -> HttpResponse:
-    """ "Play a bot now": POST (logged in) starts an unrated 2-player game against the medium
-    bot and opens it; GET shows the button, or, logged out, sends to sign-up and back here.
-    """
-    if not request.user.is_authenticated:
-        here = reverse("games:play_bot")
-        return redirect(f"{reverse('account_signup')}?{urlencode({'next': here})}")
-    if request.method == "GET":
-        return render(request, "games/play_bot.html")
-    game = lifecycle.game_against_bot_create(creator=request.user)
+# The tier a visitor chose on the home page before signing up (issue 32): the game starts
+# when they come back signed in, so the page after confirming their address is that game.
+BOT_AFTER_SIGNUP_SESSION_KEY = "bot_after_signup"
+
+
+def _bot_tier(value: str | None) -> str | None:
+    """Return ``value`` when it names a bot tier (easy, medium, hard), the default for none."""
+    tier = value or lifecycle.QUICK_BOT_TIER
+    return tier if tier in BOT_TIERS else None
+
+
+def _start_bot_game(request: HtmxHttpRequest, tier: str) -> HttpResponse:
+    game = lifecycle.game_against_bot_create(creator=request.user, tier=tier)
     messages.success(request, _("Your game against the bot has started."))
     return redirect("games:game", game_id=game.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def play_bot(request: HtmxHttpRequest) -> HttpResponse:
+    """ "Play a bot now" at a tier (``tier``: easy, medium, hard; medium when absent).
+
+    POST (signed in) starts an unrated 2-player game against that bot and opens it. POST
+    (signed out) remembers the tier in the session and sends to sign-up, whose ``next``
+    comes back here; GET, signed in, with the tier the session remembers starts that game
+    once (the visitor asked for it by their POST), else shows the tiers' buttons. An
+    unknown tier is refused with a message and nothing is created (400).
+    """
+    tier = _bot_tier(
+        request.POST.get("tier") if request.method == "POST" else request.GET.get("tier")
+    )
+    if tier is None:
+        messages.error(request, _("There is no such bot: choose easy, medium or hard."))
+        return render(request, "games/play_bot.html", {"bot_tiers": BOT_TIERS}, status=400)
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            request.session[BOT_AFTER_SIGNUP_SESSION_KEY] = tier
+        here = f"{reverse('games:play_bot')}?{urlencode({'tier': tier})}"
+        return redirect(f"{reverse('account_signup')}?{urlencode({'next': here})}")
+    if request.method == "POST":
+        request.session.pop(BOT_AFTER_SIGNUP_SESSION_KEY, None)
+        return _start_bot_game(request, tier)
+    if request.session.get(BOT_AFTER_SIGNUP_SESSION_KEY) == tier:
+        del request.session[BOT_AFTER_SIGNUP_SESSION_KEY]  # once: a reload shows the page
+        return _start_bot_game(request, tier)
+    return render(request, "games/play_bot.html", {"bot_tiers": BOT_TIERS})
 
 
 @require_POST
@@ -419,3 +463,33 @@ def game_replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         ctx.update(notes_context(game, request.user, in_replay=True))
     template = "games/replay.html#replay" if request.htmx else "games/replay.html"
     return render(request, template, ctx)
+
+
+@require_GET
+def games_finished_page(request: HtmxHttpRequest) -> HttpResponse:
+    """``/games/finished``: finished games the visitor may see, filtered, newest first.
+
+    Filters from the query string (``FinishedGamesForm``); invalid ones answer 400 with
+    the form's messages and no list. The next page's link carries the same filters and
+    the keyset cursor (``before``).
+    """
+    form = FinishedGamesForm(request.GET or None)
+    rows: list[FinishedGame] = []
+    cursor = None
+    if form.is_bound and not form.is_valid():
+        status = 400
+    else:
+        status = 200
+        filters = form.filters() if form.is_bound else {}
+        rows, cursor = games_finished(request.user, **filters)
+    next_query = None
+    if cursor is not None:
+        query = request.GET.copy()
+        query["before"] = str(cursor)
+        next_query = query.urlencode()
+    return render(
+        request,
+        "games/finished.html",
+        {"form": form, "games": rows, "next_query": next_query},
+        status=status,
+    )

@@ -171,7 +171,11 @@ def test_saving_settings_chooses_only_what_changed_and_old_defaults_are_unpinned
             "Game #{id} · {name} started a revolt over red — your support is needed",
             "Your move in 3 games",
         ),
-        ("zh-hans", "第{id}局 · {name}发起了争夺红色领袖的叛乱 — 需要你的支援", "你有3局轮到你了"),
+        (
+            "zh-hans",
+            "第 {id} 局 · {name} 发起了争夺红色领袖的叛乱 — 需要你的支援",
+            "你有 3 局轮到你了",
+        ),
     ],
 )
 def test_subjects_say_what_happened_and_what_is_asked_in_both_languages(

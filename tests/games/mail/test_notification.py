@@ -93,7 +93,7 @@ def test_an_aborted_games_players_are_each_told_once_in_their_language(
         body = body.replace("http://127.0.0.1:8000", "")
         assert set(re.findall(r"\d+", body)) == {str(game.pk)}, body
         assert str(game.seed) not in message.body + message.alternatives[0].content
-    assert by_address[chinese.email].subject == f"第{game.pk}局已被管理员中止"
+    assert by_address[chinese.email].subject == f"第 {game.pk} 局已被管理员中止"
     with pytest.raises(GameNotActive), django_capture_on_commit_callbacks(execute=True):
         lifecycle.game_abort(game_id=game.pk)  # refused: nobody is told twice
     assert len(mailoutbox) == 2 and rows.count() == 2

@@ -115,18 +115,18 @@ def test_a_finished_games_replay_shows_every_hand_but_an_unfinished_ones_does_no
     assert 'data-hand-seat="1"' in after and 'data-hand-seat="2"' in after
 
 
-def test_log_lines_name_each_player_once_in_their_dynastys_colour_and_sign() -> None:
-    """Issue 16: the first mention is the sign and the name, later ones the sign alone."""
+def test_log_lines_name_the_player_in_every_clause_in_their_dynastys_colour_and_sign() -> None:
+    """Issue 16, then 32: every mention is the sign and the name ("1 red VP to ana"), never
+    the sign alone."""
     game, seats = game_at_state(position({"e5": "r", "f5": "1K"}, hands={1: "r r k", 2: "b"}))
     game_submit_action(game_id=game.pk, user=seats[1], action="tile red e6", expected_version=0)
     body = client_for(seats[2]).get(f"/games/{game.pk}/").content.decode()
     item = section(body, '<li value="1"', "</li>")
     dynasty = game.seats.get(position=1).dynasty
     name = seats[1].username
-    assert item.count(name) == 2  # the name once, and the sign's name for screen readers
-    assert f'<b class="who d-{dynasty}">{name}</b>' in item
-    assert f'<b class="who sign d-{dynasty}"><i>{name}</i></b>' in item
-    assert "Seat 1" not in item
+    assert item.count(f'<b class="who d-{dynasty}">{name}</b>') == 2, item
+    assert f'1 red VP to <b class="who d-{dynasty}">{name}</b>' in item
+    assert "who sign" not in item and "Seat 1" not in item
 
 
 def test_the_waiting_room_counts_seats_taken_and_offers_to_copy_the_invitation() -> None:
@@ -139,4 +139,4 @@ def test_the_waiting_room_counts_seats_taken_and_offers_to_copy_the_invitation()
     assert 'data-copy="invite-link"' in body and f"/invite/{game.invite_token}" in body
     client.post("/i18n/setlang/", {"language": "zh-hans"})
     body = client.get(f"/games/{game.pk}/").content.decode()
-    assert "《两河流域》</title>" in body and "已占1/2个座位" in body
+    assert "《两河流域》</title>" in body and "已占 1/2 个座位" in body

@@ -46,10 +46,10 @@ def test_the_draw_of_seats_gives_the_bot_either_place() -> None:
 def test_logged_out_it_leads_to_sign_up_and_back() -> None:
     visitor = Client()
     home = visitor.get("/").content.decode()
-    assert 'href="/accounts/signup/?next=/games/bot"' in home
+    assert 'id="nav-play-bot"' in home and 'id="lobby-play-bot-easy"' in home  # POST forms
     for response in (visitor.get("/games/bot"), visitor.post("/games/bot")):
         assert response.status_code == 302
-        assert response["Location"] == "/accounts/signup/?next=%2Fgames%2Fbot"
+        assert response["Location"] == "/accounts/signup/?next=%2Fgames%2Fbot%3Ftier%3Dmedium"
     assert not Game.objects.exists()
 
 

@@ -37,3 +37,20 @@ def test_the_preview_speaks_the_pages_language() -> None:
     me.post("/i18n/setlang/", {"language": "zh-hans"})
     answer = me.get(f"/games/{game.pk}/preview", {"action": "leader king h4"})
     assert "引发争夺国王的叛乱" in answer.content.decode()
+
+
+def test_the_catastrophes_preview_names_what_it_removes_in_both_languages() -> None:
+    """Issue 32: the tile destroyed, a leader left without a temple, a kingdom split."""
+    board = {"c5": "r", "c6": "2P", "d5": "k", "e5": "r", "e6": "1K"}
+    game, seats = game_at_state(position(board, hands={1: "b b"}))
+    me = client_for(seats[1])
+    url = f"/games/{game.pk}/preview"
+    text = me.get(url, {"action": "catastrophe d5"}).content.decode()
+    assert "Destroys the black settlement there." in text
+    assert "Splits a kingdom into 2 parts." in text
+    text = me.get(url, {"action": "catastrophe e5"}).content.decode()
+    assert "Destroys the red temple there." in text
+    assert "Removes your king on e6: no temple is left beside it." in text
+    me.post("/i18n/setlang/", {"language": "zh-hans"})
+    text = me.get(url, {"action": "catastrophe d5"}).content.decode()
+    assert "王国" in text and "2" in text and "Splits" not in text
