@@ -7,14 +7,14 @@ requester may not see answers 404 exactly as a game that does not exist.
 # No "from __future__ import annotations": django-ninja reads the parameters' types at import.
 
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from django.contrib.auth import get_user_model
 from django.db.models import F, FloatField, QuerySet, Value
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from ninja import Router
+from ninja import Path, Query, Router
 from ninja.errors import HttpError
 from ninja.pagination import paginate
 
@@ -51,6 +51,11 @@ from games.selectors.games import games_waiting_for, seat_for, with_seats
 router = Router()
 
 StatusFilter = Literal["open", "active", "finished", "expired", "aborted"]
+ID_MAX = 2**63 - 1  # the database's 64-bit key: a larger id is refused, not a 500 (issue 28)
+GameId = Annotated[int, Path(ge=1, le=ID_MAX, description="A game's id")]
+UserId = Annotated[int, Path(ge=1, le=ID_MAX, description="A player's id")]
+PlayerFilter = Annotated[int | None, Query(None, ge=1, le=ID_MAX, description="A player's id")]
+SeatsFilter = Annotated[int | None, Query(None, ge=2, le=4, description="Players in the game")]
 LEADERBOARD_ACTIVE_DAYS = 180  # as the leaderboard page (games.web.views.accounts)
 
 
@@ -66,7 +71,7 @@ def _not_found() -> ApiError:
     return ApiError(404, "not_found", _("There is no such game."))
 
 
-def _game_for(request: HttpRequest, game_id: int) -> Game:
+def _game_for(request: HttpRequest, game_id: GameId) -> Game:
     """Return game ``game_id`` with its seats if the requester may see it; else 404."""
     game = with_seats(Game.objects.filter(visible_games(principal(request)), pk=game_id)).first()
     if game is None:
@@ -74,7 +79,7 @@ def _game_for(request: HttpRequest, game_id: int) -> Game:
     return game
 
 
-def _user_or_404(user_id: int) -> Any:
+def _user_or_404(user_id: UserId) -> Any:
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
     if user is None:
         raise ApiError(404, "not_found", _("There is no such player."))
@@ -86,8 +91,8 @@ def _user_or_404(user_id: int) -> Any:
 def games_list(
     request: HttpRequest,
     status: StatusFilter | None = None,
-    player: int | None = None,
-    num_players: int | None = None,
+    player: PlayerFilter = None,
+    num_players: SeatsFilter = None,
 ) -> Rows:
     """The games the requester may see, newest first; filter by status, player, seat count."""
     games = Game.objects.filter(visible_games(principal(request)))
@@ -101,7 +106,7 @@ def games_list(
 
 
 @router.get("/games/{game_id}", response=GameDetail, tags=["games"], summary="One game")
-def game_detail(request: HttpRequest, game_id: int) -> GameDetail:
+def game_detail(request: HttpRequest, game_id: GameId) -> GameDetail:
     """The game's public facts and the requester's view: their seat's, or a spectator's."""
     game = _game_for(request, game_id)
     seat = seat_for(game, principal(request).user)
@@ -114,7 +119,7 @@ def game_detail(request: HttpRequest, game_id: int) -> GameDetail:
 
 @router.get("/games/{game_id}/moves", response=list[MoveOut], tags=["games"], summary="Moves")
 @paginate(Page, ordering=("ply",))
-def game_moves(request: HttpRequest, game_id: int) -> Rows:
+def game_moves(request: HttpRequest, game_id: GameId) -> Rows:
     """Every ply in order, as the requester may read it (a swap's colours to the swapper)."""
     game = _game_for(request, game_id)
     seat = seat_for(game, principal(request).user)
@@ -134,7 +139,7 @@ def game_moves(request: HttpRequest, game_id: int) -> Rows:
     tags=["games"],
     summary="A finished game's record (docs/record-format.md)",
 )
-def game_record(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def game_record(request: HttpRequest, game_id: GameId) -> dict[str, Any]:
     """The record of a finished game (its seed and every move); 409 before the end."""
     game = _game_for(request, game_id)
     record = records.record_for(game)
@@ -144,7 +149,7 @@ def game_record(request: HttpRequest, game_id: int) -> dict[str, Any]:
 
 
 @router.get("/players/{user_id}", response=ProfileOut, tags=["players"], summary="A player")
-def player_detail(request: HttpRequest, user_id: int) -> ProfileOut:
+def player_detail(request: HttpRequest, user_id: UserId) -> ProfileOut:
     """A player's public profile and rating."""
     return profile_out(profile_of(_user_or_404(user_id)))
 
@@ -156,7 +161,7 @@ def player_detail(request: HttpRequest, user_id: int) -> ProfileOut:
     summary="Rating history",
 )
 @paginate(Page, ordering=("game_id",))
-def player_rating(request: HttpRequest, user_id: int) -> Rows:
+def player_rating(request: HttpRequest, user_id: UserId) -> Rows:
     """The player's rating before and after each rated game the requester may see."""
     user = _user_or_404(user_id)
     seats = (
@@ -183,7 +188,7 @@ def player_rating(request: HttpRequest, user_id: int) -> Rows:
     "/players/{user_id}/games", response=list[GameSummary], tags=["players"], summary="Games"
 )
 @paginate(Page, ordering=("-pk",))
-def player_games(request: HttpRequest, user_id: int) -> Rows:
+def player_games(request: HttpRequest, user_id: UserId) -> Rows:
     """The player's games that the requester may see, newest first."""
     user = _user_or_404(user_id)
     games = Game.objects.filter(visible_games(principal(request))).filter(
