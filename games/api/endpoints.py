@@ -6,7 +6,9 @@ requester may not see answers 404 exactly as a game that does not exist.
 
 # No "from __future__ import annotations": django-ninja reads the parameters' types at import.
 
+from collections.abc import Callable, Iterable
 from datetime import timedelta
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from django.contrib.auth import get_user_model
@@ -71,6 +73,17 @@ def _not_found() -> ApiError:
     return ApiError(404, "not_found", _("There is no such game."))
 
 
+def _viewer_id(request: HttpRequest) -> int | None:
+    """Return the requester's user id, None when anonymous (the deadline is the players')."""
+    user = principal(request).user
+    return user.pk if user.is_authenticated else None
+
+
+def _summaries(request: HttpRequest) -> Callable[[Iterable[Game]], list[GameSummary]]:
+    """Return ``game_summaries`` as the requester sees them (``Rows``' convert)."""
+    return partial(game_summaries, viewer_id=_viewer_id(request))
+
+
 def _game_for(request: HttpRequest, game_id: GameId) -> Game:
     """Return game ``game_id`` with its seats if the requester may see it; else 404."""
     game = with_seats(Game.objects.filter(visible_games(principal(request)), pk=game_id)).first()
@@ -102,7 +115,7 @@ def games_list(
         games = games.filter(pk__in=Seat.objects.filter(user_id=player).values("game_id"))
     if num_players is not None:
         games = games.filter(num_players=num_players)
-    return Rows(with_seats(games), game_summaries)
+    return Rows(with_seats(games), _summaries(request))
 
 
 @router.get("/games/{game_id}", response=GameDetail, tags=["games"], summary="One game")
@@ -114,7 +127,7 @@ def game_detail(request: HttpRequest, game_id: GameId) -> GameDetail:
     view = None
     if game.state is not None:
         view = view_out(engine.view_for(game_state(game), position))
-    return GameDetail(game=game_summary(game), viewer_seat=position, view=view)
+    return GameDetail(game=game_summary(game, _viewer_id(request)), viewer_seat=position, view=view)
 
 
 @router.get("/games/{game_id}/moves", response=list[MoveOut], tags=["games"], summary="Moves")
@@ -194,7 +207,7 @@ def player_games(request: HttpRequest, user_id: UserId) -> Rows:
     games = Game.objects.filter(visible_games(principal(request))).filter(
         pk__in=Seat.objects.filter(user=user).values("game_id")
     )
-    return Rows(with_seats(games), game_summaries)
+    return Rows(with_seats(games), _summaries(request))
 
 
 def _leaders() -> QuerySet[Profile]:
@@ -257,4 +270,4 @@ def me(request: HttpRequest) -> MeOut:
 def me_waiting(request: HttpRequest) -> Rows:
     """The games in progress in which the token owner's seat must act now, longest first."""
     who = _token_owner(request)
-    return Rows(with_seats(games_waiting_for(who.user)), game_summaries)
+    return Rows(with_seats(games_waiting_for(who.user)), _summaries(request))
