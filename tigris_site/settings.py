@@ -319,6 +319,13 @@ CELERY_TASK_ROUTES = {
     "games.tasks.play_bot_move": {"queue": "bots"},
     "games.tasks.sweep_bots": {"queue": "bots"},
 }
+# Standing orders (issue 17) answer in their own step after a delay drawn like a person's
+# (issue 28, games.play.orderturns): log-normal seconds, median and spread, cut to [low, high].
+ORDER_ANSWER_DELAY = {"median": 40.0, "sigma": 1.0, "low": 5.0, "high": 1800.0}
+CELERY_BEAT_SCHEDULE["sweep-orders"] = {
+    "task": "games.tasks.sweep_orders",
+    "schedule": 60.0 if BOTS_QUEUED else 1.0,
+}
 CELERY_BEAT_SCHEDULE["sweep-bots"] = {
     "task": "games.tasks.sweep_bots",
     "schedule": 30.0 if BOTS_QUEUED else 1.0,
