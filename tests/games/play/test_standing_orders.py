@@ -229,9 +229,11 @@ def test_an_order_answers_in_its_own_step_and_its_owner_is_told_nothing_meanwhil
     assert game.version == 2 and game.order_due_at is not None
     assert game.order_due_at - timezone.now() >= timedelta(seconds=4)
     assert orders_sweep() == 0  # not due yet
-    assert not Notification.objects.filter(user=seats[2], game=game).exclude(
-        kind="game_started"
-    ).exists()
+    assert (
+        not Notification.objects.filter(user=seats[2], game=game)
+        .exclude(kind="game_started")
+        .exists()
+    )
     Game.objects.filter(pk=game.pk).update(order_due_at=timezone.now())
     assert orders_sweep() == 1
     assert moves(game)[-1] == (2, "commit 2", "order")
