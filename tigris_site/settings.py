@@ -315,6 +315,10 @@ BOT_HARD_TIME_LIMIT = env.float("BOT_HARD_TIME_LIMIT", default=2.5)  # seconds a
 # Seconds a queued bot action waits, so the person sees each action of a bot's turn appear
 # (0 in the real-services tests, which play whole games through the worker).
 BOT_PAUSE_SECONDS = env.float("BOT_PAUSE_SECONDS", default=1.0)
+# Games with a bot one account may have open or in progress at once (issue 28): with at
+# most one bot task queued a game, no account holds more than this many places in the
+# bots' queue, and the sweep serves accounts round-robin (games.play.bots.fair_order).
+BOT_GAMES_PER_ACCOUNT = env.int("BOT_GAMES_PER_ACCOUNT", default=5)
 CELERY_TASK_ROUTES = {
     "games.tasks.play_bot_move": {"queue": "bots"},
     "games.tasks.sweep_bots": {"queue": "bots"},
