@@ -28,6 +28,8 @@ sending_task = shared_task(
     retry_backoff_max=deliver.RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=deliver.MAX_RETRIES,
+    soft_time_limit=deliver.SEND_SOFT_TIME_LIMIT,
+    time_limit=deliver.SEND_TIME_LIMIT,
 )
 
 
