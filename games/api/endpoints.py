@@ -25,13 +25,16 @@ from games.api import records
 from games.api.auth import principal
 from games.api.pages import Page
 from games.api.schemas import (
+    ErrorOut,
     GameDetail,
     GameSummary,
+    InvalidOut,
     LeaderOut,
     MeOut,
     MoveOut,
     ProfileOut,
     RatingPoint,
+    ThrottledOut,
     TokenOut,
 )
 from games.api.values import (
@@ -73,6 +76,19 @@ def _not_found() -> ApiError:
     return ApiError(404, "not_found", _("There is no such game."))
 
 
+def refusals(*codes: int) -> dict[int, type[ErrorOut]]:
+    """Return the documented refusals of an endpoint: ``codes`` and those of every one.
+
+    Every endpoint may answer 401 (a wrong token) and 429 (too many requests); the rest
+    as each says: 404 (no such game or player), 409 (a record of a game not over), 422
+    (a parameter that is not valid). The schema so lists every answer (issue 28, finding 9).
+    """
+    shapes: dict[int, type[ErrorOut]] = {401: ErrorOut, 429: ThrottledOut}
+    for code in codes:
+        shapes[code] = InvalidOut if code == 422 else ErrorOut
+    return dict(sorted(shapes.items()))
+
+
 def _viewer_id(request: HttpRequest) -> int | None:
     """Return the requester's user id, None when anonymous (the deadline is the players')."""
     user = principal(request).user
@@ -99,7 +115,12 @@ def _user_or_404(user_id: UserId) -> Any:
     return user
 
 
-@router.get("/games", response=list[GameSummary], tags=["games"], summary="List games")
+@router.get(
+    "/games",
+    response={200: list[GameSummary], **refusals(422)},
+    tags=["games"],
+    summary="List games",
+)
 @paginate(Page, ordering=("-pk",))
 def games_list(
     request: HttpRequest,
@@ -118,7 +139,12 @@ def games_list(
     return Rows(with_seats(games), _summaries(request))
 
 
-@router.get("/games/{game_id}", response=GameDetail, tags=["games"], summary="One game")
+@router.get(
+    "/games/{game_id}",
+    response={200: GameDetail, **refusals(404, 422)},
+    tags=["games"],
+    summary="One game",
+)
 def game_detail(request: HttpRequest, game_id: GameId) -> GameDetail:
     """The game's public facts and the requester's view: their seat's, or a spectator's."""
     game = _game_for(request, game_id)
@@ -130,7 +156,12 @@ def game_detail(request: HttpRequest, game_id: GameId) -> GameDetail:
     return GameDetail(game=game_summary(game, _viewer_id(request)), viewer_seat=position, view=view)
 
 
-@router.get("/games/{game_id}/moves", response=list[MoveOut], tags=["games"], summary="Moves")
+@router.get(
+    "/games/{game_id}/moves",
+    response={200: list[MoveOut], **refusals(404, 422)},
+    tags=["games"],
+    summary="Moves",
+)
 @paginate(Page, ordering=("ply",))
 def game_moves(request: HttpRequest, game_id: GameId) -> Rows:
     """Every ply in order, as the requester may read it (a swap's colours to the swapper)."""
@@ -148,7 +179,7 @@ def game_moves(request: HttpRequest, game_id: GameId) -> Rows:
 
 @router.get(
     "/games/{game_id}/record",
-    response=dict[str, Any],
+    response={200: dict[str, Any], **refusals(404, 409, 422)},
     tags=["games"],
     summary="A finished game's record (docs/record-format.md)",
 )
@@ -161,7 +192,12 @@ def game_record(request: HttpRequest, game_id: GameId) -> dict[str, Any]:
     return record
 
 
-@router.get("/players/{user_id}", response=ProfileOut, tags=["players"], summary="A player")
+@router.get(
+    "/players/{user_id}",
+    response={200: ProfileOut, **refusals(404, 422)},
+    tags=["players"],
+    summary="A player",
+)
 def player_detail(request: HttpRequest, user_id: UserId) -> ProfileOut:
     """A player's public profile and rating."""
     return profile_out(profile_of(_user_or_404(user_id)))
@@ -169,7 +205,7 @@ def player_detail(request: HttpRequest, user_id: UserId) -> ProfileOut:
 
 @router.get(
     "/players/{user_id}/rating",
-    response=list[RatingPoint],
+    response={200: list[RatingPoint], **refusals(404, 422)},
     tags=["players"],
     summary="Rating history",
 )
@@ -198,7 +234,10 @@ def player_rating(request: HttpRequest, user_id: UserId) -> Rows:
 
 
 @router.get(
-    "/players/{user_id}/games", response=list[GameSummary], tags=["players"], summary="Games"
+    "/players/{user_id}/games",
+    response={200: list[GameSummary], **refusals(404, 422)},
+    tags=["players"],
+    summary="Games",
 )
 @paginate(Page, ordering=("-pk",))
 def player_games(request: HttpRequest, user_id: UserId) -> Rows:
@@ -224,7 +263,12 @@ def _leaders() -> QuerySet[Profile]:
     )
 
 
-@router.get("/leaderboard", response=list[LeaderOut], tags=["players"], summary="Leaderboard")
+@router.get(
+    "/leaderboard",
+    response={200: list[LeaderOut], **refusals(422)},
+    tags=["players"],
+    summary="Leaderboard",
+)
 @paginate(Page, ordering=("-shown", "pk"))
 def leaderboard(request: HttpRequest) -> Rows:
     """People (never bots) past their provisional games, active in 180 days, best first."""
@@ -252,7 +296,7 @@ def _token_owner(request: HttpRequest) -> Any:
     return who
 
 
-@router.get("/me", response=MeOut, tags=["me"], summary="The token's owner")
+@router.get("/me", response={200: MeOut, **refusals()}, tags=["me"], summary="The token's owner")
 def me(request: HttpRequest) -> MeOut:
     """The player the token belongs to, and the token (name, first characters, scope)."""
     who = _token_owner(request)
@@ -265,7 +309,12 @@ def me(request: HttpRequest) -> MeOut:
     )
 
 
-@router.get("/me/waiting", response=list[GameSummary], tags=["me"], summary="Games waiting for me")
+@router.get(
+    "/me/waiting",
+    response={200: list[GameSummary], **refusals(422)},
+    tags=["me"],
+    summary="Games waiting for me",
+)
 @paginate(Page, ordering=("updated_at", "pk"))
 def me_waiting(request: HttpRequest) -> Rows:
     """The games in progress in which the token owner's seat must act now, longest first."""

@@ -312,3 +312,33 @@ def test_forged_cursors_and_parameters_answer_a_json_422_on_every_page(
 def test_ids_out_of_range_answer_json(world: World, path: str) -> None:
     status, body = get(world.owner, path)
     assert status in (404, 422) and body["code"] in ("not_found", "invalid"), body
+
+
+def test_the_schema_documents_every_refusal_and_bounds_the_page_parameters() -> None:
+    """Issue 28, finding 9: 401, 404, 409, 422 and 429 where they can come; cursor and
+    page_size described as they are checked."""
+    _status, schema = get(Client(), "/openapi.json")
+    wanted = {
+        "/games": {200, 401, 422, 429},
+        "/games/{game_id}": {200, 401, 404, 422, 429},
+        "/games/{game_id}/moves": {200, 401, 404, 422, 429},
+        "/games/{game_id}/record": {200, 401, 404, 409, 422, 429},
+        "/players/{user_id}": {200, 401, 404, 422, 429},
+        "/players/{user_id}/rating": {200, 401, 404, 422, 429},
+        "/players/{user_id}/games": {200, 401, 404, 422, 429},
+        "/leaderboard": {200, 401, 422, 429},
+        "/me": {200, 401, 429},
+        "/me/waiting": {200, 401, 422, 429},
+    }
+    for path, codes in wanted.items():
+        responses = schema["paths"][f"{API}{path}"]["get"]["responses"]
+        assert {int(c) for c in responses} == codes, path
+        for code in codes - {200}:
+            ref = responses[str(code)]["content"]["application/json"]["schema"]["$ref"]
+            shape = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+            assert {"detail", "code"} <= set(shape["properties"]), (path, code)
+    params = {p["name"]: p for p in schema["paths"][f"{API}/games"]["get"]["parameters"]}
+    size = params["page_size"]["schema"]["anyOf"][0]
+    assert (size["minimum"], size["maximum"]) == (1, 100)
+    cursor = params["cursor"]["schema"]["anyOf"][0]
+    assert cursor["maxLength"] == 200 and cursor["pattern"]
