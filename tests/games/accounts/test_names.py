@@ -36,7 +36,17 @@ LOOK_ALIKES = [
     " TESS ONE ",
 ]
 SEPARATORS = ["Tess\u2028One", "Tess\u2029One", "Tess\u0085One", "Tess\u200bOne"]
-INVISIBLE = ["\u3164", "\u2800", "\u3164\u3164", "\u115f", "Tess\u3164One", "...", "\u2800 \u2800"]
+INVISIBLE = [
+    "\u3164",
+    "\u2800",
+    "\u3164\u3164",
+    "\u115f",
+    "Tess\u3164One",
+    "...",
+    "\u2800 \u2800",
+    "Tess\u2800",  # blank braille beside letters (issue 28)
+    "Tess \U0001d159One",  # a null notehead draws nothing (issue 28)
+]
 
 
 def _sign_up(display_name: str, email: str = "new@example.com") -> Any:
