@@ -75,6 +75,9 @@ class Game(models.Model):
     deadline_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     deadline_set_at = models.DateTimeField(null=True, blank=True)
     reminder_at = models.DateTimeField(null=True, blank=True)
+    # Standing orders (issue 17) answer in their own step, when a person might have
+    # (issue 28, games.play.orderturns): when the answer to the waiting decision is due.
+    order_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     vacation_allowed = models.BooleanField(
         default=True, help_text="Whether a player's vacation pauses this game's deadlines."
     )

@@ -14,7 +14,7 @@ from celery import Task, shared_task
 
 from games.mail import deliver
 from games.models import Delivery
-from games.play import bots
+from games.play import bots, orders
 from games.play.sweeps import deadlines_sweep
 from games.web import prerender
 from games.webhooks import deliver as webhooks
@@ -28,6 +28,8 @@ sending_task = shared_task(
     retry_backoff_max=deliver.RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=deliver.MAX_RETRIES,
+    soft_time_limit=deliver.SEND_SOFT_TIME_LIMIT,
+    time_limit=deliver.SEND_TIME_LIMIT,
 )
 
 
@@ -106,6 +108,21 @@ def play_bot_move(game_id: int, version: int) -> int | None:
     """
     move = bots.bot_move_play(game_id=game_id, version=version)
     return None if move is None else move.ply
+
+
+@shared_task(ignore_result=True)
+def answer_standing_order(game_id: int, version: int) -> int:
+    """Answer the standing order ``game_id`` waits on at ``version`` once due (issue 28).
+
+    Returns how many plies were played (0 when the game moved on or it is not due).
+    """
+    return len(orders.standing_order_answer(game_id=game_id, version=version))
+
+
+@shared_task
+def sweep_orders() -> int:
+    """Answer the standing orders that are due (``orders.orders_sweep``); return how many."""
+    return orders.orders_sweep()
 
 
 @shared_task

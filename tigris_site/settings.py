@@ -334,9 +334,20 @@ BOT_HARD_TIME_LIMIT = env.float("BOT_HARD_TIME_LIMIT", default=2.5)  # seconds a
 # Seconds a queued bot action waits, so the person sees each action of a bot's turn appear
 # (0 in the real-services tests, which play whole games through the worker).
 BOT_PAUSE_SECONDS = env.float("BOT_PAUSE_SECONDS", default=1.0)
+# Games with a bot one account may have open or in progress at once (issue 28): with at
+# most one bot task queued a game, no account holds more than this many places in the
+# bots' queue, and the sweep serves accounts round-robin (games.play.bots.fair_order).
+BOT_GAMES_PER_ACCOUNT = env.int("BOT_GAMES_PER_ACCOUNT", default=5)
 CELERY_TASK_ROUTES = {
     "games.tasks.play_bot_move": {"queue": "bots"},
     "games.tasks.sweep_bots": {"queue": "bots"},
+}
+# Standing orders (issue 17) answer in their own step after a delay drawn like a person's
+# (issue 28, games.play.orderturns): log-normal seconds, median and spread, cut to [low, high].
+ORDER_ANSWER_DELAY = {"median": 40.0, "sigma": 1.0, "low": 5.0, "high": 1800.0}
+CELERY_BEAT_SCHEDULE["sweep-orders"] = {
+    "task": "games.tasks.sweep_orders",
+    "schedule": 60.0 if BOTS_QUEUED else 1.0,
 }
 CELERY_BEAT_SCHEDULE["sweep-bots"] = {
     "task": "games.tasks.sweep_bots",

@@ -6,15 +6,17 @@ requester may not see answers 404 exactly as a game that does not exist.
 
 # No "from __future__ import annotations": django-ninja reads the parameters' types at import.
 
+from collections.abc import Callable, Iterable
 from datetime import timedelta
-from typing import Any, Literal
+from functools import partial
+from typing import Annotated, Any, Literal
 
 from django.contrib.auth import get_user_model
 from django.db.models import F, FloatField, QuerySet, Value
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from ninja import Router
+from ninja import Path, Query, Router
 from ninja.errors import HttpError
 from ninja.pagination import paginate
 
@@ -23,13 +25,16 @@ from games.api import records
 from games.api.auth import principal
 from games.api.pages import Page
 from games.api.schemas import (
+    ErrorOut,
     GameDetail,
     GameSummary,
+    InvalidOut,
     LeaderOut,
     MeOut,
     MoveOut,
     ProfileOut,
     RatingPoint,
+    ThrottledOut,
     TokenOut,
 )
 from games.api.values import (
@@ -51,6 +56,11 @@ from games.selectors.games import games_waiting_for, seat_for, with_seats
 router = Router()
 
 StatusFilter = Literal["open", "active", "finished", "expired", "aborted"]
+ID_MAX = 2**63 - 1  # the database's 64-bit key: a larger id is refused, not a 500 (issue 28)
+GameId = Annotated[int, Path(ge=1, le=ID_MAX, description="A game's id")]
+UserId = Annotated[int, Path(ge=1, le=ID_MAX, description="A player's id")]
+PlayerFilter = Annotated[int | None, Query(None, ge=1, le=ID_MAX, description="A player's id")]
+SeatsFilter = Annotated[int | None, Query(None, ge=2, le=4, description="Players in the game")]
 LEADERBOARD_ACTIVE_DAYS = 180  # as the leaderboard page (games.web.views.accounts)
 
 
@@ -66,7 +76,31 @@ def _not_found() -> ApiError:
     return ApiError(404, "not_found", _("There is no such game."))
 
 
-def _game_for(request: HttpRequest, game_id: int) -> Game:
+def refusals(*codes: int) -> dict[int, type[ErrorOut]]:
+    """Return the documented refusals of an endpoint: ``codes`` and those of every one.
+
+    Every endpoint may answer 401 (a wrong token) and 429 (too many requests); the rest
+    as each says: 404 (no such game or player), 409 (a record of a game not over), 422
+    (a parameter that is not valid). The schema so lists every answer (issue 28, finding 9).
+    """
+    shapes: dict[int, type[ErrorOut]] = {401: ErrorOut, 429: ThrottledOut}
+    for code in codes:
+        shapes[code] = InvalidOut if code == 422 else ErrorOut
+    return dict(sorted(shapes.items()))
+
+
+def _viewer_id(request: HttpRequest) -> int | None:
+    """Return the requester's user id, None when anonymous (the deadline is the players')."""
+    user = principal(request).user
+    return user.pk if user.is_authenticated else None
+
+
+def _summaries(request: HttpRequest) -> Callable[[Iterable[Game]], list[GameSummary]]:
+    """Return ``game_summaries`` as the requester sees them (``Rows``' convert)."""
+    return partial(game_summaries, viewer_id=_viewer_id(request))
+
+
+def _game_for(request: HttpRequest, game_id: GameId) -> Game:
     """Return game ``game_id`` with its seats if the requester may see it; else 404."""
     game = with_seats(Game.objects.filter(visible_games(principal(request)), pk=game_id)).first()
     if game is None:
@@ -74,20 +108,25 @@ def _game_for(request: HttpRequest, game_id: int) -> Game:
     return game
 
 
-def _user_or_404(user_id: int) -> Any:
+def _user_or_404(user_id: UserId) -> Any:
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
     if user is None:
         raise ApiError(404, "not_found", _("There is no such player."))
     return user
 
 
-@router.get("/games", response=list[GameSummary], tags=["games"], summary="List games")
+@router.get(
+    "/games",
+    response={200: list[GameSummary], **refusals(422)},
+    tags=["games"],
+    summary="List games",
+)
 @paginate(Page, ordering=("-pk",))
 def games_list(
     request: HttpRequest,
     status: StatusFilter | None = None,
-    player: int | None = None,
-    num_players: int | None = None,
+    player: PlayerFilter = None,
+    num_players: SeatsFilter = None,
 ) -> Rows:
     """The games the requester may see, newest first; filter by status, player, seat count."""
     games = Game.objects.filter(visible_games(principal(request)))
@@ -97,11 +136,16 @@ def games_list(
         games = games.filter(pk__in=Seat.objects.filter(user_id=player).values("game_id"))
     if num_players is not None:
         games = games.filter(num_players=num_players)
-    return Rows(with_seats(games), game_summaries)
+    return Rows(with_seats(games), _summaries(request))
 
 
-@router.get("/games/{game_id}", response=GameDetail, tags=["games"], summary="One game")
-def game_detail(request: HttpRequest, game_id: int) -> GameDetail:
+@router.get(
+    "/games/{game_id}",
+    response={200: GameDetail, **refusals(404, 422)},
+    tags=["games"],
+    summary="One game",
+)
+def game_detail(request: HttpRequest, game_id: GameId) -> GameDetail:
     """The game's public facts and the requester's view: their seat's, or a spectator's."""
     game = _game_for(request, game_id)
     seat = seat_for(game, principal(request).user)
@@ -109,12 +153,17 @@ def game_detail(request: HttpRequest, game_id: int) -> GameDetail:
     view = None
     if game.state is not None:
         view = view_out(engine.view_for(game_state(game), position))
-    return GameDetail(game=game_summary(game), viewer_seat=position, view=view)
+    return GameDetail(game=game_summary(game, _viewer_id(request)), viewer_seat=position, view=view)
 
 
-@router.get("/games/{game_id}/moves", response=list[MoveOut], tags=["games"], summary="Moves")
+@router.get(
+    "/games/{game_id}/moves",
+    response={200: list[MoveOut], **refusals(404, 422)},
+    tags=["games"],
+    summary="Moves",
+)
 @paginate(Page, ordering=("ply",))
-def game_moves(request: HttpRequest, game_id: int) -> Rows:
+def game_moves(request: HttpRequest, game_id: GameId) -> Rows:
     """Every ply in order, as the requester may read it (a swap's colours to the swapper)."""
     game = _game_for(request, game_id)
     seat = seat_for(game, principal(request).user)
@@ -130,11 +179,11 @@ def game_moves(request: HttpRequest, game_id: int) -> Rows:
 
 @router.get(
     "/games/{game_id}/record",
-    response=dict[str, Any],
+    response={200: dict[str, Any], **refusals(404, 409, 422)},
     tags=["games"],
     summary="A finished game's record (docs/record-format.md)",
 )
-def game_record(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def game_record(request: HttpRequest, game_id: GameId) -> dict[str, Any]:
     """The record of a finished game (its seed and every move); 409 before the end."""
     game = _game_for(request, game_id)
     record = records.record_for(game)
@@ -143,20 +192,25 @@ def game_record(request: HttpRequest, game_id: int) -> dict[str, Any]:
     return record
 
 
-@router.get("/players/{user_id}", response=ProfileOut, tags=["players"], summary="A player")
-def player_detail(request: HttpRequest, user_id: int) -> ProfileOut:
+@router.get(
+    "/players/{user_id}",
+    response={200: ProfileOut, **refusals(404, 422)},
+    tags=["players"],
+    summary="A player",
+)
+def player_detail(request: HttpRequest, user_id: UserId) -> ProfileOut:
     """A player's public profile and rating."""
     return profile_out(profile_of(_user_or_404(user_id)))
 
 
 @router.get(
     "/players/{user_id}/rating",
-    response=list[RatingPoint],
+    response={200: list[RatingPoint], **refusals(404, 422)},
     tags=["players"],
     summary="Rating history",
 )
 @paginate(Page, ordering=("game_id",))
-def player_rating(request: HttpRequest, user_id: int) -> Rows:
+def player_rating(request: HttpRequest, user_id: UserId) -> Rows:
     """The player's rating before and after each rated game the requester may see."""
     user = _user_or_404(user_id)
     seats = (
@@ -180,16 +234,19 @@ def player_rating(request: HttpRequest, user_id: int) -> Rows:
 
 
 @router.get(
-    "/players/{user_id}/games", response=list[GameSummary], tags=["players"], summary="Games"
+    "/players/{user_id}/games",
+    response={200: list[GameSummary], **refusals(404, 422)},
+    tags=["players"],
+    summary="Games",
 )
 @paginate(Page, ordering=("-pk",))
-def player_games(request: HttpRequest, user_id: int) -> Rows:
+def player_games(request: HttpRequest, user_id: UserId) -> Rows:
     """The player's games that the requester may see, newest first."""
     user = _user_or_404(user_id)
     games = Game.objects.filter(visible_games(principal(request))).filter(
         pk__in=Seat.objects.filter(user=user).values("game_id")
     )
-    return Rows(with_seats(games), game_summaries)
+    return Rows(with_seats(games), _summaries(request))
 
 
 def _leaders() -> QuerySet[Profile]:
@@ -206,7 +263,12 @@ def _leaders() -> QuerySet[Profile]:
     )
 
 
-@router.get("/leaderboard", response=list[LeaderOut], tags=["players"], summary="Leaderboard")
+@router.get(
+    "/leaderboard",
+    response={200: list[LeaderOut], **refusals(422)},
+    tags=["players"],
+    summary="Leaderboard",
+)
 @paginate(Page, ordering=("-shown", "pk"))
 def leaderboard(request: HttpRequest) -> Rows:
     """People (never bots) past their provisional games, active in 180 days, best first."""
@@ -234,7 +296,7 @@ def _token_owner(request: HttpRequest) -> Any:
     return who
 
 
-@router.get("/me", response=MeOut, tags=["me"], summary="The token's owner")
+@router.get("/me", response={200: MeOut, **refusals()}, tags=["me"], summary="The token's owner")
 def me(request: HttpRequest) -> MeOut:
     """The player the token belongs to, and the token (name, first characters, scope)."""
     who = _token_owner(request)
@@ -247,9 +309,14 @@ def me(request: HttpRequest) -> MeOut:
     )
 
 
-@router.get("/me/waiting", response=list[GameSummary], tags=["me"], summary="Games waiting for me")
+@router.get(
+    "/me/waiting",
+    response={200: list[GameSummary], **refusals(422)},
+    tags=["me"],
+    summary="Games waiting for me",
+)
 @paginate(Page, ordering=("updated_at", "pk"))
 def me_waiting(request: HttpRequest) -> Rows:
     """The games in progress in which the token owner's seat must act now, longest first."""
     who = _token_owner(request)
-    return Rows(with_seats(games_waiting_for(who.user)), game_summaries)
+    return Rows(with_seats(games_waiting_for(who.user)), _summaries(request))

@@ -20,6 +20,25 @@ class ErrorOut(Schema):
     code: str
 
 
+class InvalidError(Schema):
+    """One parameter's fault: where (``["query", "cursor"]``) and what."""
+
+    loc: list[str]
+    msg: str
+
+
+class InvalidOut(ErrorOut):
+    """A 422: ``code`` ``invalid``, and each parameter's fault in ``errors``."""
+
+    errors: list[InvalidError]
+
+
+class ThrottledOut(ErrorOut):
+    """A 429: ``code`` ``rate_limited``, and the seconds to wait (also ``Retry-After``)."""
+
+    retry_after: int
+
+
 class PlayerRef(Schema):
     """A player as lists name them: the account id, the display name, whether a bot."""
 

@@ -61,8 +61,13 @@ def seat_outs(game: Game) -> list[SeatOut]:
     ]
 
 
-def game_summary(game: Game) -> GameSummary:
-    """Return the public facts of ``game``."""
+def game_summary(game: Game, viewer_id: int | None = None) -> GameSummary:
+    """Return the public facts of ``game`` as the user ``viewer_id`` (None: anonymous) sees it.
+
+    The ``deadline`` goes to the game's players only: quiet hours move it, and a spectator
+    may not learn when a player sleeps (issue 28, finding 2). Reads the seats as fetched.
+    """
+    seated = viewer_id is not None and any(s.user_id == viewer_id for s in game.seats.all())
     return GameSummary(
         id=game.pk,
         url=reverse("games:game", args=[game.pk]),
@@ -70,7 +75,7 @@ def game_summary(game: Game) -> GameSummary:
         num_players=game.num_players,
         version=game.version,
         to_act_seat=game.to_act_seat if game.status == Game.Status.ACTIVE else None,
-        deadline=game.deadline if game.status == Game.Status.ACTIVE else None,
+        deadline=game.deadline if game.status == Game.Status.ACTIVE and seated else None,
         days_per_move=game.days_per_move,
         is_public=game.is_public,
         is_rated=game.is_rated,
@@ -82,9 +87,9 @@ def game_summary(game: Game) -> GameSummary:
     )
 
 
-def game_summaries(games: Iterable[Game]) -> list[GameSummary]:
-    """Return ``game_summary`` of each game, in order."""
-    return [game_summary(g) for g in games]
+def game_summaries(games: Iterable[Game], viewer_id: int | None = None) -> list[GameSummary]:
+    """Return ``game_summary`` of each game as ``viewer_id`` sees it, in order."""
+    return [game_summary(g, viewer_id) for g in games]
 
 
 def view_out(view: engine.PlayerView) -> ViewOut:

@@ -20,7 +20,8 @@ from games.community.errors import ChatRefused, ChatTooFast
 from games.core.errors import NotAPlayer
 from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatReport, Game, Mute, Seat
 from games.play.access import UserLike, locked_game, user_id_of
-from games.selectors.community import chat_recent_count
+from games.selectors.community import chat_readable, chat_recent_count
+from games.text.names import MAX_STACKED_MARKS
 
 RATE_MESSAGES = 5
 RATE_SECONDS = 60
@@ -34,9 +35,33 @@ CHAT_OPEN = (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED)
 DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+# Zero-width characters that carry nothing a reader sees (issue 28); ZWJ and ZWNJ (U+200C,
+# U+200D) stay: emoji sequences and Persian or Indic words need them.
+DROPPED = dict.fromkeys(map(ord, "\u200b\u2060\ufeff\u00ad\u180e"))
+
+
+def chat_normal(text: str) -> str:
+    """Return ``text`` as a chat line is kept: NFC, outer spaces stripped, zero-width
+    spaces, word joiners, byte-order marks and soft hyphens left out (names go further:
+    ``games.text.names``; a chat line keeps its compatibility characters)."""
+    return unicodedata.normalize("NFC", text).translate(DROPPED).strip()
+
+
+def _stacks_marks(text: str) -> bool:
+    """Return whether ``text`` piles more than ``MAX_STACKED_MARKS`` marks on one letter."""
+    stacked = 0
+    for ch in text:
+        stacked = stacked + 1 if unicodedata.category(ch).startswith("M") else 0
+        if stacked > MAX_STACKED_MARKS:
+            return True
+    return False
+
+
 def _has_controls(text: str) -> bool:
     """Return whether ``text`` holds a control character (Cc) or a direction control."""
-    return any(ch in DIRECTION_CONTROLS or unicodedata.category(ch) == "Cc" for ch in text)
+    return any(
+        ch in DIRECTION_CONTROLS or unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in text
+    )
 
 
 def chat_post(*, game_id: int, user: UserLike, text: str) -> ChatMessage:
@@ -48,12 +73,17 @@ def chat_post(*, game_id: int, user: UserLike, text: str) -> ChatMessage:
     expired) or ``ChatTooFast`` (over the rate).
     """
     user_id = user_id_of(user)
-    text = text.strip()
+    text = chat_normal(text)
     if not text:
         raise ChatRefused(_("Write a message first."))
     if _has_controls(text):
         raise ChatRefused(
             _("A message cannot contain control characters or characters that reverse text.")
+        )
+    if _stacks_marks(text):
+        raise ChatRefused(
+            _("A message cannot stack more than %(n)s marks on one letter.")
+            % {"n": MAX_STACKED_MARKS}
         )
     if len(text) > CHAT_MAX_LENGTH:
         raise ChatRefused(
@@ -87,11 +117,15 @@ def chat_report(*, message_id: int, game_id: int, user: UserLike) -> bool:
     """Report message ``message_id`` of game ``game_id`` to the operators.
 
     Returns whether a report was made now (False: ``user`` had reported it already).
-    Raises ``ChatRefused`` for no such message or one's own.
+    Raises ``ChatRefused`` for no such message, one ``user`` may not read (a players-only
+    chat to a spectator: the same answer, so reports cannot enumerate its messages;
+    issue 28), or one's own.
     """
     user_id = user_id_of(user)
     message = ChatMessage.objects.filter(pk=message_id, game_id=game_id).first()
-    if message is None:
+    # the view checked the game is one ``user`` may see (``_viewable_game``)
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    if message is None or game is None or not chat_readable(game, user):
         raise ChatRefused(_("There is no such message."))
     if message.author_id == user_id:
         raise ChatRefused(_("You cannot report your own message."))

@@ -9,9 +9,12 @@ no invitation is created.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.community.errors import InvitationRefused
@@ -23,6 +26,40 @@ from games.play.access import UserLike, locked_game, user_id_of
 from games.text import names
 
 MAX_NAMES = 3  # a game has at most three seats besides its creator's
+# Invitations are emails to someone else (issue 28): one inviter may have at most
+# PENDING_PER_INVITEE unanswered invitations to one person, and send INVITATIONS_PER_DAY
+# in a day in all. Counted in the database, so every web process agrees.
+PENDING_PER_INVITEE = 3
+INVITATIONS_PER_DAY = 30
+
+
+def invitations_allowed(*, inviter_id: int, invitee_ids: Sequence[int]) -> None:
+    """Raise ``InvitationRefused`` if inviting ``invitee_ids`` now passes a limit above."""
+    if not invitee_ids:
+        return
+    since = timezone.now() - timedelta(days=1)
+    sent = Invitation.objects.filter(inviter_id=inviter_id, created_at__gte=since).count()
+    if sent + len(invitee_ids) > INVITATIONS_PER_DAY:
+        raise InvitationRefused(
+            _("You have sent %(n)s invitations today, the most a day: nothing was created.")
+            % {"n": sent}
+        )
+    pending = Invitation.objects.filter(
+        inviter_id=inviter_id, invitee_id__in=invitee_ids, status=Invitation.Status.PENDING
+    )
+    if (
+        pending.values("invitee_id")
+        .annotate(n=Count("pk"))
+        .filter(n__gte=PENDING_PER_INVITEE)
+        .exists()
+    ):
+        raise InvitationRefused(
+            _(
+                "A player you invite has %(n)s of your invitations unanswered already: wait "
+                "for their answer. Nothing was created."
+            )
+            % {"n": PENDING_PER_INVITEE}
+        )
 
 
 def invitees_resolve(display_names: Sequence[str], *, inviter_id: int) -> list[int]:
@@ -82,6 +119,7 @@ def game_create_inviting(
         raise InvitationRefused(
             _("This game has %(n)s free seats for invited players.") % {"n": free}
         )
+    invitations_allowed(inviter_id=creator_id, invitee_ids=ids)
     with transaction.atomic():
         game = lifecycle.game_create(creator=creator, **settings)
         _invite(game, inviter_id=creator_id, invitee_ids=ids)
@@ -153,11 +191,12 @@ def rematch_create(*, game_id: int, user: UserLike) -> Game:
             if pending is not None and not seated and existing.status == Game.Status.OPEN:
                 return invitation_accept(invitation_id=pending.pk, user=user)
             return existing
+        others = [s.user_id for s in people if s.user_id != user_id]
+        invitations_allowed(inviter_id=user_id, invitee_ids=others)
         bots = [s.user.profile.bot_tier for s in old.seats.all() if s.is_bot]
         settings = {field: getattr(old, field) for field in Game.SETTINGS}
         game = lifecycle.game_create(creator=user, bots=bots, **settings)
         game.rematch_of = old
         game.save(update_fields=["rematch_of", "updated_at"])
-        others = [s.user_id for s in people if s.user_id != user_id]
         _invite(game, inviter_id=user_id, invitee_ids=others)
     return game

@@ -17,7 +17,9 @@ from urllib.parse import urlsplit
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.sites.shortcuts import get_current_site
+from django.db.models import Q
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
@@ -30,6 +32,27 @@ log = logging.getLogger(__name__)
 
 class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth has no types
     """``settings.ACCOUNT_ADAPTER``: allauth's default, with emails sent by the worker."""
+
+    def _get_login_attempts_cache_key(self, request: Any, **credentials: Any) -> str:
+        """Count failed sign-ins per account, however it was named (issue 28).
+
+        allauth keys its ``login_failed`` limit by the text typed, so a username and an
+        email address of one account were counted apart (ten tries instead of five). The
+        key is the account's id when the text names one (username or email, any case),
+        else the text, as allauth's.
+        """
+        login = str(credentials.get("email", credentials.get("username", ""))).strip()
+        user = (
+            get_user_model()
+            .objects.filter(Q(username__iexact=login) | Q(email__iexact=login))
+            .values_list("pk", flat=True)
+            .first()
+            if login
+            else None
+        )
+        if user is None:
+            return str(super()._get_login_attempts_cache_key(request, **credentials))
+        return f"{get_current_site(request).domain}:user:{user}"
 
     @staticmethod
     def _site(request: Any) -> SimpleNamespace:

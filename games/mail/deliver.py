@@ -14,6 +14,7 @@ import smtplib
 from datetime import datetime, timedelta
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
@@ -23,6 +24,7 @@ from django.utils import timezone
 from games.core import queue
 from games.mail.digest import digest_send
 from games.mail.notification import notification_send, still_owed
+from games.mail.sending import OutboxSend, outbox_message_id
 from games.models import Delivery, Notification
 from games.selectors.games import seats_prefetch
 from games.selectors.people import quiet_hours_of, quiet_until
@@ -33,7 +35,12 @@ log = logging.getLogger(__name__)
 MAX_RETRIES = 8
 RETRY_BACKOFF = 30  # seconds before the first retry; doubled each time (Celery's backoff)
 RETRY_BACKOFF_MAX = 3600
-STUCK_AFTER = timedelta(minutes=10)  # a row "sending" this long lost its worker
+# An email task's time limits (seconds, ``games.tasks.sending_task``): the SMTP connection
+# times out in 20 s (EMAIL_TIMEOUT), so a live task is done within the hard limit, and a row
+# "sending" for twice that lost its worker: it goes back to pending (issue 28, finding 8).
+SEND_SOFT_TIME_LIMIT = 50
+SEND_TIME_LIMIT = 60
+STUCK_AFTER = timedelta(seconds=2 * SEND_TIME_LIMIT)
 REQUEUE_AFTER = timedelta(minutes=1)
 
 
@@ -48,7 +55,14 @@ def classify(exc: BaseException) -> str:
         return "transient" if codes and all(400 <= c < 500 for c in codes) else "permanent"
     if isinstance(exc, smtplib.SMTPResponseException):
         return "transient" if 400 <= exc.smtp_code < 500 else "permanent"
-    if isinstance(exc, smtplib.SMTPServerDisconnected | ConnectionError | TimeoutError | OSError):
+    if isinstance(
+        exc,
+        smtplib.SMTPServerDisconnected
+        | ConnectionError
+        | TimeoutError
+        | OSError
+        | SoftTimeLimitExceeded,  # the task's soft limit: a slow server, try again later
+    ):
         return "transient"
     return "permanent"
 
@@ -109,8 +123,19 @@ def notification_deliver(notification_id: int) -> str:
     if not still_owed(row):  # sent late, after the player already moved: moot
         _release(notification_id, status=Notification.Status.SKIPPED, error="no longer waiting")
         return "skipped"
+
+    def accepted(message_id: str) -> None:
+        # the first thing done once the server accepted the message (issue 28, finding 8)
+        Notification.objects.filter(pk=notification_id, status=Notification.Status.SENDING).update(
+            status=Notification.Status.SENT,
+            message_id=message_id,
+            sent_at=timezone.now(),
+            error="",
+        )
+
+    stable = outbox_message_id(f"notification-{notification_id}")
     try:
-        message_id = notification_send(row)
+        notification_send(row, OutboxSend(stable, accepted))
     except Exception as exc:
         text = f"{type(exc).__name__}: {exc}"
         # Counted on the row, not on this Celery chain: a row re-queued by the sweep starts
@@ -127,9 +152,6 @@ def notification_deliver(notification_id: int) -> str:
         log.error("notification %s failed: %s", notification_id, text)
         _release(notification_id, status=Notification.Status.FAILED, error=text)
         return "failed"
-    Notification.objects.filter(pk=notification_id, status=Notification.Status.SENDING).update(
-        status=Notification.Status.SENT, message_id=message_id, sent_at=timezone.now(), error=""
-    )
     return "sent"
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 import engine
 from games.core.states import game_state
 from games.core.timecontrol import time_control_of
-from games.mail.sending import absolute, deadline_text, email_send, language_of
+from games.mail.sending import OutboxSend, absolute, deadline_text, email_send, language_of
 from games.models import TURN_KINDS, Game, Notification, NotificationKind, Seat
 from games.play.timeouts import TIMEOUTS_TO_DROP
 from games.selectors.community import ChatLine, chat_since_for_user, invitation_pending
@@ -204,14 +204,15 @@ def _active_seat(game: Game) -> int:
     return view.active_seat if view is not None else 0
 
 
-def notification_send(row: Notification) -> str:
+def notification_send(row: Notification, delivery: OutboxSend | None = None) -> str:
     """Render and send the email of one outbox row; return its Message-ID.
 
-    Raises whatever the mail backend raises (the task classifies it).
+    ``delivery``: the row's stable Message-ID and what records its acceptance
+    (``sending.email_send``). Raises whatever the mail backend raises (the task classifies it).
     """
     user = row.user
     if row.game is None:
-        return _account_send(row)
+        return _account_send(row, delivery)
     with translation.override(language_of(user)):
         game = _with_seats(row.game)
         names = _names(game)
@@ -248,7 +249,12 @@ def notification_send(row: Notification) -> str:
                 context.update(_timed_out(row))
             subject = _subject(row, names, dropped, you_act=you_act)
         return email_send(
-            user=user, kind=row.kind, subject=subject, template="notification", context=context
+            user=user,
+            kind=row.kind,
+            subject=subject,
+            template="notification",
+            context=context,
+            delivery=delivery,
         )
 
 
@@ -265,7 +271,7 @@ def _invitation(game: Game, user: Any) -> dict[str, Any]:
     return {"inviter_name": notice.inviter if notice else "", "terms": terms}
 
 
-def _account_send(row: Notification) -> str:
+def _account_send(row: Notification, delivery: OutboxSend | None = None) -> str:
     """Send an email about the account rather than one game (``vacation_ended``)."""
     user = row.user
     with translation.override(language_of(user)):
@@ -281,7 +287,12 @@ def _account_send(row: Notification) -> str:
             "kind_display": row.get_kind_display(),
         }
         return email_send(
-            user=user, kind=row.kind, subject=subject, template="notification", context=context
+            user=user,
+            kind=row.kind,
+            subject=subject,
+            template="notification",
+            context=context,
+            delivery=delivery,
         )
 
 

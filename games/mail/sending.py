@@ -8,6 +8,8 @@ recipient's time zone. Used by ``games.mail.notification`` and ``games.mail.dige
 from __future__ import annotations
 
 import email.policy
+import logging
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,6 +26,24 @@ from games.models import NotificationKind
 from games.text.headers import header_safe
 
 UNSUBSCRIBE_SALT = "games.unsubscribe"
+
+log = logging.getLogger(__name__)
+
+
+def outbox_message_id(key: str) -> str:
+    """Return the Message-ID of outbox row ``key`` (``notification-12``): the same on every
+    attempt, so a second copy after a crash threads with the first (issue 28, finding 8)."""
+    domain = urlsplit(settings.SITE_URL).hostname or "localhost"
+    return f"<tigris.{key}@{domain}>"
+
+
+class OutboxSend:
+    """How one outbox email is sent: its stable ``message_id`` and ``accepted``, called with
+    it as soon as the mail server accepted the message, before the connection is closed."""
+
+    def __init__(self, message_id: str, accepted: Callable[[str], None]) -> None:
+        self.message_id = message_id
+        self.accepted = accepted
 
 
 class NotificationEmail(EmailMultiAlternatives):
@@ -62,9 +82,21 @@ def absolute(path: str) -> str:
 
 
 def email_send(
-    *, user: Any, kind: str, subject: str, template: str, context: dict[str, Any]
+    *,
+    user: Any,
+    kind: str,
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    delivery: OutboxSend | None = None,
 ) -> str:
-    """Render ``template``.txt/.html with ``context`` and send to ``user``; return Message-ID."""
+    """Render ``template``.txt/.html with ``context`` and send to ``user``; return Message-ID.
+
+    With ``delivery`` (an outbox row's): its Message-ID, and ``delivery.accepted`` is
+    called the moment the server accepted the message — before the SMTP QUIT, whose
+    failure is only logged then — so a crash or a dropped connection after the acceptance
+    cannot leave the row to be sent again. Raises what the mail backend raises.
+    """
     token = unsubscribe_token(user.pk, kind)
     unsubscribe_url = absolute(reverse("games:unsubscribe", args=[token]))
     context = {
@@ -76,7 +108,7 @@ def email_send(
     text = render_to_string(f"emails/{template}.txt", context)
     html = render_to_string(f"emails/{template}.html", context)
     domain = urlsplit(settings.SITE_URL).hostname or "localhost"
-    message_id = make_msgid(domain=domain)
+    message_id = delivery.message_id if delivery is not None else make_msgid(domain=domain)
     message = NotificationEmail(
         subject=header_safe(subject),  # names are in subjects: no name may break the email
         body=text,
@@ -89,7 +121,17 @@ def email_send(
         },
     )
     message.attach_alternative(html, "text/html")
-    mailers.default.send_messages([message])
+    mailer = mailers.default
+    mailer.open()  # held open: send_messages leaves the closing (QUIT) to us
+    try:
+        mailer.send_messages([message])
+        if delivery is not None:
+            delivery.accepted(message_id)  # recorded before anything else can fail
+    finally:
+        try:
+            mailer.close()
+        except Exception as exc:  # the message was accepted: a failed QUIT changes nothing
+            log.warning("closing the mail connection failed: %s", exc)
     return message_id
 
 

@@ -183,11 +183,13 @@ def turn_owed(
     ``after``, the notification kind (your move or a decision), and whether every other
     seat is a bot's or dropped (its person plays bots alone). None when nobody is owed
     one: nobody waited on, the same seat as in ``before`` (the same stretch: they were
-    told), or a dropped seat (the default policy plays it: nobody to tell). Email rows
+    told), a dropped seat (the default policy plays it: nobody to tell), or a decision
+    the seat's standing order answers in a moment (``game.order_due_at``, issue 28: the
+    order's owner is told nothing they would not be told were they there). Email rows
     (``notify_move``) and webhooks (``outbox.webhooks``) follow this one rule.
     """
     waiting = waiting_kind(after)
-    if waiting is None:
+    if waiting is None or game.order_due_at is not None:
         return None
     seat, kind = waiting
     if before.to_act == seat:
@@ -255,7 +257,7 @@ def turn_notice_carry(
     another seat, a dropped seat). Runs in the move's transaction, the game row locked.
     """
     waiting = waiting_kind(after)
-    if waiting is None or before.to_act != waiting[0]:
+    if waiting is None or before.to_act != waiting[0] or game.order_due_at is not None:
         return None
     seat, kind = waiting
     seat_row = next((s for s in game.seats.all() if s.position == seat), None)

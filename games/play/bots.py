@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from itertools import zip_longest
 
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q
@@ -101,8 +102,10 @@ def games_waiting_on_bots(*, older_than: timedelta) -> list[tuple[int, int]]:
 
     A bot account's seat, or a dropped seat of a 3–4 player game (``botturns``).
 
-    Only those unchanged for ``older_than`` (``Game.updated_at``), longest waiting first,
-    at most ``SWEEP_BATCH``.
+    Only those unchanged for ``older_than`` (``Game.updated_at``), at most
+    ``SWEEP_BATCH``, fairly between accounts (issue 28): the longest waiting game of each
+    creator first, then each one's second, and so on, so one account's many bot games do
+    not hold back another's (``fair_order``).
     """
     to_act = Seat.objects.filter(game_id=OuterRef("pk"), position=OuterRef("to_act_seat"))
     taken_over = Q(Exists(to_act.filter(dropped_at__isnull=False))) & Q(
@@ -111,7 +114,20 @@ def games_waiting_on_bots(*, older_than: timedelta) -> list[tuple[int, int]]:
     games = Game.objects.filter(
         status=Game.Status.ACTIVE, updated_at__lte=timezone.now() - older_than
     ).filter(Q(Exists(to_act.filter(is_bot=True))) | taken_over)
-    return list(games.order_by("updated_at").values_list("pk", "version")[:SWEEP_BATCH])
+    rows = games.order_by("updated_at").values_list("pk", "version", "creator_id")
+    return fair_order(list(rows[: SWEEP_BATCH * 4]))[:SWEEP_BATCH]
+
+
+def fair_order(rows: list[tuple[int, int, int]]) -> list[tuple[int, int]]:
+    """Return ``(game id, version)`` of ``rows`` (id, version, account) round-robin by account.
+
+    ``rows`` are in waiting order; the result takes each account's first, then each
+    one's second…, accounts in the order of their first game.
+    """
+    queues: dict[int, list[tuple[int, int]]] = {}
+    for pk, version, account in rows:
+        queues.setdefault(account, []).append((pk, version))
+    return [row for turn in zip_longest(*queues.values()) for row in turn if row is not None]
 
 
 def bots_sweep() -> int:

@@ -6,7 +6,9 @@ import random
 from collections.abc import Sequence
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -65,6 +67,15 @@ def game_create(
         raise JoinRefused(_("Bots can take only the seats other than yours."))
     if bots:
         is_rated = False  # ratings measure people against people
+        running = bot_games_running(creator_id)
+        if running >= settings.BOT_GAMES_PER_ACCOUNT:
+            raise JoinRefused(
+                _(
+                    "You already have %(n)s games with bots open or in progress, the most "
+                    "one account may have: finish or resign one first."
+                )
+                % {"n": running}
+            )
     control = time_control(
         days_per_move=days_per_move,
         bank_days=bank_days,
@@ -91,6 +102,24 @@ def game_create(
         if 1 + len(bots) == num_players:
             game_start(game=game)
     return game
+
+
+def bot_games_running(user_id: int) -> int:
+    """Return how many games with a bot seat ``user_id`` plays in, open or in progress.
+
+    Their seat not dropped: a game they resigned from has ended (``timeouts.seat_drop``)
+    or goes on among other people. Bounded by ``settings.BOT_GAMES_PER_ACCOUNT`` (issue
+    28: one account's bot games may not take the bots' workers from everyone else).
+    """
+    return (
+        Game.objects.filter(
+            status__in=(Game.Status.OPEN, Game.Status.ACTIVE),
+            seats__user_id=user_id,
+            seats__dropped_at__isnull=True,
+        )
+        .filter(Exists(Seat.objects.filter(game_id=OuterRef("pk"), is_bot=True)))
+        .count()
+    )
 
 
 QUICK_BOT_TIER = "medium"  # "Play a bot now" (issue 15)

@@ -25,14 +25,14 @@ from games.core.errors import (
 )
 from games.core.states import events_to_db, replay, state_from_db, state_to_db
 from games.core.timecontrol import time_control_of
-from games.models import Game, Move, Seat
+from games.models import Game, Move
 from games.play import effects, policy
 from games.play.access import UserLike, locked_game, user_id_of
 from games.play.botturns import bot_played, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, bank_settle, clock_start
 from games.play.errors import IllegalAction
+from games.play.orderturns import order_due, order_schedule, standing_order_action
 from games.selectors.moves import moves_turn_tail
-from games.selectors.orders import orders_for, seat_orders
 from games.text.messages import malformed_action_text
 
 AUTOPLAY_LIMIT = 10_000  # a safety bound on default-policy plies in one transaction
@@ -225,7 +225,9 @@ def action_apply(
         source=source,
     )
     game.state = state_to_db(after)
-    fields = ["state", "version", "to_act_seat", *CLOCK_FIELDS, "updated_at"]
+    fields = ["state", "version", "to_act_seat", "order_due_at", *CLOCK_FIELDS, "updated_at"]
+    # before the effects: whom the move owes a notice reads it (an order will answer)
+    order_schedule(game, after)
     if after.is_over:
         game.to_act_seat = None
         clock_start(game)
@@ -254,7 +256,8 @@ def autoplay(*, game: Game, state: engine.GameState) -> list[Move]:
 
     A dropped seat is played by the default policy (issue 6; ``source`` dropped); a
     decision its player's standing order covers is answered by that order (issue 17,
-    ``standing_order_action``; ``source`` order). Stops when the game waits on a person
+    ``standing_order_action``; ``source`` order) once it is due (``orderturns``: in its
+    own step, after a person-like delay, issue 28). Stops when the game waits on a person
     who must answer, or is over. In a game of 3–4 players the medium bot plays dropped
     seats instead (``botturns``), in the background like any bot. The caller holds the
     game's row lock; returns the moves played.
@@ -269,8 +272,8 @@ def autoplay(*, game: Game, state: engine.GameState) -> list[Move]:
             action, source = policy.default_action(state), Move.Source.DROPPED
         else:
             order = standing_order_action(game=game, seat=seat, state=state)
-            if order is None:
-                break
+            if order is None or not order_due(game):
+                break  # a person must answer, or the order answers later in its own step
             action, source = order, Move.Source.ORDER
         move, state = action_apply(
             game=game, position=seat.position, before=state, action=action, source=source
@@ -292,33 +295,6 @@ def final_ranks(ranking: list[engine.Placing], *, dropped_seats: set[int]) -> di
         tied = i > 0 and placing.rank == kept[i - 1].rank
         places[placing.seat] = places[kept[i - 1].seat] if tied else i + 1
     return places | dict.fromkeys(dropped_seats, len(kept) + 1)
-
-
-def standing_order_action(
-    *, game: Game, seat: Seat, state: engine.GameState
-) -> engine.Action | None:
-    """Return the action ``seat``'s player's standing order gives for ``state``, else None.
-
-    Only a person's own seat, never dropped or bot-played, and only for the decision that
-    seat must take now (RULES.md §15): the engine chooses from that seat's own view
-    (``engine.order_action``), so an order is checked against the rules each time and is
-    never applied for another seat. One query, when a decision is pending (none when the
-    seats were read for the move: ``seat_orders``).
-    """
-    if (
-        state.pending is None
-        or seat.position is None
-        or seat.position != state.to_act
-        or seat.dropped_at is not None
-        or bot_played(game, seat)
-    ):
-        return None
-    orders = seat_orders(seat)  # read with the locked game's seats, when it was
-    if orders is None:
-        orders = orders_for(user_id=seat.user_id, game_id=game.pk)
-    if not orders.kinds:
-        return None
-    return engine.order_action(engine.view_for(state, seat.position), orders)
 
 
 def game_finish(*, game: Game, state: engine.GameState) -> None:

@@ -127,7 +127,9 @@ def seat_remind(*, game_id: int, expected_version: int) -> bool:
 def seat_drop(*, game: Game, seat: Seat, reason: str) -> None:
     """Drop ``seat`` of the locked ``game`` (timeouts or resignation), with its consequences.
 
-    When every seat is dropped the game is aborted (never rated). Otherwise the other
+    When no person is left playing — every seat dropped, or every seat not dropped a bot
+    account's — the game is aborted at once (never rated; issue 28: bots do not play on
+    for nobody, so resigning a 2-player game against a bot ends it). Otherwise the other
     players are told (``seat_dropped``) and the seat is played automatically whenever the
     game waits on it: by the default policy at once in a 2-player game, by the medium bot
     in the background in a game of 3–4 (``botturns``); a rated game ranks it last
@@ -137,7 +139,7 @@ def seat_drop(*, game: Game, seat: Seat, reason: str) -> None:
     seat.drop_reason = reason
     seat.save(update_fields=["dropped_at", "drop_reason"])
     stamps.games_changed([game.pk])  # the game's pages now say who was dropped
-    if not game.seats.filter(dropped_at__isnull=True).exists():
+    if not game.seats.filter(dropped_at__isnull=True, is_bot=False).exists():
         game.status = Game.Status.ABORTED
         game.to_act_seat = None
         clock_start(game)

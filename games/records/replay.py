@@ -65,6 +65,8 @@ def load_record(text: str | bytes) -> dict[str, Any]:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise RecordError(0, _("not JSON (%(error)s)") % {"error": exc}) from None
+    except RecursionError:  # thousands of nested brackets: no record is that deep
+        raise RecordError(0, _("not JSON (nested too deeply)")) from None
     if not isinstance(data, dict):
         raise RecordError(0, _("a record is a JSON object"))
     return data
@@ -102,25 +104,70 @@ def replay_record(data: dict[str, Any] | str | bytes) -> ReplayedRecord:
             ) from None
         actions.append(action)
     _check_result(data.get("result"), state, len(moves))
-    players = data.get("players") or []
     return ReplayedRecord(
         start=start,
         final=state,
         actions=tuple(actions),
-        players=tuple(p for p in players if isinstance(p, dict)),
+        players=_players(data.get("players"), num_players),
     )
+
+
+def _players(players: Any, num_players: int) -> tuple[dict[str, Any], ...]:
+    """Return the record's seats as ``{"seat", "name", "dynasty", "bot"}``, typed and bounded.
+
+    Absent or null gives none. Raises ``RecordError`` (ply 0) for anything but a list of
+    at most ``num_players`` objects whose ``seat`` is a seat number; a name or dynasty
+    that is not text is refused, a long one cut (40 and 10 characters, as the board shows).
+    """
+    if players is None:
+        return ()
+    reason = _("'players' must be a list of objects with a seat number, name and dynasty")
+    if not isinstance(players, list) or len(players) > num_players:
+        raise RecordError(0, reason)
+    seats = []
+    for p in players:
+        if not isinstance(p, dict):
+            raise RecordError(0, reason)
+        seat, name, dynasty = p.get("seat"), p.get("name", ""), p.get("dynasty", "")
+        if type(seat) is not int or not 1 <= seat <= num_players:
+            raise RecordError(0, reason)
+        if not isinstance(name, str | None) or not isinstance(dynasty, str | None):
+            raise RecordError(0, reason)
+        seats.append(
+            {
+                "seat": seat,
+                "name": (name or "")[:40],
+                "dynasty": (dynasty or "")[:10],
+                "bot": p.get("bot") is True,
+            }
+        )
+    return tuple(seats)
+
+
+def _shown(value: Any) -> str:
+    """Return ``repr(value)`` cut to 40 characters, for a refusal that quotes the record."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = "…"
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _header(data: dict[str, Any]) -> tuple[int, int, bool]:
     """Return the player count, seed and scoring mode; raise ``RecordError`` (ply 0)."""
     if data.get("format") != FORMAT:
-        raise RecordError(0, _("not a game record (format %(f)r)") % {"f": data.get("format")})
+        raise RecordError(
+            0, _("not a game record (format %(f)s)") % {"f": _shown(data.get("format"))}
+        )
     if data.get("format_version") != FORMAT_VERSION:
         raise RecordError(
-            0, _("format version %(v)r is not supported") % {"v": data.get("format_version")}
+            0,
+            _("format version %(v)s is not supported") % {"v": _shown(data.get("format_version"))},
         )
     if data.get("rules") != RULES_EDITION:
-        raise RecordError(0, _("rules %(r)r are not this site's") % {"r": data.get("rules")})
+        raise RecordError(
+            0, _("rules %(r)s are not this site's") % {"r": _shown(data.get("rules"))}
+        )
     game = data.get("game")
     if not isinstance(game, dict):
         raise RecordError(0, _("'game' must be an object"))
@@ -145,15 +192,15 @@ def _action(move: Any, n: int, state: engine.GameState) -> engine.Action:
     if not isinstance(move, dict):
         raise RecordError(n, _("a move is an object with its ply, seat and action"))
     if move.get("ply") != n:
-        raise RecordError(n, _("ply %(got)r out of order") % {"got": move.get("ply")})
+        raise RecordError(n, _("ply %(got)s out of order") % {"got": _shown(move.get("ply"))})
     if state.is_over:
         raise RecordError(n, _("the game was already over"))
     if move.get("seat") != state.to_act:
         raise RecordError(
             n,
-            _("seat %(got)r moves, but seat %(seat)s must act")
+            _("seat %(got)s moves, but seat %(seat)s must act")
             % {
-                "got": move.get("seat"),
+                "got": _shown(move.get("seat")),
                 "seat": state.to_act,
             },
         )

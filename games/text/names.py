@@ -27,6 +27,10 @@ MAX_KEY_LENGTH = 200  # a skeleton may be longer than its name ("m" → "rn")
 # Combining marks in a row on one letter: scripts that stack marks (Thai, Devanagari,
 # Vietnamese before NFKC) need two or three; "Zalgo" text piles up dozens over other lines.
 MAX_STACKED_MARKS = 4
+# Symbols that draw nothing though Unicode calls them visible (issue 28): a name holding
+# one looks like the name without it. BRAILLE PATTERN BLANK, MUSICAL SYMBOL NULL NOTEHEAD,
+# HANGUL and HALFWIDTH HANGUL fillers.
+BLANK_SYMBOLS = frozenset("\u2800\U0001d159\u115f\u1160\u3164\uffa0")
 
 
 def normalise(value: str) -> str:
@@ -39,7 +43,14 @@ def normalise(value: str) -> str:
 
 
 def _is_invisible(ch: str) -> bool:
-    return bool(icu.Char.hasBinaryProperty(ch, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT))
+    return ch in BLANK_SYMBOLS or bool(
+        icu.Char.hasBinaryProperty(ch, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT)
+    )
+
+
+def is_invisible(ch: str) -> bool:
+    """Return whether ``ch`` draws nothing: default-ignorable, or a blank symbol."""
+    return _is_invisible(ch)
 
 
 def validate(value: str) -> None:

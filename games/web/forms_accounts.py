@@ -75,8 +75,9 @@ class SignupForm(forms.Form):
         """Called by allauth once ``user`` is saved: create the profile with the name.
 
         A look-alike saved by another sign-up since this form's check loses in the database
-        (``Profile.name_key`` is unique): the account stands without a name of its own, and
-        the player is asked to choose one.
+        (``Profile.name_key`` is unique): the account stands with the name and the first free
+        number after it ("Tess One 2"), never an empty name that would show the username
+        (the email's local part; issue 28), and the player is told and may choose another.
         """
         profile = profiles.profile_get(user)
         profile.display_name = self.cleaned_data["display_name"]
@@ -84,18 +85,27 @@ class SignupForm(forms.Form):
         language = get_language()
         if language in dict(settings.LANGUAGES):
             profile.language = language
-        try:
-            with transaction.atomic():
-                profile.save(update_fields=["display_name", "language"])
-        except IntegrityError:
+        wanted = profile.display_name
+        for n in range(1, 100):
+            if n > 1:
+                profile.display_name = f"{wanted[: 40 - len(str(n)) - 1]} {n}"
+            try:
+                with transaction.atomic():
+                    profile.save(update_fields=["display_name", "language"])
+            except IntegrityError:
+                continue
+            break
+        else:  # a hundred look-alikes: no name of its own, as before
             profile.display_name = ""
             profile.save(update_fields=["display_name", "language"])
+        if profile.display_name != wanted:
             messages.warning(
                 request,
                 _(
-                    "Another player took this display name a moment ago: "
-                    "choose another in your settings."
-                ),
+                    "Another player took this display name a moment ago: you are shown as "
+                    "“%(name)s” for now; choose another in your settings."
+                )
+                % {"name": profile.display_name},
             )
 
 

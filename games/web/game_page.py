@@ -70,6 +70,9 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     ``seated``: whether the viewer plays in the game. Who is on vacation or in their quiet
     hours, and until when, tells when a person is away or asleep: only the players of the
     game learn it (it explains their clock); a spectator sees a paused clock as paused.
+    So do the deadline and the time banks, which quiet hours move (issue 28, finding 2):
+    a spectator gets ``deadline`` None and no ``banks``, only ``waiting`` (whose clock
+    runs, as its label, "" when none does).
     """
     seats = [s for s in game.seats.all() if s.position is not None]
     labels = {s.position: display_name(s.user) for s in seats}
@@ -101,8 +104,13 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
         "seated": seated,
         "quiet": _in_quiet_hours(seats, labels, mine=mine) if active and seated else [],
         "quiet_allowed": game.quiet_hours_allowed,
-        "banks": bank_rows(game, seats, labels, paused=paused) if active else [],
-        "deadline": game.deadline if active else None,
+        "banks": bank_rows(game, seats, labels, paused=paused) if active and seated else [],
+        "deadline": game.deadline if active and seated else None,
+        "waiting": (
+            labels.get(game.deadline_seat or 0, "")
+            if active and not seated and game.deadline is not None
+            else ""
+        ),
         "deadline_label": labels.get(game.deadline_seat or 0, ""),
         # The viewer's own clock, vacation and quiet hours are written to them as "you".
         "deadline_mine": mine is not None and mine == game.deadline_seat,
@@ -210,7 +218,7 @@ def game_context(
     seat = seat_for(game, user)
     position = seat.position if seat else None
     ctx: dict[str, Any] = {
-        "game": GameHeader.of(game),
+        "game": GameHeader.of(game, seated=seat is not None),
         "seat": position,
         "seated": seat is not None,
         "error": error,

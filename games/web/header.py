@@ -38,8 +38,12 @@ class GameHeader:
     time_control: TimeControl = NoLimit()
 
     @staticmethod
-    def of(game: Game) -> GameHeader:
-        """Return the header of ``game`` (its seats read as fetched: ``with_seats``)."""
+    def of(game: Game, *, seated: bool = False) -> GameHeader:
+        """Return the header of ``game`` (its seats read as fetched: ``with_seats``).
+
+        ``deadline`` is None unless the viewer is ``seated`` in the game: a deadline moved
+        by a player's quiet hours would tell a spectator when that player sleeps (issue 28).
+        """
         return GameHeader(
             pk=game.pk,
             status=str(game.status),
@@ -51,7 +55,7 @@ class GameHeader:
             is_rated=game.is_rated,
             open_scoring=game.open_scoring,
             vacation_allowed=game.vacation_allowed,
-            deadline=game.deadline,
+            deadline=game.deadline if seated else None,
             to_act_seat=game.to_act_seat,
             time_control=time_control_of(game),
         )

@@ -46,7 +46,7 @@ def replay_context(
     changed = entries[-1]["squares"] if entries else set()
     ctx = view_context(view, seats, changed=changed)
     ctx.update(
-        game=GameHeader.of(game),
+        game=GameHeader.of(game, seated=seat is not None),
         seat=position,
         ply=ply,
         last=last,

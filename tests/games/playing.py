@@ -15,7 +15,11 @@ from games.play import submit as play_submit
 def submit(
     game: Game, seats: dict[int, Any], pick: Callable[[tuple[engine.Action, ...]], engine.Action]
 ) -> Game:
-    """Have the seat that must act in ``game`` play ``pick(legal actions)``; return the game."""
+    """Have the seat that must act in ``game`` play ``pick(legal actions)``; return the game.
+
+    A standing order the move asks answers then too (``orders_answered``), as it would
+    in a moment.
+    """
     game.refresh_from_db()
     state = game_state(game)
     assert state.to_act is not None
@@ -26,6 +30,7 @@ def submit(
         action=str(action),
         expected_version=game.version,
     )
+    orders_answered()
     game.refresh_from_db()
     return game
 
@@ -41,3 +46,22 @@ def passing(legal: tuple[engine.Action, ...]) -> engine.Action:
 def randomly(rng: random.Random) -> Callable[[tuple[engine.Action, ...]], engine.Action]:
     """Return a picker choosing uniformly with ``rng``."""
     return lambda legal: rng.choice(legal)
+
+
+def orders_answered() -> int:
+    """Answer every standing order waiting in its own step (issue 28) now; return the plies.
+
+    Makes each pending answer due and runs the orders' sweep, again for an order that the
+    answer asks next, as the sweep would over the next minutes.
+    """
+    from django.utils import timezone
+
+    from games.play.orders import orders_sweep
+
+    answered = 0
+    while Game.objects.filter(order_due_at__isnull=False).update(order_due_at=timezone.now()):
+        plies = orders_sweep()
+        if not plies:
+            break
+        answered += plies
+    return answered

@@ -74,3 +74,23 @@ def test_a_logged_in_player_who_is_not_staff_is_refused_the_admin_login() -> Non
     assert client.get("/admin/login/").status_code == 403
     refused = client.post("/admin/login/", {"username": "keeper", "password": PASSWORD})
     assert refused.status_code == 403
+
+
+def test_failed_sign_ins_count_per_account_whether_named_by_username_or_email(
+    staff: Any,
+) -> None:
+    """Issue 28, finding 5: three wrong by name and two by address are the account's five."""
+    from django.core.cache import cache
+
+    cache.clear()
+    client = Client()
+    for n, login in enumerate(
+        ["keeper", "KEEPER", "keeper", "keeper@example.com", "Keeper@Example.com"]
+    ):
+        answer = client.post("/accounts/login/", {"login": login, "password": f"guess-{n}"})
+        assert "Too many failed login attempts" not in answer.content.decode()
+    for login in ("keeper@example.com", "keeper"):
+        limited = Client().post("/accounts/login/", {"login": login, "password": PASSWORD})
+        assert "Too many failed login attempts" in limited.content.decode(), login
+    assert "_auth_user_id" not in client.session
+    cache.clear()

@@ -36,7 +36,17 @@ LOOK_ALIKES = [
     " TESS ONE ",
 ]
 SEPARATORS = ["Tess\u2028One", "Tess\u2029One", "Tess\u0085One", "Tess\u200bOne"]
-INVISIBLE = ["\u3164", "\u2800", "\u3164\u3164", "\u115f", "Tess\u3164One", "...", "\u2800 \u2800"]
+INVISIBLE = [
+    "\u3164",
+    "\u2800",
+    "\u3164\u3164",
+    "\u115f",
+    "Tess\u3164One",
+    "...",
+    "\u2800 \u2800",
+    "Tess\u2800",  # blank braille beside letters (issue 28)
+    "Tess \U0001d159One",  # a null notehead draws nothing (issue 28)
+]
 
 
 def _sign_up(display_name: str, email: str = "new@example.com") -> Any:
@@ -151,12 +161,19 @@ def test_two_racing_sign_ups_with_look_alike_names_collide_in_the_database(
     request._messages = FallbackStorage(request)  # type: ignore[attr-defined]
     winner, loser = user_factory(), user_factory()
     first.signup(request, winner)
-    second.signup(request, loser)  # no 500: the account stands, without the name
+    second.signup(request, loser)  # no 500: the account stands, with a numbered name
     assert Profile.objects.get(user=winner).display_name == TAKEN
-    assert Profile.objects.get(user=loser).display_name == ""
-    assert display_name(loser) == loser.username
+    assert Profile.objects.get(user=loser).display_name == "\u0422\u0435ss One 2"
+    assert display_name(loser) != loser.username  # never the email's local part (issue 28)
     shown = [str(m) for m in request._messages]  # type: ignore[attr-defined]
     assert any("choose another in your settings" in m for m in shown), shown
+    # six sign-ups with one name at once: six names, none empty (issue 28, finding 5)
+    racers = [_validated_signup("Same Name") for _ in range(6)]
+    accounts = [user_factory() for _ in racers]
+    for form, account in zip(racers, accounts, strict=True):
+        form.signup(request, account)
+    shown_names = [Profile.objects.get(user=a).display_name for a in accounts]
+    assert shown_names == ["Same Name", *(f"Same Name {n}" for n in range(2, 7))]
 
 
 def test_a_settings_race_for_a_look_alike_name_answers_with_the_form(

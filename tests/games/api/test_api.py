@@ -246,3 +246,99 @@ def test_the_leaderboard_pages_people_by_rating() -> None:
     ids = [r["player"]["id"] for r in body["results"] + second["results"]]
     assert ids == [u.pk for u in reversed(users)]
     assert body["results"][0]["rating"] == 1500 + 40 * (22 - 6)
+
+
+def _cursor(text: str) -> str:
+    import base64
+
+    return base64.b64encode(text.encode()).decode()
+
+
+LEADERBOARD_POSITIONS = {
+    "cursor=" + _cursor(p) for p in ("p=9223372036854775808", "p=-9223372036854775809", "p=1.5")
+}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "cursor=" + _cursor("o=-1&p=1"),
+        "cursor=" + _cursor("p=abc"),
+        "cursor=" + _cursor("o=1e9"),
+        "cursor=" + _cursor("o=999999999999"),
+        "cursor=" + _cursor("p=9223372036854775808"),
+        "cursor=" + _cursor("p=-9223372036854775809"),
+        "cursor=" + _cursor("p=1.5"),
+        "cursor=" + _cursor("p=nan"),
+        "cursor=" + _cursor("p=inf"),
+        "cursor=" + _cursor("r=maybe"),
+        "cursor=%FF%FE",
+        "cursor=not-base64!",
+        "page_size=0",
+        "page_size=-3",
+        "page_size=101",
+        "page_size=abc",
+        "player=9223372036854775808",
+        "player=-1",
+        "num_players=9223372036854775808",
+    ],
+)
+def test_forged_cursors_and_parameters_answer_a_json_422_on_every_page(
+    world: World, query: str
+) -> None:
+    """Issue 28 finding 6 (and 9: page_size): a JSON refusal, never a 500 or an HTML page."""
+    owner = world.seats[1].pk
+    for path in (
+        "/games",
+        f"/games/{world.public.pk}/moves",
+        f"/players/{owner}/rating",
+        f"/players/{owner}/games",
+        "/leaderboard",
+        "/me/waiting",
+    ):
+        if query.startswith(("player=", "num_players=")) and path != "/games":
+            continue
+        status, body = get(world.owner, f"{path}?{query}")
+        if path == "/leaderboard" and query in LEADERBOARD_POSITIONS:
+            # the leaderboard is ordered by a rating, a number: these are positions on it
+            assert status == 200, body
+            continue
+        assert status == 422 and body["code"] == "invalid", (path, query, body)
+
+
+@pytest.mark.parametrize(
+    "path", ["/games/9223372036854775808", "/players/9223372036854775808", "/games/-1/moves"]
+)
+def test_ids_out_of_range_answer_json(world: World, path: str) -> None:
+    status, body = get(world.owner, path)
+    assert status in (404, 422) and body["code"] in ("not_found", "invalid"), body
+
+
+def test_the_schema_documents_every_refusal_and_bounds_the_page_parameters() -> None:
+    """Issue 28, finding 9: 401, 404, 409, 422 and 429 where they can come; cursor and
+    page_size described as they are checked."""
+    _status, schema = get(Client(), "/openapi.json")
+    wanted = {
+        "/games": {200, 401, 422, 429},
+        "/games/{game_id}": {200, 401, 404, 422, 429},
+        "/games/{game_id}/moves": {200, 401, 404, 422, 429},
+        "/games/{game_id}/record": {200, 401, 404, 409, 422, 429},
+        "/players/{user_id}": {200, 401, 404, 422, 429},
+        "/players/{user_id}/rating": {200, 401, 404, 422, 429},
+        "/players/{user_id}/games": {200, 401, 404, 422, 429},
+        "/leaderboard": {200, 401, 422, 429},
+        "/me": {200, 401, 429},
+        "/me/waiting": {200, 401, 422, 429},
+    }
+    for path, codes in wanted.items():
+        responses = schema["paths"][f"{API}{path}"]["get"]["responses"]
+        assert {int(c) for c in responses} == codes, path
+        for code in codes - {200}:
+            ref = responses[str(code)]["content"]["application/json"]["schema"]["$ref"]
+            shape = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+            assert {"detail", "code"} <= set(shape["properties"]), (path, code)
+    params = {p["name"]: p for p in schema["paths"][f"{API}/games"]["get"]["parameters"]}
+    size = params["page_size"]["schema"]["anyOf"][0]
+    assert (size["minimum"], size["maximum"]) == (1, 100)
+    cursor = params["cursor"]["schema"]["anyOf"][0]
+    assert cursor["maxLength"] == 200 and cursor["pattern"]

@@ -196,3 +196,48 @@ def test_bots_and_strangers_cannot_write_and_chat_never_moves_the_game() -> None
     with pytest.raises(ChatTooFast):
         for n in range(chat.RATE_MESSAGES + 1):
             chat.chat_post(game_id=game.pk, user=seats[2], text=f"m{n}")
+
+
+def test_a_spectator_cannot_report_and_so_enumerate_a_players_only_chat() -> None:
+    """Issue 28, finding 5: the same answer as for no message at all, and no report."""
+    game, seats = started_game(2, chat_spectators=False)
+    line = chat.chat_post(game_id=game.pk, user=seats[1], text="our secret plan")
+    watcher = client_for(UserFactory())
+    answers = [
+        watcher.post(f"/games/{game.pk}/chat/{pk}/report", HTTP_HX_REQUEST="true")
+        for pk in (line.pk, line.pk + 1000)
+    ]
+    assert [a.status_code for a in answers] == [400, 400]
+    assert all(b"There is no such message." in a.content for a in answers)
+    assert b"our secret plan" not in answers[0].content
+    assert not ChatReport.objects.exists()
+    assert chat.chat_report(message_id=line.pk, game_id=game.pk, user=seats[2]) is True
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("gg\u200b", "gg"),
+        ("g\u2060g\ufeff", "gg"),
+        ("soft\u00adhyphen", "softhyphen"),
+        ("e\u0301", "\u00e9"),  # NFC
+    ],
+)
+def test_chat_lines_are_kept_without_zero_width_characters(text: str, kept: str) -> None:
+    """Issue 28, finding 5: normalised as names are, within reason (ZWJ, ZWNJ stay)."""
+    game, seats = started_game(2)
+    assert chat.chat_post(game_id=game.pk, user=seats[1], text=text).text == kept
+
+
+@pytest.mark.parametrize("text", ["line\u2028break", "para\u2029graph", "z" + "\u0301" * 250])
+def test_separators_and_stacked_marks_are_refused_in_both_languages(text: str) -> None:
+    from django.utils import translation
+
+    game, seats = started_game(2)
+    with pytest.raises(ChatRefused) as refused:
+        chat.chat_post(game_id=game.pk, user=seats[1], text=text)
+    with translation.override("zh-hans"), pytest.raises(ChatRefused) as refused_zh:
+        chat.chat_post(game_id=game.pk, user=seats[1], text=text)
+    assert str(refused.value) != str(refused_zh.value)
+    assert not ChatMessage.objects.exists()
+    assert chat.chat_post(game_id=game.pk, user=seats[1], text="\u0e01\u0e34\u0e4a").text

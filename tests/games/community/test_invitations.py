@@ -153,3 +153,33 @@ def test_a_rematch_against_bots_seats_the_same_bots_and_starts_at_once() -> None
 def test_the_settings_a_rematch_copies_are_every_choice_of_game_create() -> None:
     chosen = set(inspect.signature(lifecycle.game_create).parameters) - {"creator", "bots"}
     assert set(Game.SETTINGS) == chosen  # a new setting cannot be forgotten by a rematch
+
+
+def test_invitations_are_limited_per_invitee_and_per_day_and_refusals_create_nothing(
+    monkeypatch: Any,
+) -> None:
+    """Issue 28, finding 5: 12 games inviting one player in seconds made 13 emails."""
+    from django.utils import translation
+
+    from games.community import invitations
+
+    host, mei = _named("Host"), _named("Mei")
+    client = client_for(host)
+    answers = [_create(client, invite="Mei").status_code for _ in range(5)]
+    assert answers == [302, 302, 302, 400, 400]
+    assert Invitation.objects.filter(invitee=mei).count() == invitations.PENDING_PER_INVITEE
+    emails = Notification.objects.filter(user=mei, kind="invitation").count()
+    assert emails == invitations.PENDING_PER_INVITEE
+    refused = _create(client, invite="Mei")
+    assert "unanswered already" in refused.content.decode()
+    with translation.override("zh-hans"), pytest.raises(invitations.InvitationRefused) as zh:
+        invitations.invitations_allowed(inviter_id=host.pk, invitee_ids=[mei.pk])
+    assert "邀请" in str(zh.value)
+    # the day's limit, whoever is invited
+    _named("Other")
+    monkeypatch.setattr(invitations, "INVITATIONS_PER_DAY", 4)
+    assert _create(client, invite="Other").status_code == 302  # the fourth today
+    games = Game.objects.count()
+    answer = _create(client, invite="Other")
+    assert answer.status_code == 400 and Game.objects.count() == games
+    assert "the most a day" in answer.content.decode()

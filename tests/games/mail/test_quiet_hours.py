@@ -36,7 +36,8 @@ def _quiet_in_new_york(user: Any) -> None:
 
 def _game_waiting_on(sleeper: Any, **options: Any) -> Game:
     other = UserFactory()
-    game = lifecycle.game_create(creator=other, num_players=2, days_per_move=1, **options)
+    options.setdefault("days_per_move", 1)
+    game = lifecycle.game_create(creator=other, num_players=2, **options)
     lifecycle.game_join(game_id=game.pk, user=sleeper)
     game.refresh_from_db()
     seats = {s.position: s.user for s in game.seats.all()}
@@ -71,10 +72,12 @@ def test_emails_wait_for_the_end_of_quiet_hours_and_the_clock_stands_still() -> 
         own = client_for(sleeper).get(f"/games/{game.pk}/").content.decode()  # as "you"
         assert "You are in your quiet hours until" in own and "in their quiet hours" not in own
         assert "You must act: due in " in own and own.count("must act: due in") == 1
-        # A stranger learns nothing of when a player sleeps: only the clock (issue 17).
+        # A stranger learns nothing of when a player sleeps: whose clock runs, not when
+        # it runs out (issue 17; issue 28, finding 2)
         for watcher in (Client(), client_for(UserFactory())):
             seen = watcher.get(f"/games/{game.pk}/").content.decode()
-            assert " must act: due in " in seen and "quiet hours" not in seen
+            assert " must act; only the game's players see the deadline." in seen
+            assert "due in" not in seen and "quiet hours" not in seen
         for _minute in range(0, 6 * 60 + 50, 10):  # beat all night long, until 06:50 EDT
             clock.shift(timedelta(minutes=10))
             assert tasks.send_batched() == 0
@@ -90,6 +93,53 @@ def test_emails_wait_for_the_end_of_quiet_hours_and_the_clock_stands_still() -> 
     assert len(subjects) == 3, subjects  # two "the game started", one turn email for both
     assert "Your move in 2 games" in subjects
     assert not Notification.objects.filter(user=sleeper, status="pending").exists()
+
+
+def _deadline_texts(deadline: datetime) -> list[str]:
+    """Every way a page or the API could write ``deadline``: ISO, its date, "due in"."""
+    return [deadline.isoformat(), deadline.strftime("%Y-%m-%dT%H:%M"), "due in", "9 Mar, "]
+
+
+def test_spectators_see_no_deadline_or_time_bank_that_quiet_hours_moved() -> None:
+    """Issue 28, finding 2: the deadline (moved by quiet hours) and the banks are the players'."""
+    from games.accounts import tokens
+
+    sleeper = UserFactory()
+    _quiet_in_new_york(sleeper)
+    with time_machine.travel(LATE, tick=False):
+        game = _game_waiting_on(sleeper)
+        banked = _game_waiting_on(sleeper, days_per_move=None, bank_days=3)
+        assert game.deadline == datetime(2026, 3, 9, 20, 0, tzinfo=UTC)  # moved by 16 h
+        stranger = UserFactory()
+        _row, secret = tokens.token_create(user=stranger, name="watcher")
+        _row, own_secret = tokens.token_create(user=sleeper, name="mine")
+        for watcher in (Client(), client_for(stranger)):
+            for g in (game, banked):
+                seen = watcher.get(f"/games/{g.pk}/").content.decode()
+                assert "data-deadline" not in seen and "Time banks" not in seen
+                for text in _deadline_texts(g.deadline):
+                    assert text not in seen, text
+                replay = watcher.get(f"/games/{g.pk}/replay").content.decode()
+                assert g.deadline.isoformat() not in replay
+        for headers in ({}, {"HTTP_AUTHORIZATION": f"Bearer {secret}"}):
+            listed = Client().get("/api/v1/games", **headers).json()["results"]
+            assert {r["id"]: r["deadline"] for r in listed} == {game.pk: None, banked.pk: None}
+            assert (
+                Client().get(f"/api/v1/games/{game.pk}", **headers).json()["game"]["deadline"]
+                is None
+            )
+        # the players keep the whole deadline
+        own = client_for(sleeper).get(f"/games/{game.pk}/").content.decode()
+        assert "You must act: due in " in own, own[own.find("clock") :][:600]
+        assert 'data-deadline="2026-03-09T16:00:00-04:00"' in own
+        mine = (
+            Client()
+            .get(f"/api/v1/games/{game.pk}", HTTP_AUTHORIZATION=f"Bearer {own_secret}")
+            .json()
+        )
+        assert mine["game"]["deadline"].startswith("2026-03-09T20:00")
+        banks = client_for(sleeper).get(f"/games/{banked.pk}/").content.decode()
+        assert "Time banks" in banks
 
 
 def test_quiet_hours_are_set_in_settings_with_both_ends_or_refused() -> None:

@@ -231,3 +231,55 @@ def test_every_tier_answers_on_the_site_within_its_budget(settings: Any, tier: s
     ply = tasks.play_bot_move(game.pk, game.version)
     assert ply == game.version + 1
     assert Move.objects.get(game=game, ply=ply).source == Move.Source.BOT
+
+
+def test_a_game_with_no_person_left_playing_ends_at_once() -> None:
+    """Issue 28, finding 3: resigning a 2-player bot game, or the last person of a game of
+    bots, ends it; no bot plays on for nobody, nothing is queued or swept."""
+    from games.play import lifecycle, timeouts
+    from tests.games.factories import UserFactory
+
+    person = UserFactory()
+    duel = lifecycle.game_against_bot_create(creator=person)
+    three = lifecycle.game_create(
+        creator=person, num_players=4, is_rated=False, bots=("hard", "hard", "hard")
+    )
+    for game in (duel, three):
+        timeouts.game_resign(game_id=game.pk, user=person)
+        game.refresh_from_db()
+        assert game.status == Game.Status.ABORTED and game.to_act_seat is None
+    assert bots.games_waiting_on_bots(older_than=timedelta(0)) == []
+    assert bots.bots_sweep() == 0
+
+
+def test_an_account_may_run_only_so_many_bot_games(settings: Any) -> None:
+    """Issue 28, finding 3: a clear refusal past ``BOT_GAMES_PER_ACCOUNT``, in both languages;
+    a game resigned (so ended) frees its place."""
+    from django.utils import translation
+
+    from games.core.errors import JoinRefused
+    from games.play import lifecycle, timeouts
+    from tests.games.factories import UserFactory, client_for
+
+    settings.BOT_GAMES_PER_ACCOUNT = 2
+    person = UserFactory()
+    first = lifecycle.game_against_bot_create(creator=person)
+    lifecycle.game_create(creator=person, num_players=3, is_rated=False, bots=("easy",))
+    before = Game.objects.count()
+    with pytest.raises(JoinRefused, match="You already have 2 games with bots"):
+        lifecycle.game_against_bot_create(creator=person, tier="hard")
+    with translation.override("zh-hans"), pytest.raises(JoinRefused) as refused:
+        lifecycle.game_against_bot_create(creator=person, tier="hard")
+    assert "机器人" in str(refused.value)
+    assert Game.objects.count() == before
+    # someone else is not held back by this account's games
+    lifecycle.game_against_bot_create(creator=UserFactory())
+    timeouts.game_resign(game_id=first.pk, user=person)
+    lifecycle.game_against_bot_create(creator=person, tier="hard")
+    assert client_for(person).get("/").status_code == 200
+
+
+def test_the_bots_sweep_serves_accounts_in_turn() -> None:
+    """Issue 28, finding 3: one account's many waiting games do not go before another's."""
+    rows = [(1, 5, 7), (2, 5, 7), (3, 5, 7), (4, 5, 8), (5, 5, 7), (6, 5, 9)]
+    assert bots.fair_order(rows) == [(1, 5), (4, 5), (6, 5), (2, 5), (3, 5), (5, 5)]

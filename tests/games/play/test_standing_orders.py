@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from games.selectors.games import seat_infos
 from games.text.gamelog import log_entries
 from tests.engine.rules_helpers import play, position
 from tests.games.factories import UserFactory, game_at_state
+from tests.games.playing import orders_answered
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +46,7 @@ def act(game: Game, seats: dict[int, Any], *notations: str) -> Game:
             action=notation,
             expected_version=game.version,
         )
+        orders_answered()  # in their own step, as the sweep would a moment later (issue 28)
     game.refresh_from_db()
     return game
 
@@ -206,3 +209,44 @@ def test_the_players_next_email_tells_of_the_orders_answer(mailoutbox: list[Any]
     (message,) = [m for m in mailoutbox if seats[2].email in m.to]
     assert "Your standing order answered for you." in message.body
     assert "committed 2" in message.body or "commit" in message.body.lower()
+
+
+def test_an_order_answers_in_its_own_step_and_its_owner_is_told_nothing_meanwhile() -> None:
+    """Issue 28, finding 1: the answer waits a person-like delay; no decision notice is
+    written for it; an order taken back meanwhile leaves the owner told, as if there."""
+    from django.utils import timezone
+
+    from games.models import Notification
+    from games.play.orders import orders_sweep
+
+    game, seats = revolt_game()
+    play_orders.game_orders_set(game_id=game.pk, user=seats[2], orders={"revolt_defender": "all"})
+    for version, notation in enumerate(("leader priest e6", "commit 0")):
+        play_submit.game_submit_action(
+            game_id=game.pk, user=seats[1], action=notation, expected_version=version
+        )
+    game.refresh_from_db()
+    assert game.version == 2 and game.order_due_at is not None
+    assert game.order_due_at - timezone.now() >= timedelta(seconds=4)
+    assert orders_sweep() == 0  # not due yet
+    assert (
+        not Notification.objects.filter(user=seats[2], game=game)
+        .exclude(kind="game_started")
+        .exists()
+    )
+    Game.objects.filter(pk=game.pk).update(order_due_at=timezone.now())
+    assert orders_sweep() == 1
+    assert moves(game)[-1] == (2, "commit 2", "order")
+    # another revolt: the owner takes the order back before it answers
+    game, seats = revolt_game()
+    play_orders.game_orders_set(game_id=game.pk, user=seats[2], orders={"revolt_defender": "all"})
+    for version, notation in enumerate(("leader priest e6", "commit 0")):
+        play_submit.game_submit_action(
+            game_id=game.pk, user=seats[1], action=notation, expected_version=version
+        )
+    play_orders.game_orders_set(game_id=game.pk, user=seats[2], orders=None)
+    Game.objects.filter(pk=game.pk).update(order_due_at=timezone.now())
+    assert orders_sweep() == 0
+    game.refresh_from_db()
+    assert game.version == 2 and game.order_due_at is None
+    assert Notification.objects.filter(user=seats[2], game=game, ply=2, kind="decision").exists()

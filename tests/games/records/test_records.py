@@ -172,3 +172,45 @@ def test_an_unfinished_games_record_is_the_requesters_own_view() -> None:
         assert stranger.get(f"/games/{game.pk}/{path}").status_code == 404
         assert Client().get(f"/games/{game.pk}/{path}").status_code == 404
     assert Client().get("/games/999999/record.json").status_code == 404
+
+
+def _malformed_records(record: dict[str, Any]) -> list[tuple[str, str]]:
+    """Malformed records (issue 28, finding 7) with a word of the reason each must give."""
+    deep = "[" * 5000 + "]" * 5000
+    return [
+        (deep, "not JSON"),
+        ('{"a": ' * 3000 + "1" + "}" * 3000, "not JSON"),
+        (json.dumps({**record, "players": 1}), "players"),
+        (json.dumps({**record, "players": True}), "players"),
+        (json.dumps({**record, "players": 2.5}), "players"),
+        (json.dumps({**record, "players": [1, 2]}), "players"),
+        (json.dumps({**record, "players": [{"seat": [1], "name": {"x": 1}}]}), "players"),
+        (json.dumps({**record, "format": json.loads("[" * 900 + "]" * 900)}), "not a game record"),
+        (json.dumps({**record, "moves": [{"ply": 1, "seat": 1, "action": 7}]}), "no action"),
+    ]
+
+
+def test_malformed_records_are_refused_with_a_reason_everywhere(
+    finished: tuple[Game, dict[str, Any]], tmp_path: Path
+) -> None:
+    """The replay, the analysis board (paste and upload) and ``import_record`` refuse each."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    _game, record = finished
+    client = Client()
+    before = (Game.objects.count(), Move.objects.count())
+    for text, reason in _malformed_records(record):
+        with pytest.raises(RecordError, match=reason):
+            replay_record(text)
+        pasted = client.post("/analysis/load", {"record": text})
+        assert pasted.status_code == 400 and "Record refused" in pasted.content.decode()
+        upload = SimpleUploadedFile("record.json", text.encode(), "application/json")
+        uploaded = client.post("/analysis/load", {"record_file": upload})
+        assert uploaded.status_code == 400 and "Record refused" in uploaded.content.decode()
+        path = tmp_path / "record.json"
+        path.write_text(text, "utf-8")
+        with pytest.raises(CommandError, match="ply") as refused:
+            call_command("import_record", str(path))
+        assert refused.value.returncode == 1
+    assert (Game.objects.count(), Move.objects.count()) == before
+    assert "board" not in "".join(client.session.keys())

@@ -494,3 +494,83 @@ def test_points_just_scored_show_only_where_the_totals_do() -> None:
     assert b"data-gain-seat" not in theirs
     assert_no_leak(mine, game, 1)
     assert_no_leak(theirs, game, 2)
+
+
+def _answer_delays(n: int, *, ordered: bool, rng: random.Random) -> list[float]:
+    """Play ``n`` revolts whose defender answers by a standing order or by hand; return the
+    seconds between the asking move and the answer as an observer reads them (the API).
+
+    A person answers after a delay drawn from ``rng`` with the site's model of a quick
+    answer (``ORDER_ANSWER_DELAY``): seconds at the least, as the probe measured (≥ 4.7 s).
+    """
+    import math
+    from datetime import UTC, datetime, timedelta
+
+    import time_machine
+    from django.conf import settings
+
+    from games.play.orders import orders_sweep
+    from tests.engine.rules_helpers import position
+    from tests.games.factories import game_at_state
+
+    model = settings.ORDER_ANSWER_DELAY
+    anon = Client()
+    delays = []
+    for k in range(n):
+        state = position({"c5": "r", "c6": "2P", "d6": "r"}, hands={1: "r r r", 2: "r r"})
+        game, seats = game_at_state(state)
+        if ordered:
+            play_orders.game_orders_set(
+                game_id=game.pk, user=seats[2], orders={"revolt_defender": "all"}
+            )
+        start = datetime(2026, 5, 4, 9, 0, tzinfo=UTC) + timedelta(hours=k)
+        with time_machine.travel(start, tick=False) as clock:
+            for version, notation in enumerate(("leader priest e6", "commit 0")):
+                game_submit_action(
+                    game_id=game.pk, user=seats[1], action=notation, expected_version=version
+                )
+            game.refresh_from_db()
+            if ordered:
+                if game.order_due_at is not None:  # answered in its own step
+                    clock.move_to(game.order_due_at)
+                    assert orders_sweep() == 1
+            else:
+                wait = rng.lognormvariate(math.log(model["median"]), model["sigma"])
+                clock.shift(timedelta(seconds=min(max(wait, model["low"]), model["high"])))
+                game_submit_action(
+                    game_id=game.pk, user=seats[2], action="commit 2", expected_version=2
+                )
+        moves = anon.get(f"/api/v1/games/{game.pk}/moves").json()["results"]
+        assert [m["ply"] for m in moves] == [1, 2, 3]
+        asked, answered = (datetime.fromisoformat(m["created_at"]) for m in moves[1:])
+        delays.append((answered - asked).total_seconds())
+    return delays
+
+
+def test_an_observer_cannot_tell_standing_order_answers_by_their_times(monkeypatch: Any) -> None:
+    """Issue 28, finding 1: move times do not tell a standing order's answer from a person's.
+
+    The statistic: from the published times (``/api/v1/games/{id}/moves``) of N revolts
+    answered by the defender's order and N answered by hand quickly, the two-sample
+    Kolmogorov–Smirnov distance D between the answer delays must stay below its critical
+    value at α = 0.001 (1.95·√(2/N)): the two samples look drawn from one distribution.
+    The best threshold rule "a delay below t is an order" classifies with accuracy at most
+    0.5 + D/2, so no observer using the delay beats chance by more than D/2 (< 0.22 here).
+    Both sides' randomness is seeded, so the test is deterministic. Before the fix the
+    orders answered in milliseconds: D = 1, every answer told.
+    """
+    from games.play import orderturns
+
+    n = 30
+    monkeypatch.setattr(orderturns, "_rng", random.Random(28))
+    orders = _answer_delays(n, ordered=True, rng=random.Random(0))
+    people = _answer_delays(n, ordered=False, rng=random.Random(2026))
+    assert min(people) >= 4.7
+    points = sorted(set(orders) | set(people))
+    distance = max(
+        abs(sum(d <= t for d in orders) / n - sum(d <= t for d in people) / n) for t in points
+    )
+    critical = 1.95 * (2 / n) ** 0.5
+    assert distance < critical, (distance, sorted(orders)[:5], sorted(people)[:5])
+    best = max((sum(d <= t for d in orders) + sum(d > t for d in people)) / (2 * n) for t in points)
+    assert best <= 0.5 + distance / 2 + 1e-9

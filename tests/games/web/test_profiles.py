@@ -74,6 +74,11 @@ def test_a_private_games_rating_is_charted_only_for_its_own_players() -> None:
     url = f"/players/{seats[1].pk}/rating.svg"
     assert len(DOT.findall(Client().get(url).content.decode())) == 1
     assert len(DOT.findall(client_for(seats[2]).get(url).content.decode())) == 2
+    # the count the rating rests on includes the private game: the profile says so (issue 28)
+    page = Client().get(f"/players/{seats[1].pk}/").content.decode()
+    assert "The rating and the count of rated games include private games" in page
+    chinese = Client(HTTP_ACCEPT_LANGUAGE="zh-hans").get(f"/players/{seats[1].pk}/")
+    assert "包括私人对局" in chinese.content.decode()
 
 
 def test_an_unfinished_games_colour_chart_is_no_chart() -> None:

@@ -18,7 +18,7 @@ from games.core.errors import GameError
 from games.models import Game, NotificationKind, Webhook, WebhookDelivery
 from games.outbox import webhooks as outbox
 from games.webhooks import deliver, hooks
-from games.webhooks.addresses import WebhookURLError, checked_target
+from games.webhooks.addresses import WebhookURLError, address_allowed, checked_target
 from games.webhooks.payloads import payload_for
 from tests.games.factories import client_for, started_game
 from tests.games.leaks import assert_json_no_leak
@@ -123,6 +123,52 @@ def test_urls_to_private_addresses_are_refused_and_nothing_is_saved(url: str) ->
     with pytest.raises(GameError):
         hooks.webhook_add(user=seats[1], kind="json", url=url, on_turn=True, on_game_over=True)
     assert not Webhook.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "64:ff9b::a00:1",  # NAT64 (well-known prefix) to 10.0.0.1
+        "64:ff9b::7f00:1",  # NAT64 to 127.0.0.1
+        "64:ff9b:1::a00:1",  # NAT64 for local use
+        "64:ff9b:1:ffff::808:808",  # NAT64 for local use, even to a public address
+        "2002:a00:1::",  # 6to4 of 10.0.0.1
+        "2002:7f00:1::1",  # 6to4 of 127.0.0.1
+        "::10.0.0.1",  # IPv4-compatible
+        "::127.0.0.1",
+        "::ffff:10.0.0.1",  # IPv4-mapped
+        "::ffff:169.254.169.254",
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
+        "2001:0:808:808:0:f5f5:f7f7:f7f7",  # Teredo, public server and client
+        "192.0.0.8",  # IETF protocol assignments (192.0.0.8/29)
+        "192.0.0.9",
+        "192.88.99.1",  # 6to4 relay anycast
+        "198.18.0.1",  # benchmarking
+        "240.0.0.1",
+        "5f00::1",  # SRv6 SIDs
+        "3fff::1",  # documentation
+        "2001:db8::1",
+        "100::1",  # discard-only
+        "fe80::1",
+        "fec0::1",
+        "ff02::1",
+        "::",
+        "::1",
+    ],
+)
+def test_addresses_in_disguise_and_special_ranges_are_refused(address: str) -> None:
+    """Issue 28 finding 4: every embedded IPv4 form by its inner address, every special range."""
+    assert not address_allowed(address)
+    host = f"[{address}]" if ":" in address else address
+    with pytest.raises(WebhookURLError, match="private"):
+        checked_target(f"https://{host}/hook")
+
+
+@pytest.mark.parametrize(
+    "address", ["93.184.216.34", "2606:4700::1111", "64:ff9b::808:808", "2002:808:808::1"]
+)
+def test_public_addresses_and_their_translations_are_allowed(address: str) -> None:
+    assert address_allowed(address)
 
 
 def _resolver(monkeypatch: Any, answers: dict[str, list[str]]) -> None:
