@@ -8,9 +8,13 @@ game). Never a ``Game`` row in what is returned.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from games.models import Game, Seat
+from django.core import signing
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games.models import CONSERVATIVE_RATING, PROVISIONAL_GAMES, Game, Profile, Seat
 from games.selectors.games import UserLike
 from games.selectors.visibility import games_visible_to
 
@@ -133,3 +137,102 @@ def player_record(user_id: int, viewer: UserLike) -> PlayerRecord:
         recent=[_row(s) for s in finished[:RECENT_GAMES]],
         current=[_row(s) for s in running],
     )
+
+
+# --------------------------------------------------------------------------- the leaderboard
+# (issue 31): keyset pages, so a page costs the same on the first and the thousandth page and
+# with any number of players; read through ``profile_leaderboard_idx``.
+
+LEADERBOARD_PAGE = 50  # players a page
+LEADERBOARD_ACTIVE_DAYS = 180  # who counts: active within this many days
+_CURSOR_SALT = "games.leaderboard"
+
+
+class BadCursor(ValueError):
+    """A leaderboard cursor that this site did not write (forged, cut or from elsewhere)."""
+
+
+@dataclass(frozen=True)
+class Leader:
+    """One row of the leaderboard: public facts of one player, never the profile row.
+
+    ``rank`` counts from 1 at the top; ``rating_mu``/``rating_sigma`` the OpenSkill rating
+    (the page shows ``ratings.display_rating`` of them).
+    """
+
+    rank: int
+    user_id: int
+    name: str
+    rating_mu: float
+    rating_sigma: float
+    rated_games: int
+
+
+@dataclass(frozen=True)
+class LeaderPage:
+    """A page of ``Leader`` rows, best first, and the cursor of the next page (None: last)."""
+
+    rows: list[Leader]
+    next_cursor: str | None
+
+
+def leaders() -> QuerySet[Profile]:
+    """Return the profiles the leaderboard ranks, best first, annotated ``conservative``.
+
+    People (never bots) past their provisional games (``PROVISIONAL_GAMES``), active
+    within ``LEADERBOARD_ACTIVE_DAYS``; ordered by ``CONSERVATIVE_RATING`` then id, both
+    descending: the order of ``profile_leaderboard_idx``, which the query walks.
+    """
+    since = timezone.now() - timedelta(days=LEADERBOARD_ACTIVE_DAYS)
+    return (
+        Profile.objects.filter(
+            is_bot=False, rated_games__gte=PROVISIONAL_GAMES, last_active_at__gte=since
+        )
+        .annotate(conservative=CONSERVATIVE_RATING)
+        .order_by("-conservative", "-pk")
+    )
+
+
+def _cursor_read(cursor: str) -> tuple[float, int, int]:
+    try:
+        value, pk, rank = signing.loads(cursor, salt=_CURSOR_SALT)
+        return float(value), int(pk), int(rank)
+    except (signing.BadSignature, TypeError, ValueError) as exc:
+        raise BadCursor(cursor) from exc
+
+
+def leaders_page(*, cursor: str | None = None, size: int = LEADERBOARD_PAGE) -> LeaderPage:
+    """Return one page of the leaderboard: the first, or the one after ``cursor``.
+
+    ``cursor`` is a page's ``next_cursor``: signed (Django's ``signing``), it holds the
+    last row's key, id and rank, so the next page starts right after that row whatever was
+    added or changed before it (keyset: no row skipped or repeated for a row inserted
+    above) and costs one indexed query of ``size + 1`` rows. Raises ``BadCursor`` for a
+    cursor the site did not write.
+    """
+    rows = leaders()
+    rank = 0
+    if cursor:
+        value, pk, rank = _cursor_read(cursor)
+        # The index condition is ``conservative <= value``; the few rows tied at ``value``
+        # already shown are filtered out after it (ties of a float rating are rare).
+        rows = rows.filter(conservative__lte=value).exclude(conservative=value, pk__gte=pk)
+    found = list(
+        rows.only("user_id", "display_name", "rating_mu", "rating_sigma", "rated_games")[: size + 1]
+    )
+    page = [
+        Leader(
+            rank=rank + i,
+            user_id=p.user_id,
+            name=str(p),
+            rating_mu=p.rating_mu,
+            rating_sigma=p.rating_sigma,
+            rated_games=p.rated_games,
+        )
+        for i, p in enumerate(found[:size], start=1)
+    ]
+    next_cursor = None
+    if len(found) > size:
+        last = found[size - 1]
+        next_cursor = signing.dumps([last.conservative, last.pk, rank + size], salt=_CURSOR_SALT)
+    return LeaderPage(rows=page, next_cursor=next_cursor)
