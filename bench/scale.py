@@ -395,7 +395,8 @@ class Filler:
                     if kind == "open"
                     else ["archer", "bull", "pot", "lion"][position - 1],
                 }
-                if bot_seat and position == pool_game.num_players:
+                # a bot's seat is never the one to act: the games due are made apart
+                if bot_seat and position == values["to_act_seat"] % pool_game.num_players + 1:
                     sv["user_id"], sv["is_bot"] = self.bot_user, True
                 if kind == "finished":
                     rank, sheet = pool_game.ranks[position]
@@ -511,7 +512,9 @@ class Filler:
             )[:DUE]
         )
         for gid, position in bots:
-            Game.objects.filter(pk=gid).update(to_act_seat=position, deadline_seat=position)
+            Game.objects.filter(pk=gid).update(
+                to_act_seat=position, deadline_seat=position, bot_to_act=True
+            )
         self.bot_waiting = [g for g, _ in bots]
         for i, delivery in enumerate([Delivery.IMMEDIATE, Delivery.BATCHED, Delivery.DIGEST]):
             for j in range(DUE):
@@ -649,6 +652,7 @@ def measure(name: str, run: Callable[[], Any], *, repeat: int, rollback: bool) -
     from django.test.utils import CaptureQueriesContext
 
     def once() -> tuple[float, list[dict[str, str]]]:
+        connection.queries_log.clear()  # a full log (9,000) would capture nothing
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
             if rollback:
@@ -782,6 +786,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--pool", type=int, default=24)
     parser.add_argument("--only", default="")
+    parser.add_argument(
+        "--hold", type=int, default=0, help="seconds to keep the database up at the end (psql)"
+    )
     args = parser.parse_args()
     sizes = [float(s) for s in args.sizes.split(",")]
     print(
@@ -823,6 +830,10 @@ def main() -> None:
                 f"{a.name:44} {b.p50 / max(a.p50, 0.01):6.2f}×   rows "
                 f"{a.rows_read:>8} → {b.rows_read:<8} queries {a.queries} → {b.queries}{flag}"
             )
+
+    if args.hold:
+        print(f"holding {os.environ['DATABASE_URL']} for {args.hold} s", flush=True)
+        time.sleep(args.hold)
 
 
 if __name__ == "__main__":

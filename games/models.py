@@ -69,6 +69,10 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0)
     to_act_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Whether a bot plays the seat to act now (issue 31): kept by ``botturns.bot_to_act_mark``
+    # wherever ``to_act_seat`` or a seat's player changes, so the bots' sweep reads the games
+    # waiting on a bot by their own index, never every game's seats.
+    bot_to_act = models.BooleanField(default=False, editable=False)
     deadline = models.DateTimeField(null=True, blank=True)
     # Time controls (issue 6, games/clock.py): whose deadline ``deadline`` is, when its
     # clock started (vacation shifts it from there), when the one reminder is due (cleared
@@ -123,6 +127,11 @@ class Game(models.Model):
                 fields=["-updated_at"],
                 condition=models.Q(status="active"),
                 name="game_active_moved_idx",
+            ),
+            models.Index(
+                fields=["updated_at"],
+                condition=models.Q(status="active", bot_to_act=True),
+                name="game_waits_on_bot_idx",
             ),
         ]
         constraints = [

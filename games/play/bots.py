@@ -20,7 +20,6 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 import engine
@@ -28,9 +27,8 @@ import engine.bots
 from games.core import queue
 from games.core.errors import GameNotActive, GameNotFound, NotYourTurn, StaleVersion
 from games.core.states import state_from_db
-from games.models import Game, Move, Seat
+from games.models import Game, Move
 from games.play.botturns import (
-    TAKEOVER_MIN_PLAYERS,
     TAKEOVER_TIER,
     bot_tier_of,
     waiting_bot_seat,
@@ -99,18 +97,18 @@ def bot_move_play(*, game_id: int, version: int) -> Move | None:
 def games_waiting_on_bots(*, older_than: timedelta) -> list[tuple[int, int]]:
     """Return ``(game id, version)`` of games in progress waiting on a bot-played seat.
 
-    A bot account's seat, or a dropped seat of a 3–4 player game (``botturns``).
+    A bot account's seat, or a dropped seat of a 3–4 player game (``botturns``), as
+    ``Game.bot_to_act`` marks it.
 
     Only those unchanged for ``older_than`` (``Game.updated_at``), longest waiting first,
     at most ``SWEEP_BATCH``.
     """
-    to_act = Seat.objects.filter(game_id=OuterRef("pk"), position=OuterRef("to_act_seat"))
-    taken_over = Q(Exists(to_act.filter(dropped_at__isnull=False))) & Q(
-        num_players__gte=TAKEOVER_MIN_PLAYERS
-    )
+    # The games marked as waiting on a bot (``botturns.bot_to_act_mark``), by their own
+    # index (issue 31): the sweep reads the games due and no other row. Asking the seats
+    # instead read every seat of every game ever played, each run.
     games = Game.objects.filter(
-        status=Game.Status.ACTIVE, updated_at__lte=timezone.now() - older_than
-    ).filter(Q(Exists(to_act.filter(is_bot=True))) | taken_over)
+        status=Game.Status.ACTIVE, bot_to_act=True, updated_at__lte=timezone.now() - older_than
+    )
     return list(games.order_by("updated_at").values_list("pk", "version")[:SWEEP_BATCH])
 
 

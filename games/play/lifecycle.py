@@ -19,7 +19,7 @@ from games.core.timecontrol import time_control
 from games.models import Game, NotificationKind, Seat
 from games.outbox import notifications
 from games.play.access import UserLike, locked_game, user_id_of
-from games.play.botturns import bot_turn_queue
+from games.play.botturns import bot_to_act_mark, bot_turn_queue
 from games.play.deadlines import banks_fill, clock_start
 
 OPEN_GAME_LIFETIME = timedelta(days=14)
@@ -180,6 +180,7 @@ def game_start(*, game: Game) -> Game:
     game.started_at = timezone.now()
     banks_fill(game)
     clock_start(game)
+    bot_to_act_mark(game)
     game.save()
     signals.game_started.send(sender=Game, game=game)
     bot_turn_queue(game=game)  # a bot may play first

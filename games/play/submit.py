@@ -29,7 +29,7 @@ from games.core.timecontrol import time_control_of
 from games.models import Game, Move, Seat
 from games.play import policy
 from games.play.access import UserLike, locked_game, user_id_of
-from games.play.botturns import bot_played, bot_turn_queue
+from games.play.botturns import bot_played, bot_to_act_mark, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, bank_settle, clock_start
 from games.play.errors import IllegalAction
 from games.selectors.moves import moves_turn_tail
@@ -188,7 +188,8 @@ def game_undo(*, game_id: int, user: UserLike, expected_version: int) -> SubmitR
         )
         game.state = state_to_db(after)
         game.to_act_seat = after.to_act
-        game.save(update_fields=["state", "version", "to_act_seat", "updated_at"])
+        bot_to_act_mark(game)
+        game.save(update_fields=["state", "version", "to_act_seat", "bot_to_act", "updated_at"])
         signals.move_applied.send(sender=Game, game=game, move=move, before=before, after=after)
     return SubmitResult(game=game, move=move)
 
@@ -225,7 +226,7 @@ def action_apply(
         source=source,
     )
     game.state = state_to_db(after)
-    fields = ["state", "version", "to_act_seat", *CLOCK_FIELDS, "updated_at"]
+    fields = ["state", "version", "to_act_seat", "bot_to_act", *CLOCK_FIELDS, "updated_at"]
     if after.is_over:
         game.to_act_seat = None
         clock_start(game)
@@ -240,6 +241,7 @@ def action_apply(
         if after.to_act != before.to_act or (banked and turn_ended is not None):
             bank_settle(game, turn_ended_for=turn_ended)
             clock_start(game)
+    bot_to_act_mark(game)  # after the finish too: nobody to act, no bot
     game.save(update_fields=fields)
     signals.move_applied.send(sender=Game, game=game, move=move, before=before, after=after)
     if after.is_over:
