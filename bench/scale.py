@@ -129,7 +129,7 @@ def play_pool(size: int) -> list[PoolGame]:
         cuts = []
         cut_at = {rng.randrange(4, 120) for _ in range(3)}
         while not state.is_over:
-            seat = state.to_act
+            seat = int(state.to_act or 0)
             action = rng.choice(engine.legal_actions(state))
             state = engine.apply(state, action)
             moves.append((len(moves) + 1, seat, str(action), json.dumps(events_to_db(state))))
@@ -138,7 +138,7 @@ def play_pool(size: int) -> list[PoolGame]:
         ranks = {}
         for placing in engine.final_ranking(state):
             colors = [int(c) for c in placing.colors]
-            sheet = {"colors": dict(zip(engine.COLOR_NAMES, colors, strict=True))}
+            sheet: dict[str, Any] = {"colors": dict(zip(engine.COLOR_NAMES, colors, strict=True))}
             sheet["score"] = min(colors)
             ranks[placing.seat] = (placing.rank, json.dumps(sheet))
         pool.append(PoolGame(seed, num, moves, json.dumps(state_to_db(state)), ranks, cuts))
@@ -259,7 +259,7 @@ class Filler:
                 "date_joined",
             ],
         )
-        cols = [f.column for f in Profile._meta.concrete_fields if not f.primary_key]
+        cols = [str(f.column) for f in Profile._meta.concrete_fields if not f.primary_key]
         defaults = _table_defaults(Profile)
         profiles = Copier("games_profile", cols)
         for uid in range(start, start + count):
@@ -300,7 +300,7 @@ class Filler:
             self.veteran, self.typical = self.user_ids[0], self.user_ids[1]
 
     def _pick_players(self, num: int, *, veteran: bool) -> list[int]:
-        chosen: list[int] = [self.veteran] if veteran else []
+        chosen: list[int] = [int(self.veteran or 0)] if veteran else []
         while len(chosen) < num:
             uid = self.user_ids[self.rng.randrange(2, len(self.user_ids))]
             if uid not in chosen:
@@ -319,6 +319,7 @@ class Filler:
             self.game_ids[kind].append(gid)
             self.have[kind] += 1
             veteran = kind in every and (self.have[kind] - 1) % every[kind] == 0
+            values: dict[str, Any]
             if kind == "open":
                 pool_game = self.pool[gid % len(self.pool)]
                 players = self._pick_players(1, veteran=False)
@@ -420,7 +421,7 @@ class Filler:
 
         rng = self.rng
         known = self.game_ids["finished"] + self.game_ids["running"]
-        ncols = [f.column for f in Notification._meta.concrete_fields if not f.primary_key]
+        ncols = [str(f.column) for f in Notification._meta.concrete_fields if not f.primary_key]
         ndef = _table_defaults(Notification)
         rows = Copier("games_notification", ncols)
         for i in range(outbox):
@@ -447,7 +448,7 @@ class Filler:
                 )
             )
         rows.send()
-        ccols = [f.column for f in ChatMessage._meta.concrete_fields if not f.primary_key]
+        ccols = [str(f.column) for f in ChatMessage._meta.concrete_fields if not f.primary_key]
         lines = Copier("games_chatmessage", ccols)
         for _ in range(chat):
             gid = known[rng.randrange(len(known))]
@@ -464,7 +465,7 @@ class Filler:
                 )
             )
         lines.send()
-        pcols = [f.column for f in PrivateNote._meta.concrete_fields if not f.primary_key]
+        pcols = [str(f.column) for f in PrivateNote._meta.concrete_fields if not f.primary_key]
         note = Copier("games_privatenote", pcols)
         start = self.have["notes"]
         for i in range(notes):
@@ -483,7 +484,7 @@ class Filler:
                 )
             )
         note.send()
-        fcols = [f.column for f in Follow._meta.concrete_fields if not f.primary_key]
+        fcols = [str(f.column) for f in Follow._meta.concrete_fields if not f.primary_key]
         fol = Copier("games_follow", fcols)
         seen: set[tuple[int, int]] = set()
         for _ in range(follows):
@@ -527,7 +528,7 @@ class Filler:
                     send_after=past,
                 )
         Notification.objects.filter(ply=1, send_after=past).update(created_at=past)
-        veteran = get_user_model().objects.get(pk=self.veteran)
+        veteran = get_user_model().objects.get(pk=int(self.veteran or 0))
         _, self.token = tokens.token_create(user=veteran, name="bench")
         for uid in self.user_ids[2:12]:
             Follow.objects.get_or_create(follower=veteran, followed_id=uid)
@@ -542,10 +543,10 @@ class Filler:
         want["running"] = max(want["running"], 4 * DUE)
         self._users(want["players"] - self.have["players"])
         self.have["players"] = want["players"]
-        gcols = [f.column for f in Game._meta.concrete_fields]
-        scols = [f.column for f in Seat._meta.concrete_fields if not f.primary_key]
+        gcols = [str(f.column) for f in Game._meta.concrete_fields]
+        scols = [str(f.column) for f in Seat._meta.concrete_fields if not f.primary_key]
         mcols = ["game_id", "ply", "seat", "action", "events", "source", "undone", "created_at"]
-        assert {f.column for f in Move._meta.concrete_fields} - {"id"} == set(mcols)
+        assert {str(f.column) for f in Move._meta.concrete_fields} - {"id"} == set(mcols)
         games, seats, moves = (
             Copier("games_game", gcols),
             Copier("games_seat", scols),
@@ -667,7 +668,8 @@ def measure(name: str, run: Callable[[], Any], *, repeat: int, rollback: bool) -
     connection.close()
     cache.clear()
     cold, _ = once()
-    times, queries = [], []
+    times: list[float] = []
+    queries: list[dict[str, str]] = []
     for _ in range(repeat):
         took, queries = once()
         times.append(took)
@@ -705,7 +707,7 @@ def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
 
     User = get_user_model()
     anon, me = Client(), Client()
-    me.force_login(User.objects.get(pk=filler.veteran))
+    me.force_login(User.objects.get(pk=int(filler.veteran or 0)))
     api = {"HTTP_AUTHORIZATION": f"Bearer {filler.token}"}
     finished = next(g for g in reversed(filler.game_ids["finished"]) if g % 10)
     mine = filler.veteran_running[0]

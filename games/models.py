@@ -277,6 +277,14 @@ class Move(models.Model):
 # number would be a bound parameter in a query (server-side binding) and the query's
 # expression would then never be the index's, so the leaderboard would sort every profile.
 CONSERVATIVE_RATING = F("rating_mu") - F("rating_sigma") - F("rating_sigma") - F("rating_sigma")
+
+
+def conservative_rating(profile: Profile) -> float:
+    """Return ``CONSERVATIVE_RATING`` of ``profile`` exactly as the database computes it
+    (the same subtractions in the same order, in IEEE doubles)."""
+    return profile.rating_mu - profile.rating_sigma - profile.rating_sigma - profile.rating_sigma
+
+
 PROVISIONAL_GAMES = 5  # rated games before a rating counts (ratings.py); the index predicate
 
 

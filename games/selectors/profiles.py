@@ -11,10 +11,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.core import signing
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games.models import CONSERVATIVE_RATING, PROVISIONAL_GAMES, Game, Profile, Seat
+from games.models import (
+    CONSERVATIVE_RATING,
+    PROVISIONAL_GAMES,
+    Game,
+    Profile,
+    Seat,
+    conservative_rating,
+)
 from games.selectors.games import UserLike
 from games.selectors.visibility import games_visible_to
 
@@ -216,7 +223,7 @@ def leaders_page(*, cursor: str | None = None, size: int = LEADERBOARD_PAGE) -> 
         value, pk, rank = _cursor_read(cursor)
         # The index condition is ``conservative <= value``; the few rows tied at ``value``
         # already shown are filtered out after it (ties of a float rating are rare).
-        rows = rows.filter(conservative__lte=value).exclude(conservative=value, pk__gte=pk)
+        rows = rows.filter(Q(conservative__lte=value)).exclude(Q(conservative=value, pk__gte=pk))
     found = list(
         rows.only("user_id", "display_name", "rating_mu", "rating_sigma", "rated_games")[: size + 1]
     )
@@ -234,5 +241,7 @@ def leaders_page(*, cursor: str | None = None, size: int = LEADERBOARD_PAGE) -> 
     next_cursor = None
     if len(found) > size:
         last = found[size - 1]
-        next_cursor = signing.dumps([last.conservative, last.pk, rank + size], salt=_CURSOR_SALT)
+        next_cursor = signing.dumps(
+            [conservative_rating(last), last.pk, rank + size], salt=_CURSOR_SALT
+        )
     return LeaderPage(rows=page, next_cursor=next_cursor)

@@ -74,7 +74,7 @@ def test_the_page_links_the_next_players_and_shows_them() -> None:
     top = Client().get("/leaderboard")
     assert len(top.context["rows"]) == 50
     cursor = top.context["next_cursor"]
-    assert cursor and f'?after={cursor}'.encode() in top.content.replace(b"%3A", b":")
+    assert cursor and f"?after={cursor}".encode() in top.content.replace(b"%3A", b":")
     rest = Client().get("/leaderboard", {"after": cursor})
     assert [r["user_id"] for r in rest.context["rows"]] == [u.pk for u in reversed(users[:5])]
     assert [r["rank"] for r in rest.context["rows"]] == [51, 52, 53, 54, 55]
