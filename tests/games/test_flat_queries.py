@@ -16,9 +16,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+import engine
 from games.accounts import profiles, tokens
+from games.core.states import game_state
 from games.models import Game, Profile, Seat
-from games.play import lifecycle
+from games.play import lifecycle, submit
 from tests.games.factories import UserFactory, client_for
 
 pytestmark = pytest.mark.django_db
@@ -26,13 +28,22 @@ pytestmark = pytest.mark.django_db
 
 def _add_games(me: Any, count: int) -> list[int]:
     """Give ``me`` ``count`` more 2-player games with a new opponent each: every other one
-    finished and rated (places, score sheets, ratings), the rest in progress; each opponent
+    finished and rated (places, score sheets, ratings), the rest in progress and waiting on
+    ``me``; each opponent
     past their provisional games, on the leaderboard. Return the games' ids."""
     made = []
     for i in range(count):
         other = UserFactory()
         game = lifecycle.game_create(creator=me, num_players=2)
         lifecycle.game_join(game_id=game.pk, user=other)
+        game.refresh_from_db()
+        mine = game.seats.get(user=me).position
+        while game.to_act_seat != mine:  # each list holds rows at both sizes
+            legal = engine.legal_actions(game_state(game))
+            submit.game_submit_action(
+                game_id=game.pk, user=other, action=str(legal[0]), expected_version=game.version
+            )
+            game.refresh_from_db()
         if i % 2:
             Game.objects.filter(pk=game.pk).update(
                 status=Game.Status.FINISHED, finished_at=timezone.now(), to_act_seat=None
