@@ -101,3 +101,26 @@ def test_every_page_and_list_runs_as_many_queries_with_30_games_as_with_1() -> N
     _add_games(me, 29)
     at_thirty = _counts(urls)
     assert at_thirty == at_one
+
+
+def test_a_profile_reads_its_recent_games_and_counts_the_rest_in_the_database() -> None:
+    from django.db.models.signals import post_init
+
+    from games.selectors.profiles import RECENT_GAMES
+
+    me = UserFactory()
+    _add_games(me, 30)  # 15 finished, 15 in progress
+    made: list[Seat] = []
+
+    def count(sender: Any, instance: Seat, **_kwargs: Any) -> None:
+        made.append(instance)
+
+    post_init.connect(count, sender=Seat, weak=False)
+    try:
+        page = Client().get(f"/players/{me.pk}/")
+    finally:
+        post_init.disconnect(count, sender=Seat)
+    assert page.status_code == 200
+    record = page.context["record"]
+    assert record.finished == 15 and record.rated == 15 and len(record.recent) == RECENT_GAMES
+    assert len(made) == RECENT_GAMES + 15  # the recent finished games and those in progress

@@ -89,7 +89,7 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
         "uncertainty": ratings.display_uncertainty(profile.rating_sigma),
         "provisional": ratings.is_provisional(profile),
         "record": record,
-        "rated_points": len(record.rating_points),
+        "rated_points": record.rated,
         "is_me": request.user.is_authenticated and request.user.pk == user.pk,
         "following": community.is_following(request.user, followed_id=user.pk),
         "muting": community.is_muting(request.user, muted_id=user.pk),

@@ -52,12 +52,12 @@ def test_the_mark_says_whether_a_bot_plays_the_seat_to_act_after_every_ply() -> 
 def test_the_sweep_reads_only_the_games_waiting_on_a_bot_in_one_query_without_seats() -> None:
     waiting, _, _ = bot_game(("easy",))
     waiting = _reloaded(waiting)
-    if not waiting.bot_to_act:  # the person plays first: hand the move to the bot
-        seat = waiting.seats.get(is_bot=False)
+    person = waiting.seats.get(is_bot=False)
+    while not waiting.bot_to_act:  # the person acts first: play until the bot must act
         legal = engine.legal_actions(game_state(waiting))
         submit.game_submit_action(
             game_id=waiting.pk,
-            user=seat.user,
+            user=person.user,
             action=str(legal[0]),
             expected_version=waiting.version,
         )
