@@ -2,10 +2,11 @@
 
 Run against a throw-away PostgreSQL database (it is filled, then left for the wrapper to
 remove): ``scripts/with-postgres.sh nice -n 10 .venv/bin/python bench/scale.py``.
-Options: ``--sizes 0.01,0.1`` the sizes measured, as fractions of the full size below (the
-database grows from one to the next: rows are added, never rewritten); ``--repeat N``
-warm requests per item; ``--pool N`` real games played to fill from; ``--only WORD``
-measure the items whose name holds WORD.
+Options: ``--sizes 0.01,0.1`` the sizes measured, as fractions of the full size below (each
+size is a database of its own, a copy of the smaller one grown by COPY; every item is timed
+on the sizes in turn, so a burst of load on the shared machine falls on each alike);
+``--repeat N`` warm requests per item; ``--pool N`` real games played to fill from;
+``--only WORD`` measure the items whose name holds WORD.
 
 The full size (``--sizes 1``) is the issue's: 50,000 players, 200,000 finished games with
 their moves, 5,000 games in progress (500 with a bot seat), 500 open games, 20,000 outbox
@@ -34,6 +35,7 @@ to the first. Sweeps run in a transaction rolled back, so each run finds the sam
 from __future__ import annotations
 
 import argparse
+import copy
 import io
 import json
 import os
@@ -645,13 +647,47 @@ def _plans(queries: list[dict[str, str]]) -> tuple[int, list[str]]:
     return best[1], sorted(seq)
 
 
-def measure(name: str, run: Callable[[], Any], *, repeat: int, rollback: bool) -> Figure:
-    """Time ``run`` cold then ``repeat`` times warm; explain its slowest query."""
+def _use(database: Any) -> None:
+    """Make ``database`` (a ``DatabaseWrapper``) the default connection of this thread."""
+    from django.db import connections
+
+    connections["default"] = database
+
+
+def _database(name: str) -> Any:
+    """Return a new connection wrapper like the default one, to database ``name``."""
+    from django.db import connections
+
+    settings = copy.deepcopy(connections["default"].settings_dict)
+    settings["NAME"] = name
+    return type(connections["default"])(settings, "default")
+
+
+def database_copy(template: str, name: str) -> Any:
+    """Create database ``name`` as a copy of ``template`` (closing the default connection:
+    a template must have none) and return a connection wrapper to it."""
+    from django.db import connections
+
+    connections["default"].close()
+    admin = _database("postgres")
+    with admin.cursor() as cursor:
+        cursor.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    admin.close()
+    return _database(name)
+
+
+Run = tuple[Any, Callable[[], Any], bool]  # (database, run, in a rolled-back transaction)
+
+
+def measure(name: str, runs: list[Run], *, repeat: int) -> list[Figure]:
+    """Time each of ``runs`` (one per size) cold, then ``repeat`` times warm, the sizes in
+    turn so a burst of load falls on every size alike; explain each one's queries."""
     from django.core.cache import cache
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
-    def once() -> tuple[float, list[dict[str, str]]]:
+    def once(database: Any, run: Callable[[], Any], rollback: bool) -> tuple[float, list[Any]]:
+        _use(database)
         connection.queries_log.clear()  # a full log (9,000) would capture nothing
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
@@ -664,31 +700,40 @@ def measure(name: str, run: Callable[[], Any], *, repeat: int, rollback: bool) -
             took = (time.perf_counter() - started) * 1000
         return took, list(captured.captured_queries)
 
-    connection.close()
-    cache.clear()
-    cold, _ = once()
-    times: list[float] = []
-    queries: list[dict[str, str]] = []
+    colds = []
+    for database, run, rollback in runs:
+        database.close()
+        cache.clear()
+        colds.append(once(database, run, rollback)[0])
+    times: list[list[float]] = [[] for _ in runs]
+    queries: list[list[Any]] = [[] for _ in runs]
     for _ in range(repeat):
-        took, queries = once()
-        times.append(took)
-    times.sort()
-    real = [
-        q
-        for q in queries
-        if q["sql"] not in ("BEGIN", "COMMIT")
-        and not q["sql"].startswith(("SAVEPOINT", "RELEASE", "ROLLBACK"))
-    ]
-    rows, seq = _plans(real)
-    return Figure(
-        name=name,
-        p50=statistics.median(times),
-        p95=times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))],
-        cold=cold,
-        queries=len(real),
-        rows_read=rows,
-        seq_scans=seq,
-    )
+        for i, (database, run, rollback) in enumerate(runs):
+            took, queries[i] = once(database, run, rollback)
+            times[i].append(took)
+    figures = []
+    for i, (database, _run, _rollback) in enumerate(runs):
+        _use(database)
+        real = [
+            q
+            for q in queries[i]
+            if q["sql"] not in ("BEGIN", "COMMIT")
+            and not q["sql"].startswith(("SAVEPOINT", "RELEASE", "ROLLBACK"))
+        ]
+        rows, seq = _plans(real)
+        ordered = sorted(times[i])
+        figures.append(
+            Figure(
+                name=name,
+                p50=statistics.median(ordered),
+                p95=ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))],
+                cold=colds[i],
+                queries=len(real),
+                rows_read=rows,
+                seq_scans=seq,
+            )
+        )
+    return figures
 
 
 def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
@@ -708,7 +753,7 @@ def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
     anon, me = Client(), Client()
     me.force_login(User.objects.get(pk=int(filler.veteran or 0)))
     api = {"HTTP_AUTHORIZATION": f"Bearer {filler.token}"}
-    finished = next(g for g in reversed(filler.game_ids["finished"]) if g % 10)
+    finished = next(g for g in filler.game_ids["finished"] if g % 10)  # in every size
     mine = filler.veteran_running[0]
 
     def get(client: Client, url: str, **extra: Any) -> Callable[[], Any]:
@@ -805,23 +850,41 @@ def main() -> None:
         f"{sum(len(g.moves) for g in pool) / len(pool):.0f} plies a game on average"
     )
     filler = Filler(pool)
-    results: dict[float, list[Figure]] = {}
-    for size in sizes:
+    from django.db import connections
+
+    # One database a size, each grown from a copy of the one before, all measured in turn.
+    base = str(connections["default"].settings_dict["NAME"])
+    databases, names = [], []
+    for i, size in enumerate(sizes):
+        if i:
+            names.append(f"{base}_{i}")
+            _use(database_copy(names[-2] if i > 1 else base, names[-1]))
+        else:
+            names.append(base)
         started = time.perf_counter()
         counts = filler.grow_to(size)
         print(
-            f"\nfilled to size {size:g} in {time.perf_counter() - started:.1f} s: "
+            f"filled to size {size:g} in {time.perf_counter() - started:.1f} s: "
             + ", ".join(f"{k.removeprefix('games_')} {v}" for k, v in sorted(counts.items()))
         )
-        load = os.getloadavg()
-        figures = [
-            measure(name, run, repeat=args.repeat, rollback=rollback)
-            for name, run, rollback in items(filler)
-            if args.only in name
-        ]
-        results[size] = figures
-        print_table(size, figures)
-        print(f"load while measuring: {load[0]:.2f} (1 min) → {os.getloadavg()[0]:.2f}")
+        databases.append(connections["default"])
+    per_size = []
+    for database in databases:  # each size's clients sign in to their own database
+        _use(database)
+        per_size.append([(database, run, rollback) for _n, run, rollback in items(filler)])
+    names_of_items = [name for name, _run, _rollback in items(filler)]
+    load = os.getloadavg()
+    results: dict[float, list[Figure]] = {size: [] for size in sizes}
+    for k, name in enumerate(names_of_items):
+        if args.only not in name:
+            continue
+        for size, figure in zip(
+            sizes, measure(name, [runs[k] for runs in per_size], repeat=args.repeat), strict=True
+        ):
+            results[size].append(figure)
+    for size in sizes:
+        print_table(size, results[size])
+    print(f"\nload while measuring: {load[0]:.2f} (1 min) at the start → {os.getloadavg()[0]:.2f}")
     if len(sizes) > 1:
         first, last = results[sizes[0]], results[sizes[-1]]
         print(f"\n## ratio size {sizes[-1]:g} / size {sizes[0]:g} (p50 warm; rows read)")
