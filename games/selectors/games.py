@@ -19,6 +19,7 @@ from django.db.models import (
     JSONField,
     OuterRef,
     Prefetch,
+    Q,
     QuerySet,
 )
 from django.db.models.expressions import RawSQL
@@ -306,17 +307,28 @@ class MyGame:
     is_rated: bool = True
 
 
+MY_GAMES_ENDED = 10  # finished or expired games "My games" lists, the latest
+
+
 def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
     """Return ``user``'s games: those waiting for them first, then active, open, finished.
 
-    Two queries (the games, then their seats with users and profiles).
+    Every game in progress or open (at most ``limit``), and only the latest
+    ``MY_GAMES_ENDED`` of those that ended (issue 31: the list and its page stay the same
+    size however many games the player has finished). Two queries (the games, then their
+    seats with users and profiles).
     """
     if not user.is_authenticated:
         return []
+    mine = Game.objects.filter(seats__user_id=user.pk)
+    ended = (
+        mine.filter(status__in=[Game.Status.FINISHED, Game.Status.EXPIRED])
+        .order_by("-updated_at")
+        .values("pk")[:MY_GAMES_ENDED]
+    )
     games = list(
         with_seats(
-            Game.objects.filter(seats__user_id=user.pk)
-            .exclude(status=Game.Status.ABORTED)
+            mine.filter(Q(status__in=[Game.Status.ACTIVE, Game.Status.OPEN]) | Q(pk__in=ended))
             .defer("state")  # the snapshot, never needed for a list
             .order_by("-updated_at")
         )[:limit]

@@ -124,3 +124,16 @@ def test_a_profile_reads_its_recent_games_and_counts_the_rest_in_the_database() 
     record = page.context["record"]
     assert record.finished == 15 and record.rated == 15 and len(record.recent) == RECENT_GAMES
     assert len(made) == RECENT_GAMES + 15  # the recent finished games and those in progress
+
+
+def test_my_games_lists_every_game_in_progress_and_the_latest_ended_only() -> None:
+    from games.selectors.games import MY_GAMES_ENDED
+
+    me = UserFactory()
+    made = _add_games(me, 30)  # every other one finished, the last made the latest
+    finished = [pk for i, pk in enumerate(made) if i % 2]
+    running = [pk for i, pk in enumerate(made) if not i % 2]
+    listed = [g.pk for g in client_for(me).get("/").context["my_games"]]
+    assert set(running) <= set(listed)
+    assert [pk for pk in listed if pk in finished] == finished[::-1][:MY_GAMES_ENDED]
+    assert len(listed) == len(running) + MY_GAMES_ENDED
