@@ -320,15 +320,15 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
     """
     if not user.is_authenticated:
         return []
-    mine = Game.objects.filter(seats__user_id=user.pk)
+    theirs = Game.objects.filter(seats__user_id=user.pk)
     ended = (
-        mine.filter(status__in=[Game.Status.FINISHED, Game.Status.EXPIRED])
+        theirs.filter(status__in=[Game.Status.FINISHED, Game.Status.EXPIRED])
         .order_by("-updated_at")
         .values("pk")[:MY_GAMES_ENDED]
     )
     games = list(
         with_seats(
-            mine.filter(Q(status__in=[Game.Status.ACTIVE, Game.Status.OPEN]) | Q(pk__in=ended))
+            theirs.filter(Q(status__in=[Game.Status.ACTIVE, Game.Status.OPEN]) | Q(pk__in=ended))
             .defer("state")  # the snapshot, never needed for a list
             .order_by("-updated_at")
         )[:limit]
