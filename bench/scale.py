@@ -6,7 +6,9 @@ Options: ``--sizes 0.01,0.1`` the sizes measured, as fractions of the full size 
 size is a database of its own, a copy of the smaller one grown by COPY; every item is timed
 on the sizes in turn, so a burst of load on the shared machine falls on each alike);
 ``--repeat N`` warm requests per item; ``--pool N`` real games played to fill from;
-``--only WORD`` measure the items whose name holds WORD.
+``--only WORD`` measure the items whose name holds WORD; ``--pg-set NAME=VALUE`` a planner
+setting for every database (``random_page_cost=1.1``, as on SSDs); ``--hold S`` keep the
+cluster S seconds at the end, for psql.
 
 The full size (``--sizes 1``) is the issue's: 50,000 players, 200,000 finished games with
 their moves, 5,000 games in progress (500 with a bot seat), 500 open games, 20,000 outbox
@@ -833,6 +835,13 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=24)
     parser.add_argument("--only", default="")
     parser.add_argument(
+        "--pg-set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a planner setting for every database (e.g. random_page_cost=1.1 for SSDs)",
+    )
+    parser.add_argument(
         "--hold", type=int, default=0, help="seconds to keep the database up at the end (psql)"
     )
     args = parser.parse_args()
@@ -861,6 +870,11 @@ def main() -> None:
             _use(database_copy(names[-2] if i > 1 else base, names[-1]))
         else:
             names.append(base)
+        for setting in args.pg_set:  # ALTER DATABASE … SET: new connections take it
+            key, value = setting.split("=", 1)
+            with connections["default"].cursor() as cursor:
+                cursor.execute(f'ALTER DATABASE "{names[-1]}" SET {key} = {value}')
+            connections["default"].close()
         started = time.perf_counter()
         counts = filler.grow_to(size)
         print(
