@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
+from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from games.text import names
@@ -68,6 +69,10 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0)
     to_act_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Whether a bot plays the seat to act now (issue 31): kept by ``botturns.bot_to_act_mark``
+    # wherever ``to_act_seat`` or a seat's player changes, so the bots' sweep reads the games
+    # waiting on a bot by their own index, never every game's seats.
+    bot_to_act = models.BooleanField(default=False, editable=False)
     deadline = models.DateTimeField(null=True, blank=True)
     # Time controls (issue 6, games/clock.py): whose deadline ``deadline`` is, when its
     # clock started (vacation shifts it from there), when the one reminder is due (cleared
@@ -118,6 +123,19 @@ class Game(models.Model):
             models.Index(fields=["status", "is_public"], name="game_lobby_idx"),
             models.Index(fields=["status", "deadline"], name="game_deadline_idx"),
             models.Index(fields=["status", "reminder_at"], name="game_reminder_idx"),
+            # Games in progress by their last move (issue 31): the home page's games to
+            # watch, the followed players' games and the bots' sweep walk this, so they read
+            # the running games only, never the finished history.
+            models.Index(
+                fields=["-updated_at"],
+                condition=models.Q(status="active"),
+                name="game_active_moved_idx",
+            ),
+            models.Index(
+                fields=["updated_at"],
+                condition=models.Q(status="active", bot_to_act=True),
+                name="game_waits_on_bot_idx",
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -257,6 +275,22 @@ class Move(models.Model):
 # notifications and ratings (issue 5): profiles, the email outbox, per-kind preferences.
 
 
+# What the leaderboard ranks by (issue 31): μ − 3σ, the rating shown less its base and scale
+# (``ratings.display_rating``: 1500 + 40 × this). Written without a number on purpose: a
+# number would be a bound parameter in a query (server-side binding) and the query's
+# expression would then never be the index's, so the leaderboard would sort every profile.
+CONSERVATIVE_RATING = F("rating_mu") - F("rating_sigma") - F("rating_sigma") - F("rating_sigma")
+
+
+def conservative_rating(profile: Profile) -> float:
+    """Return ``CONSERVATIVE_RATING`` of ``profile`` exactly as the database computes it
+    (the same subtractions in the same order, in IEEE doubles)."""
+    return profile.rating_mu - profile.rating_sigma - profile.rating_sigma - profile.rating_sigma
+
+
+PROVISIONAL_GAMES = 5  # rated games before a rating counts (ratings.py); the index predicate
+
+
 class Profile(models.Model):
     """A player's public face and rating; one per user, made on first use (``profiles.py``).
 
@@ -314,6 +348,16 @@ class Profile(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["bot_tier"], condition=models.Q(is_bot=True), name="profile_one_bot_a_tier"
+            ),
+        ]
+        indexes = [
+            # The leaderboard, best first, in keyset pages (issue 31): people past their
+            # provisional games, by ``CONSERVATIVE_RATING`` then id.
+            models.Index(
+                CONSERVATIVE_RATING.desc(),
+                F("id").desc(),
+                condition=models.Q(is_bot=False, rated_games__gte=PROVISIONAL_GAMES),
+                name="profile_leaderboard_idx",
             ),
         ]
 

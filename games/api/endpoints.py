@@ -7,14 +7,12 @@ requester may not see answers 404 exactly as a game that does not exist.
 # No "from __future__ import annotations": django-ninja reads the parameters' types at import.
 
 from collections.abc import Callable, Iterable
-from datetime import timedelta
 from functools import partial
 from typing import Annotated, Any, Literal
 
 from django.contrib.auth import get_user_model
-from django.db.models import F, FloatField, QuerySet, Value
+from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from ninja import Path, Query, Router
 from ninja.errors import HttpError
@@ -52,6 +50,7 @@ from games.core.states import game_state
 from games.models import Game, Move, Profile, Seat
 from games.play import ratings
 from games.selectors.games import games_waiting_for, seat_for, with_seats
+from games.selectors.profiles import leaders
 
 router = Router()
 
@@ -61,7 +60,6 @@ GameId = Annotated[int, Path(ge=1, le=ID_MAX, description="A game's id")]
 UserId = Annotated[int, Path(ge=1, le=ID_MAX, description="A player's id")]
 PlayerFilter = Annotated[int | None, Query(None, ge=1, le=ID_MAX, description="A player's id")]
 SeatsFilter = Annotated[int | None, Query(None, ge=2, le=4, description="Players in the game")]
-LEADERBOARD_ACTIVE_DAYS = 180  # as the leaderboard page (games.web.views.accounts)
 
 
 class ApiError(HttpError):
@@ -250,17 +248,8 @@ def player_games(request: HttpRequest, user_id: UserId) -> Rows:
 
 
 def _leaders() -> QuerySet[Profile]:
-    since = timezone.now() - timedelta(days=LEADERBOARD_ACTIVE_DAYS)
-    shown = Value(ratings.DISPLAY_BASE, output_field=FloatField()) + Value(
-        ratings.DISPLAY_SCALE, output_field=FloatField()
-    ) * (F("rating_mu") - 3 * F("rating_sigma"))
-    return (
-        Profile.objects.filter(
-            rated_games__gte=ratings.PROVISIONAL_GAMES, last_active_at__gte=since, is_bot=False
-        )
-        .annotate(shown=shown)
-        .select_related("user__profile")
-    )
+    # The page's rows, order and index (``selectors.profiles.leaders``).
+    return leaders().select_related("user__profile")
 
 
 @router.get(
@@ -269,7 +258,7 @@ def _leaders() -> QuerySet[Profile]:
     tags=["players"],
     summary="Leaderboard",
 )
-@paginate(Page, ordering=("-shown", "pk"))
+@paginate(Page, ordering=("-conservative", "-pk"))
 def leaderboard(request: HttpRequest) -> Rows:
     """People (never bots) past their provisional games, active in 180 days, best first."""
 

@@ -21,7 +21,6 @@ from datetime import timedelta
 from itertools import zip_longest
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 import engine
@@ -29,9 +28,8 @@ import engine.bots
 from games.core import queue
 from games.core.errors import GameNotActive, GameNotFound, NotYourTurn, StaleVersion
 from games.core.states import state_from_db
-from games.models import Game, Move, Seat
+from games.models import Game, Move
 from games.play.botturns import (
-    TAKEOVER_MIN_PLAYERS,
     TAKEOVER_TIER,
     bot_tier_of,
     waiting_bot_seat,
@@ -100,20 +98,20 @@ def bot_move_play(*, game_id: int, version: int) -> Move | None:
 def games_waiting_on_bots(*, older_than: timedelta) -> list[tuple[int, int]]:
     """Return ``(game id, version)`` of games in progress waiting on a bot-played seat.
 
-    A bot account's seat, or a dropped seat of a 3–4 player game (``botturns``).
+    A bot account's seat, or a dropped seat of a 3–4 player game (``botturns``), as
+    ``Game.bot_to_act`` marks it.
 
     Only those unchanged for ``older_than`` (``Game.updated_at``), at most
     ``SWEEP_BATCH``, fairly between accounts (issue 28): the longest waiting game of each
     creator first, then each one's second, and so on, so one account's many bot games do
     not hold back another's (``fair_order``).
     """
-    to_act = Seat.objects.filter(game_id=OuterRef("pk"), position=OuterRef("to_act_seat"))
-    taken_over = Q(Exists(to_act.filter(dropped_at__isnull=False))) & Q(
-        num_players__gte=TAKEOVER_MIN_PLAYERS
-    )
+    # The games marked as waiting on a bot (``botturns.bot_to_act_mark``), by their own
+    # index (issue 31): the sweep reads the games due and no other row. Asking the seats
+    # instead read every seat of every game ever played, each run.
     games = Game.objects.filter(
-        status=Game.Status.ACTIVE, updated_at__lte=timezone.now() - older_than
-    ).filter(Q(Exists(to_act.filter(is_bot=True))) | taken_over)
+        status=Game.Status.ACTIVE, bot_to_act=True, updated_at__lte=timezone.now() - older_than
+    )
     rows = games.order_by("updated_at").values_list("pk", "version", "creator_id")
     return fair_order(list(rows[: SWEEP_BATCH * 4]))[:SWEEP_BATCH]
 

@@ -53,6 +53,20 @@ def waiting_bot_seat(game: Game) -> Seat | None:
     return next((s for s in seats if s.position == game.to_act_seat and bot_played(game, s)), None)
 
 
+def bot_to_act_mark(game: Game) -> bool:
+    """Set ``game.bot_to_act`` to whether it waits on a bot-played seat now; return whether
+    that changed (not saved: the caller saves it with the rest of the game's row).
+
+    Call wherever whom a game waits on may change (a ply, an undo, the start, a dropped
+    seat): the bots' sweep reads only the games marked so (``bots.games_waiting_on_bots``).
+    Reads ``game.seats.all()`` (prefetched by the submit service: no query then).
+    """
+    waits = waiting_bot_seat(game) is not None
+    changed = waits != game.bot_to_act
+    game.bot_to_act = waits
+    return changed
+
+
 def bot_turn_queue(*, game: Game) -> bool:
     """Queue ``play_bot_move(game.pk, game.version)`` on commit if ``game`` waits on a bot.
 

@@ -21,7 +21,7 @@ from games.models import Game, NotificationKind, Seat
 from games.outbox import notifications
 from games.play import effects
 from games.play.access import UserLike, locked_game, user_id_of
-from games.play.botturns import bot_turn_queue
+from games.play.botturns import bot_to_act_mark, bot_turn_queue
 from games.play.deadlines import banks_fill, clock_start
 
 OPEN_GAME_LIFETIME = timedelta(days=14)
@@ -209,6 +209,7 @@ def game_start(*, game: Game) -> Game:
     game.started_at = timezone.now()
     banks_fill(game)
     clock_start(game)
+    bot_to_act_mark(game)
     game.save()
     effects.game_started(game=game)
     bot_turn_queue(game=game)  # a bot may play first

@@ -20,11 +20,11 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 import engine
+from games.models import PROVISIONAL_GAMES as PROVISIONAL_GAMES  # beside the leaderboard index
 from games.models import Game, Profile, Seat
 
 DISPLAY_BASE = 1500.0
 DISPLAY_SCALE = 40.0
-PROVISIONAL_GAMES = 5
 
 MODEL = PlackettLuce()
 

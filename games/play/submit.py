@@ -28,7 +28,7 @@ from games.core.timecontrol import time_control_of
 from games.models import Game, Move
 from games.play import effects, policy
 from games.play.access import UserLike, locked_game, user_id_of
-from games.play.botturns import bot_played, bot_turn_queue
+from games.play.botturns import bot_played, bot_to_act_mark, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, bank_settle, clock_start
 from games.play.errors import IllegalAction
 from games.play.orderturns import order_due, order_schedule, standing_order_action
@@ -187,7 +187,8 @@ def game_undo(*, game_id: int, user: UserLike, expected_version: int) -> SubmitR
         )
         game.state = state_to_db(after)
         game.to_act_seat = after.to_act
-        game.save(update_fields=["state", "version", "to_act_seat", "updated_at"])
+        bot_to_act_mark(game)
+        game.save(update_fields=["state", "version", "to_act_seat", "bot_to_act", "updated_at"])
         effects.move_applied(game=game, move=move, before=before, after=after)
     return SubmitResult(game=game, move=move)
 
@@ -225,7 +226,15 @@ def action_apply(
         source=source,
     )
     game.state = state_to_db(after)
-    fields = ["state", "version", "to_act_seat", "order_due_at", *CLOCK_FIELDS, "updated_at"]
+    fields = [
+        "state",
+        "version",
+        "to_act_seat",
+        "order_due_at",
+        "bot_to_act",
+        *CLOCK_FIELDS,
+        "updated_at",
+    ]
     # before the effects: whom the move owes a notice reads it (an order will answer)
     order_schedule(game, after)
     if after.is_over:
@@ -242,6 +251,7 @@ def action_apply(
         if after.to_act != before.to_act or (banked and turn_ended is not None):
             bank_settle(game, turn_ended_for=turn_ended)
             clock_start(game)
+    bot_to_act_mark(game)  # after the finish too: nobody to act, no bot
     game.save(update_fields=fields)
     effects.move_applied(game=game, move=move, before=before, after=after)
     if after.is_over:

@@ -15,7 +15,7 @@ from games.models import Game, Move, NotificationKind, Seat
 from games.outbox import notifications
 from games.play import policy
 from games.play.access import UserLike, locked_game, user_id_of
-from games.play.botturns import bot_turn_queue
+from games.play.botturns import bot_to_act_mark, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, clock_start
 from games.play.submit import AUTOPLAY_LIMIT, action_apply, autoplay
 from games.selectors.people import user_on_vacation
@@ -147,6 +147,8 @@ def seat_drop(*, game: Game, seat: Seat, reason: str) -> None:
         return
     notifications.notify_seat_dropped(game=game, seat=seat)
     autoplay(game=game, state=state_from_db(game.state or {}))
+    if bot_to_act_mark(game):  # the seat to act may now be the medium bot's
+        game.save(update_fields=["bot_to_act"])
     bot_turn_queue(game=game)  # 3–4 players: the medium bot takes over the seat (issue 15)
 
 

@@ -326,20 +326,39 @@ class MyGame:
     is_rated: bool = True
 
 
+MY_GAMES_ENDED = 10  # finished or expired games "My games" lists, the latest
+
+
 def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
     """Return ``user``'s games: those waiting for them first, then active, open, finished.
 
-    Two queries (the games, then their seats with users and profiles).
+    Every game in progress or open (at most ``limit``), and only the latest
+    ``MY_GAMES_ENDED`` of those that ended (issue 31: the list and its page stay the same
+    size however many games the player has finished). Four queries (the ids of each kind,
+    the games, then their seats with users and profiles), each reading that player's
+    games by index, never the site's.
     """
     if not user.is_authenticated:
         return []
+    # The ids first, each list by its own query: one filter joining "in progress" to
+    # "among the latest ended" with OR read every game of the site (a sequential scan).
+    theirs = Game.objects.filter(seats__user_id=user.pk)
+    ids = list(
+        theirs.filter(status__in=[Game.Status.ACTIVE, Game.Status.OPEN])
+        .order_by("-updated_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    ids += list(
+        theirs.filter(status__in=[Game.Status.FINISHED, Game.Status.EXPIRED])
+        .order_by("-updated_at")
+        .values_list("pk", flat=True)[:MY_GAMES_ENDED]
+    )
     games = list(
         with_seats(
-            Game.objects.filter(seats__user_id=user.pk)
-            .exclude(status=Game.Status.ABORTED)
+            Game.objects.filter(pk__in=ids)
             .defer("state")  # the snapshot, never needed for a list
             .order_by("-updated_at")
-        )[:limit]
+        )
     )
     order: dict[str, int] = {Game.Status.ACTIVE: 1, Game.Status.OPEN: 2}
     rows = []

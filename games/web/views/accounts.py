@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from allauth.account import app_settings as allauth_settings
@@ -15,22 +14,19 @@ from django.core import signing
 from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.accounts import profiles
 from games.mail.sending import unsubscribe_read
-from games.models import Delivery, NotificationKind, Profile
+from games.models import Delivery, NotificationKind
 from games.play import ratings
 from games.selectors import community
 from games.selectors.people import person_of
-from games.selectors.profiles import player_record
+from games.selectors.profiles import BadCursor, leaders_page, player_record
 from games.web.forms_accounts import NAME_TAKEN, SettingsForm
 from games.web.middleware import remember_language
-
-LEADERBOARD_ACTIVE_DAYS = 180
 
 
 @csrf_exempt  # RFC 8058: mail providers POST without a session; the signed token is the proof
@@ -98,7 +94,7 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
         "uncertainty": ratings.display_uncertainty(profile.rating_sigma),
         "provisional": ratings.is_provisional(profile),
         "record": record,
-        "rated_points": len(record.rating_points),
+        "rated_points": record.rated,
         "is_me": request.user.is_authenticated and request.user.pk == user.pk,
         "following": community.is_following(request.user, followed_id=user.pk),
         "muting": community.is_muting(request.user, muted_id=user.pk),
@@ -108,24 +104,31 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    """Non-provisional people (never bots) active in the last 180 days, best rating first."""
-    since = timezone.now() - timedelta(days=LEADERBOARD_ACTIVE_DAYS)
-    profiles = Profile.objects.filter(
-        rated_games__gte=ratings.PROVISIONAL_GAMES, last_active_at__gte=since, is_bot=False
-    ).select_related("user")
-    rated = sorted(
-        ((ratings.display_rating(p.rating_mu, p.rating_sigma), p) for p in profiles),
-        key=lambda pair: -pair[0],
-    )
+    """Non-provisional people (never bots) active in the last 180 days, best rating first.
+
+    One page of ``LEADERBOARD_PAGE`` players at a time, in keyset pages (issue 31): ``?after=``
+    is the previous page's signed cursor; a cursor the site did not write answers 400 with
+    the first page and a message.
+    """
+    status = 200
+    try:
+        page = leaders_page(cursor=request.GET.get("after") or None)
+    except BadCursor:
+        messages.error(request, _("That page of the leaderboard does not exist; here is the top."))
+        page, status = leaders_page(), 400
     rows = [
         {
-            "player": person_of(p.user, p),  # a value: a row would reach every game's seed
-            "rating": rating,
-            "uncertainty": ratings.display_uncertainty(p.rating_sigma),
+            "rank": leader.rank,
+            "user_id": leader.user_id,
+            "name": leader.name,
+            "rating": ratings.display_rating(leader.rating_mu, leader.rating_sigma),
+            "uncertainty": ratings.display_uncertainty(leader.rating_sigma),
+            "rated_games": leader.rated_games,
         }
-        for rating, p in rated
+        for leader in page.rows
     ]
-    return render(request, "accounts/leaderboard.html", {"rows": rows})
+    context = {"rows": rows, "next_cursor": page.next_cursor, "first_page": "after" in request.GET}
+    return render(request, "accounts/leaderboard.html", context, status=status)
 
 
 class EmailCodeFromLinkView(ConfirmEmailVerificationCodeView):  # type: ignore[misc]  # allauth has no types

@@ -14,7 +14,7 @@ from django.utils.csp import CSP
 from django.views.decorators.csp import csp_override, csp_report_only_override
 from django.views.decorators.http import require_GET
 
-from games.selectors.profiles import player_record
+from games.selectors.profiles import rating_points
 from games.web.charts import colour_chart_of, rating_chart
 from games.web.views.game import HtmxHttpRequest, _viewable_game
 
@@ -33,7 +33,7 @@ def _svg(content: str, *, max_age: int = 0) -> HttpResponse:
 def rating_svg(request: HttpRequest, user_id: int) -> HttpResponse:
     """The player's rating after each rated game the viewer may see: one dot per game."""
     user = get_object_or_404(get_user_model(), pk=user_id)
-    return _svg(rating_chart(player_record(user.pk, request.user).rating_points))
+    return _svg(rating_chart(rating_points(user.pk, request.user)))
 
 
 @require_GET

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0019_notification_game_aborted'),
+        ('games', '0021_games_waiting_on_bots'),
     ]
 
     operations = [

@@ -1,0 +1,139 @@
+"""Each page and list runs as many queries with 30 games as with 1 (issue 31: bounded pages).
+
+A player's history grows one game at a time; what a page costs must not (no N+1 over games,
+seats or players). Every page and API list a player opens is read at 1 game, then at 30,
+and the query counts compared: equal, whatever the counts are.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+import engine
+from games.accounts import profiles, tokens
+from games.core.states import game_state
+from games.models import Game, Profile, Seat
+from games.play import lifecycle, submit
+from tests.games.factories import UserFactory, client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def _add_games(me: Any, count: int) -> list[int]:
+    """Give ``me`` ``count`` more 2-player games with a new opponent each: every other one
+    finished and rated (places, score sheets, ratings), the rest in progress and waiting on
+    ``me``; each opponent
+    past their provisional games, on the leaderboard. Return the games' ids."""
+    made = []
+    for i in range(count):
+        other = UserFactory()
+        game = lifecycle.game_create(creator=me, num_players=2)
+        lifecycle.game_join(game_id=game.pk, user=other)
+        game.refresh_from_db()
+        mine = game.seats.get(user=me).position
+        while game.to_act_seat != mine:  # each list holds rows at both sizes
+            legal = engine.legal_actions(game_state(game))
+            submit.game_submit_action(
+                game_id=game.pk, user=other, action=str(legal[0]), expected_version=game.version
+            )
+            game.refresh_from_db()
+        if i % 2:
+            Game.objects.filter(pk=game.pk).update(
+                status=Game.Status.FINISHED, finished_at=timezone.now(), to_act_seat=None
+            )
+            for seat in Seat.objects.filter(game_id=game.pk):
+                seat.final_rank = seat.position
+                seat.final_score = {"colors": {"red": 3}, "score": 3}
+                seat.rating_before, seat.rating_after = 1500.0, 1510.0
+                seat.save()
+        profiles.profile_get(other)
+        Profile.objects.filter(user=other).update(
+            rated_games=10, last_active_at=timezone.now(), rating_mu=20 + i
+        )
+        made.append(game.pk)
+    return made
+
+
+def _counts(urls: dict[str, tuple[Client, str, dict[str, str]]]) -> dict[str, int]:
+    out = {}
+    for name, (client, url, extra) in urls.items():
+        client.get(url, **extra)  # the session's first-visit work (language) done once
+        with CaptureQueriesContext(connection) as captured:
+            answer = client.get(url, **extra)
+        assert answer.status_code == 200, (name, answer.status_code)
+        out[name] = len(captured)
+    return out
+
+
+def test_every_page_and_list_runs_as_many_queries_with_30_games_as_with_1() -> None:
+    me = UserFactory()
+    profiles.profile_get(me)
+    Profile.objects.filter(user=me).update(
+        rated_games=10, last_active_at=timezone.now() - timedelta(days=1)
+    )
+    first = _add_games(me, 1)[0]
+    _, secret = tokens.token_create(user=me, name="counts")
+    api = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+    anon, mine = Client(), client_for(me)
+    urls = {
+        "home, anonymous": (anon, "/", {}),
+        "home and my games": (mine, "/", {}),
+        "profile": (anon, f"/players/{me.pk}/", {}),
+        "own profile": (mine, f"/players/{me.pk}/", {}),
+        "leaderboard": (anon, "/leaderboard", {}),
+        "game page": (mine, f"/games/{first}/", {}),
+        "api games": (anon, "/api/v1/games", api),
+        "api games of a player": (anon, f"/api/v1/games?player={me.pk}", api),
+        "api player's games": (anon, f"/api/v1/players/{me.pk}/games", api),
+        "api rating history": (anon, f"/api/v1/players/{me.pk}/rating", api),
+        "api leaderboard": (anon, "/api/v1/leaderboard", api),
+        "api games waiting": (anon, "/api/v1/me/waiting", api),
+        "api moves": (anon, f"/api/v1/games/{first}/moves", api),
+    }
+    at_one = _counts(urls)
+    _add_games(me, 29)
+    at_thirty = _counts(urls)
+    assert at_thirty == at_one
+
+
+def test_a_profile_reads_its_recent_games_and_counts_the_rest_in_the_database() -> None:
+    from django.db.models.signals import post_init
+
+    from games.selectors.profiles import RECENT_GAMES
+
+    me = UserFactory()
+    _add_games(me, 30)  # 15 finished, 15 in progress
+    made: list[Seat] = []
+
+    def count(sender: Any, instance: Seat, **_kwargs: Any) -> None:
+        made.append(instance)
+
+    post_init.connect(count, sender=Seat, weak=False)
+    try:
+        page = Client().get(f"/players/{me.pk}/")
+    finally:
+        post_init.disconnect(count, sender=Seat)
+    assert page.status_code == 200
+    record = page.context["record"]
+    assert record.finished == 15 and record.rated == 15 and len(record.recent) == RECENT_GAMES
+    assert len(made) == RECENT_GAMES + 15  # the recent finished games and those in progress
+
+
+def test_my_games_lists_every_game_in_progress_and_the_latest_ended_only() -> None:
+    from games.selectors.games import MY_GAMES_ENDED
+
+    me = UserFactory()
+    made = _add_games(me, 30)  # every other one finished, the last made the latest
+    finished = [pk for i, pk in enumerate(made) if i % 2]
+    running = [pk for i, pk in enumerate(made) if not i % 2]
+    listed = [g.pk for g in client_for(me).get("/").context["my_games"]]
+    assert set(running) <= set(listed)
+    assert [pk for pk in listed if pk in finished] == finished[::-1][:MY_GAMES_ENDED]
+    assert len(listed) == len(running) + MY_GAMES_ENDED
