@@ -274,6 +274,14 @@ class Scorer:
         rids, counts, treasures, kingdom, temples, size = self.spot(s)
         current = summ.leaders[self.seat - 1][color]
         cur_r = reg.rid[current] if current >= 0 else -1
+        for r in rids:
+            for who, c, q in reg.leaders[r]:
+                if c == color and who != self.seat:
+                    # A revolt (§6): hopeless when even every red in hand ties at best (§6.4).
+                    # Checked first: a move out of a kingdom the leader alone held can join
+                    # that region to a rival's kingdom (§4.1).
+                    if temples + self.hand[RED] <= temples_next_to(board, q):
+                        return HOPELESS
         if cur_r >= 0 and cur_r in rids:
             return -0.6  # a move within its own kingdom gains nothing
         w = self.w[self.seat - 1]

@@ -128,3 +128,16 @@ def test_a_doomed_leader_is_worth_withdrawing(reds: str, doomed: bool) -> None:
         assert scored[withdraw] > PASS_SCORE
     else:
         assert scored[withdraw] == WITHDRAW_SCORE < PASS_SCORE
+
+
+def test_no_move_out_of_a_kingdom_into_a_hopeless_revolt() -> None:
+    # Seat 2's king alone holds the kingdom of e10/f10; moving it to g10 leaves f10
+    # leaderless (§4.1) and joins it to seat 1's kingdom of h11: a revolt of 3 temples
+    # (f10, g11, h10) against seat 1's king's 3 (g11, h10, i11), with no red in hand.
+    state = position(
+        "players: 2\nactive: 2\nhand 1: r k k b g g\nhand 2: k k b b g g",
+        {"e10": "2K", "g11": "r", "h11": "1K", "h10": "r", "i11": "r"},
+    )
+    move = Action.parse("leader king g10")
+    assert move in legal_actions(state)
+    assert move not in [a for _, a in score_actions(state, 2)]
