@@ -102,14 +102,18 @@ def play(
         seat = state.to_act
         assert seat is not None
         ordinary = state.pending is None
-        if ordinary and seat in measured:
-            if current is None or current[0] != seat or state.actions_left == 2:
-                turn = Turn(bool(scoring_tiles(state, seat)), vp_before=sum(state.vp[seat - 1]))
-                turns[seat].append(turn)
-                current = (seat, turn)
+        new_turn = current is None or current[0] != seat or state.actions_left == 2
+        if ordinary and seat in measured and new_turn:
+            turn = Turn(bool(scoring_tiles(state, seat)), vp_before=sum(state.vp[seat - 1]))
+            turns[seat].append(turn)
+            current = (seat, turn)
         view = engine.view_for(state, seat)
         action = choose_action(
-            view, history[seat - 1], tier=tiers[seat - 1], seed=plies, **budget  # type: ignore[arg-type]
+            view,
+            history[seat - 1],
+            tier=tiers[seat - 1],
+            seed=plies,
+            **budget,  # type: ignore[arg-type]
         )
         before = state
         state = engine.apply(state, action)
@@ -136,8 +140,7 @@ def play(
         flags = [t.passed_while_scoring for t in turns[s]]
         tally.pass_runs += runs(flags)
         stuck = [
-            not t.scoring_at_start and not t.swapped and t.vp_after <= t.vp_before
-            for t in turns[s]
+            not t.scoring_at_start and not t.swapped and t.vp_after <= t.vp_before for t in turns[s]
         ]
         tally.stuck += runs(stuck)
         if runs(flags):
@@ -204,8 +207,10 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=None, help="hard tier's guard (s)")
     args = parser.parse_args()
     budget = {"iterations": args.iterations, "time_limit": args.time_limit}
-    print(f"{'tier':>6} {'seats':>5} {'pass runs':>9} {'hopeless':>8} {'of confl.':>9} "
-          f"{'stuck':>6} {'left':>5} {'swaps/g':>7} {'withdr/g':>8} {'s':>5}   (per 100 seat-games)")
+    print(
+        f"{'tier':>6} {'seats':>5} {'pass runs':>9} {'hopeless':>8} {'of confl.':>9} "
+        f"{'stuck':>6} {'left':>5} {'swaps/g':>7} {'withdr/g':>8} {'s':>5}   (per 100 seat-games)"
+    )
     for tier in args.tiers:
         tally = Tally()
         started = time.perf_counter()
@@ -220,11 +225,16 @@ def main() -> None:
                 seats = (tier, opp) if g % 2 == 0 else (opp, tier)
                 play(seed, seats, {1 if g % 2 == 0 else 2}, tally, budget)
         per = 100.0 / max(tally.seats, 1)
+        n_seats = max(tally.seats, 1)
+        cells = [
+            f"{tier:>6} {tally.seats:>5}",
+            f"{tally.pass_runs * per:>9.1f} {tally.hopeless * per:>8.1f}",
+            f"{tally.conflicts * per:>9.1f} {tally.stuck * per:>6.1f}",
+            f"{tally.left_to_lose * per:>5.1f} {tally.swaps / n_seats:>7.2f}",
+            f"{tally.withdrawals / n_seats:>8.2f} {time.perf_counter() - started:>5.0f}",
+        ]
         print(
-            f"{tier:>6} {tally.seats:>5} {tally.pass_runs * per:>9.1f} {tally.hopeless * per:>8.1f} "
-            f"{tally.conflicts * per:>9.1f} {tally.stuck * per:>6.1f} {tally.left_to_lose * per:>5.1f} "
-            f"{tally.swaps / max(tally.seats, 1):>7.2f} {tally.withdrawals / max(tally.seats, 1):>8.2f} "
-            f"{time.perf_counter() - started:>5.0f}",
+            " ".join(cells),
             flush=True,
         )
         for kind, found in tally.examples.items():

@@ -76,7 +76,7 @@ class Scorer:
         self.of = opp_factor(state)
         self.frac = unseen_fractions(state, seat)
         self.nk = kingdoms_touching(state)
-        self._wars: dict[tuple[int, int], float] = {}
+        self._wars: dict[tuple[int, int, int], float] = {}
         self._squares: dict[int, tuple[list[int], list[tuple[int, int, int]], float]] = {}
         self._spots: dict[int, tuple[list[int], list[int], int, int, int, int]] = {}
         self._revolt_spots: dict[int, int] | None = None
@@ -274,14 +274,17 @@ class Scorer:
         rids, counts, treasures, kingdom, temples, size = self.spot(s)
         current = summ.leaders[self.seat - 1][color]
         cur_r = reg.rid[current] if current >= 0 else -1
+        # A revolt (§6) is hopeless when even every red in hand ties at best (§6.4). Checked
+        # first: a move out of a kingdom the leader alone held can join that region to a
+        # rival's kingdom (§4.1).
         for r in rids:
             for who, c, q in reg.leaders[r]:
-                if c == color and who != self.seat:
-                    # A revolt (§6): hopeless when even every red in hand ties at best (§6.4).
-                    # Checked first: a move out of a kingdom the leader alone held can join
-                    # that region to a rival's kingdom (§4.1).
-                    if temples + self.hand[RED] <= temples_next_to(board, q):
-                        return HOPELESS
+                if (
+                    c == color
+                    and who != self.seat
+                    and temples + self.hand[RED] <= temples_next_to(board, q)
+                ):
+                    return HOPELESS
         if cur_r >= 0 and cur_r in rids:
             return -0.6  # a move within its own kingdom gains nothing
         w = self.w[self.seat - 1]
@@ -355,7 +358,8 @@ class Scorer:
         """
         if not self.doomed(color):
             return 0.0
-        return self.of * max(self.w[o - 1][RED] for o in range(1, len(self.w) + 1) if o != self.seat)
+        others = [o for o in range(1, len(self.w) + 1) if o != self.seat]
+        return self.of * max(self.w[o - 1][RED] for o in others)
 
     def withdraw(self, color: int) -> float:
         """Score withdrawing the bot's leader of ``color`` to its supply (§4).

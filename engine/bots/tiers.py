@@ -146,6 +146,7 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
         scored = [sa for sa in scored if not isinstance(sa[1], SwapTiles)]
     firsts = top(scored, MEDIUM_FIRST if two else MEDIUM_LAST)
     lines: list[tuple[float, list[Action]]] = []
+
     def adjusted(value: float, line: list[Action]) -> float:
         if any(isinstance(a, Pass) for a in line):
             value -= PASS_PENALTY
