@@ -66,6 +66,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=300)
     parser.add_argument("--tiers", nargs="+", choices=TIERS, default=["easy", "medium", "hard"])
     parser.add_argument("--iterations", type=int, default=None, help="the hard tier's budget")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        help="the hard tier's wall-clock guard (s); 600 times the whole budget on a busy machine",
+    )
     args = parser.parse_args()
     found = positions(args.positions, args.seed)
     for tier in args.tiers:
@@ -74,7 +80,14 @@ def main() -> None:
         for k, (view, history) in enumerate(found):
             started = time.process_time()
             wall = time.perf_counter()
-            choose_action(view, history, tier=tier, seed=k, iterations=args.iterations)
+            choose_action(
+                view,
+                history,
+                tier=tier,
+                seed=k,
+                iterations=args.iterations,
+                time_limit=args.time_limit,
+            )
             times.append(time.process_time() - started)
             walls.append(time.perf_counter() - wall)
         print(
