@@ -306,6 +306,10 @@ class Scorer:
             value = p * won - 0.3 * min(self.hand[RED], max(margin, 0))
         elif color == TRADER and treasures >= 2:
             value += (treasures - 1) * TREASURE_VALUE
+        if kingdom >= 0 and self.revolt_spots().get(kingdom, 0) > temples + self.hand[RED]:
+            # Into a place any rival takes with no red (§6.4): placed, withdrawn, placed again
+            # is a loop that draws no tile and never ends the game (§13.1).
+            value = min(value, WITHDRAW_SCORE)
         if current >= 0:
             if self.doomed(color):
                 value += self.rescue(color) - 0.1  # leaving a lost place costs nothing

@@ -141,3 +141,13 @@ def test_no_move_out_of_a_kingdom_into_a_hopeless_revolt() -> None:
     move = Action.parse("leader king g10")
     assert move in legal_actions(state)
     assert move not in [a for _, a in score_actions(state, 2)]
+
+
+def test_no_leader_is_placed_where_any_rival_takes_it() -> None:
+    # Placed, withdrawn and placed again, a doomed leader drew no tile and a game of hard
+    # against hard ran 609 plies (bench/bot_ladder.py hard@200 hard@50, seed 104).
+    state = _doomed("")
+    move = Action.parse("leader priest f9")  # 1 temple (f10); g10 gives a rival 2
+    assert move in legal_actions(state)
+    scored = {a: v for v, a in score_actions(state, 1)}
+    assert scored[move] <= WITHDRAW_SCORE < PASS_SCORE
