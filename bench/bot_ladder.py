@@ -7,9 +7,13 @@ every seat on the same deal. Each bot sees only its seat's view and the
 events its log showed (``engine.bots.choose_action``); its seed is the ply
 number. Fixed seeds: a rerun plays the same games, whatever ``--jobs``.
 
+A tier may carry its own budget for the hard tier's search: ``hard@800``
+plays hard with 800 iterations (``python bench/bot_ladder.py hard@800 hard``
+measures what a 4x budget is worth); ``--iterations`` sets the others'.
+
 Prints one line per game, then wins/games and the win rate with a 95%
 Wilson interval (2 players; a shared first place counts half), mean rank and
-mean final score per tier (3–4 players), and each tier's decision time
+mean final score per tier (3–4 players), and each tier's decision CPU time (``time.process_time``)
 p50/p95/max in milliseconds (decisions with a single legal action are not
 timed: the bots answer them without thinking).
 """
@@ -34,9 +38,23 @@ Task = tuple[int, tuple[str, ...], int | None, float | None]
 Result = tuple[int, tuple[str, ...], list[int], list[int], dict[str, list[float]], int]
 
 
+def tier_spec(text: str) -> str:
+    """Check a tier name with an optional ``@iterations`` budget (``hard@800``)."""
+    name, _, budget = text.partition("@")
+    if name not in TIERS or (budget and not budget.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r}: use one of {', '.join(TIERS)}, or hard@N")
+    return text
+
+
+def split_spec(text: str, iterations: int | None) -> tuple[str, int | None]:
+    """Return the tier and the iterations of a ``tier@N`` spec (``iterations`` without one)."""
+    name, _, budget = text.partition("@")
+    return name, int(budget) if budget else iterations
+
+
 def play_game(task: Task) -> Result:
     """Play one game; return (seed, tiers by seat, ranks, scores, times by tier, plies)."""
-    seed, tiers, iterations, time_limit = task
+    seed, tiers, default_iterations, time_limit = task
     n = len(tiers)
     state = engine.new_game(n, seed)
     history: list[list[list[engine.EventDict]]] = [[] for _ in range(n)]
@@ -46,17 +64,18 @@ def play_game(task: Task) -> Result:
         seat = state.to_act
         assert seat is not None
         view = engine.view_for(state, seat)
-        started = time.perf_counter()
+        started = time.process_time()
+        tier, iterations = split_spec(tiers[seat - 1], default_iterations)
         action = choose_action(
             view,
             history[seat - 1],
-            tier=tiers[seat - 1],
+            tier=tier,
             seed=plies,
             iterations=iterations,
             time_limit=time_limit,
         )
         if len(view.actions) > 1:
-            times[tiers[seat - 1]].append(time.perf_counter() - started)
+            times[tiers[seat - 1]].append(time.process_time() - started)
         state = engine.apply(state, action)
         plies += 1
         for s in range(1, n + 1):  # what each seat's log shows of this action (view.events)
@@ -111,7 +130,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "tiers", nargs="+", choices=TIERS, help="2 tiers (2 players) or 3-4 (one seat each)"
+        "tiers", nargs="+", type=tier_spec, help="2 tiers (2 players) or 3-4 (one seat each)"
     )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1, help="first game seed")

@@ -17,6 +17,7 @@ from engine.botapi import (
     BLOCKS_OF,
     FACE_DOWN,
     HAND_SIZE,
+    KING,
     LEADER_BASE,
     NEIGHBOURS,
     NUM_SQUARES,
@@ -175,3 +176,34 @@ def opponents(state: GameState, seat: int) -> list[int]:
 def legal(state: GameState) -> tuple[engine.Action, ...]:
     """Return ``engine.legal_actions(state)`` (a short name for the tiers)."""
     return engine.legal_actions(state)
+
+
+def scoring_tiles(state: GameState, seat: int) -> list[engine.PlaceTile]:
+    """Return the legal tile placements that score ``seat`` a VP at once (RULES.md §5.2).
+
+    A tile scores when it touches exactly one kingdom (no unification) that
+    holds ``seat``'s leader of the tile's colour, or ``seat``'s king and no
+    leader of that colour. ``state`` must wait for ``seat``'s ordinary action
+    (else the list is empty). What is read is the board and ``seat``'s own
+    hand: what the seat sees (§14).
+    """
+    if state.pending is not None or state.to_act != seat:
+        return []
+    reg = regions(state)
+    nk = engine.botapi.kingdoms_touching(state)
+    kid = reg.kid
+    out: list[engine.PlaceTile] = []
+    for a in engine.legal_actions(state):
+        if not isinstance(a, engine.PlaceTile) or nk[a.square] != 1:
+            continue
+        k = next(kid[y] for y in NEIGHBOURS[a.square] if kid[y] >= 0)
+        owner = 0
+        for who, c, _ in reg.leaders[k]:
+            if c == a.color:
+                owner = who
+                break
+            if c == KING:
+                owner = who
+        if owner == seat:
+            out.append(a)
+    return out

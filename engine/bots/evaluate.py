@@ -44,6 +44,7 @@ from .common import (
 
 WIN_BONUS = 60.0
 DANGER_WEIGHT = 0.5
+CERTAIN_LOSS = 4.0  # added to a revolt the leader loses whatever it holds (issue 26)
 
 
 def opponent_share(num_players: int) -> float:
@@ -94,7 +95,9 @@ def dangers(state: GameState, summ: Summary, exempt: int | None) -> list[float]:
     and another kingdom with an opponent's leader of its colour (§7.1): each
     side counts its supporters, the defender adds its tiles of that colour.
     The attacker's hand is a binomial over the tiles its owner holds; the
-    loss is the leader's potential and, in a war, its supporters. Seat
+    loss is the leader's potential and, in a war, its supporters; a revolt the
+    attacker wins with no red committed adds ``CERTAIN_LOSS`` (the leader and
+    the red VP it hands over), so that withdrawing such a leader is valued. Seat
     ``exempt`` (the next to move, who can answer first) risks nothing.
     """
     n = state.num_players
@@ -136,7 +139,11 @@ def dangers(state: GameState, summ: Summary, exempt: int | None) -> list[float]:
                     continue
                 p = 1.0 - binomial_cdf(need - 1, hand_sizes[o - 1], fracs[seat - 1][RED])
                 worst = max(worst, p)
-            out[seat - 1] += worst * (1.0 + 0.1 * min(summ.counts[k][c], 10))
+            loss = 1.0 + 0.1 * min(summ.counts[k][c], 10)
+            if need <= 0:
+                # Lost without a red committed: the leader and a red VP to the attacker (§6.4).
+                loss += CERTAIN_LOSS
+            out[seat - 1] += worst * loss
     for a, b in pairs:
         for k, other in ((a, b), (b, a)):
             for seat, c, _q in reg.leaders[k]:

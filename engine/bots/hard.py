@@ -13,13 +13,22 @@ this deal (ISMCTS), one of its best threats (``heuristic.score_threats``:
 wars, revolts, treasure grabs, catastrophes), or, when it has none worth
 ``THREAT_FLOOR``, a quiet move, which is not played. A second threat may
 follow greedily; the rollout is then cut short and scored by medium's
-``evaluate``, squashed into (0, 1) per seat: the reward vector, 3–4 players
-included, backed up the path.
+``evaluate``.
+
+The reward of a rollout is centred on its own deal: per seat, the evaluation
+at the rollout's end minus the evaluation of the dealt state before the line,
+squashed by a logistic into (0, 1) (``centred_rewards``). What a deal gets
+wrong of the hidden tiles and totals is in both terms and cancels, and the
+rewards keep their spread through the whole game: a VP is worth about the
+same reward at ply 20 and at ply 200, where an uncentred squash saturates
+(issue 26). The reward vector, 3–4 players included, is backed up the path.
 
 The budget is ``iterations``; ``time_limit`` (seconds of wall clock) stops
 the search early on a slow machine, the one way a given view, history and
 seed can give another answer. The root plays the first action of its most
-visited line.
+visited line; among lines visited alike, the better mean reward, then
+medium's order of the lines (its evaluation, ``tiers.plan_lines``) decide —
+never the notation.
 """
 
 from __future__ import annotations
@@ -39,8 +48,8 @@ from .tiers import EASY_NOISE, decision_values, plan_lines
 
 DEFAULT_ITERATIONS = 200  # the site's default budget
 DEFAULT_TIME_LIMIT = 2.5  # seconds: the wall-clock guard
-EXPLORATION = 0.1  # rewards of lines a VP apart differ by about 0.1
-REWARD_SCALE = 3.0  # evaluation units squashed into a reward (evaluate.squash)
+EXPLORATION = 0.15  # rewards of lines a VP apart differ by about 0.12 (REWARD_SCALE)
+REWARD_SCALE = 6.0  # evaluation units (about 3 per VP) squashed into a reward (evaluate.squash)
 PRIOR_VISITS = 3  # how many visits medium's valuation of a root move is worth
 ROLLOUT_LIMIT = 12  # plies at most after the tree, before the evaluation
 THREAT_FLOOR = 0.5  # an opponent's threat worth less than this is not played
@@ -117,15 +126,18 @@ def hard_policy(
         prior = plan_lines(first, seat)
     else:
         prior = [(v, [a]) for v, a in decision_values(first, seat)]
+    # Medium's values are centred on the position's own, dangers counted as in a rollout.
+    base = evaluate(first, exempt=first.active_seat % first.num_players + 1)[seat - 1]
     lines: dict[str, list[Action]] = {}
     for value, line in prior:
         key = " ; ".join(str(a) for a in line)
         if key in lines:
             continue
         lines[key] = line
-        reward = squash([value], REWARD_SCALE)[0]
+        reward = squash([value - base], REWARD_SCALE)[0]
         root.children[key] = Node(seat, PRIOR_VISITS, PRIOR_VISITS * reward, PRIOR_VISITS)
-    keys = list(lines)
+    keys = list(lines)  # medium's order, best first
+    rank = {k: i for i, k in enumerate(keys)}
     for i in range(max(1, iterations)):
         if i and time.perf_counter() - started > time_limit:
             break
@@ -133,8 +145,24 @@ def hard_policy(
         width = 2 + int(math.sqrt(root.visits))
         key = _select(root, keys[:width], seat)
         _iterate(root, key, lines[key], state, cands, rng)
-    best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward, kv[0]))
+    best = max(
+        root.children.items(),
+        key=lambda kv: (kv[1].visits, kv[1].reward / max(kv[1].visits, 1), -rank[kv[0]]),
+    )
     return lines[best[0]][0]
+
+
+def centred_rewards(end: GameState, start: GameState, replier: int) -> list[float]:
+    """Return per seat (index seat - 1) a reward in (0, 1) for a rollout (module doc).
+
+    ``start`` is the dealt state before the root's line, ``end`` the state the
+    rollout reached; both are evaluated with the dangers of every seat but
+    ``replier`` (``evaluate``'s ``exempt``) and the difference squashed with
+    ``REWARD_SCALE``: 0.5 means the seat is where it started.
+    """
+    after = evaluate(end, exempt=replier)
+    before = evaluate(start, exempt=replier)
+    return squash([a - b for a, b in zip(after, before, strict=True)], REWARD_SCALE)
 
 
 def _iterate(
@@ -155,6 +183,7 @@ def _iterate(
     """
     node = root.children[key]
     path = [root, node]
+    start = state
     turn = state.active_seat
     for k, action in enumerate(line):
         if k:
@@ -186,7 +215,7 @@ def _iterate(
     # Dangers are those left to every seat but the replying one (who may still act), whichever
     # way the reply went, so that lines are compared alike.
     replier = turn % state.num_players + 1
-    rewards = squash(evaluate(state, exempt=replier), REWARD_SCALE)
+    rewards = centred_rewards(state, start, replier)
     for n in path:
         n.visits += 1
         n.reward += rewards[n.seat - 1]

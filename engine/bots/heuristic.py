@@ -6,12 +6,26 @@ one VP in the lowest colour). It estimates the VP an action brings (RULES.md
 §5.2), wars and revolts won or lost (§6, §7), treasures a trader takes (§9),
 monuments (§8) and leaders stranded by a catastrophe (§10). Tiles that touch
 no kingdom all score alike, so only one per colour and terrain is returned.
+
+Some moves are never returned, whatever else is on the board: a revolt or war
+the bot would start and cannot win even with every tile of the support colour
+in its hand (ties go to the defender, §6.4, §7.3), and a pass while a tile
+would score it a VP now (§5.2). With nothing that scores, a swap of the tiles
+without use (§11) is worth more than an idle tile; a leader that loses any
+revolt an opponent can start is worth withdrawing or moving (§4).
 """
 
 from __future__ import annotations
 
 import engine
-from engine import GameState, PlaceCatastrophe, PlaceLeader, PlaceTile, SwapTiles
+from engine import (
+    GameState,
+    PlaceCatastrophe,
+    PlaceLeader,
+    PlaceTile,
+    SwapTiles,
+    WithdrawLeader,
+)
 from engine.botapi import (
     BLUE,
     IS_RIVER,
@@ -38,6 +52,9 @@ from .common import (
 TREASURE_VALUE = 2.6  # a treasure is a wild VP, placed on the lowest colour (§13.2)
 PASS_SCORE = -0.6  # below an idle tile: a tile drawn brings the end nearer (§13.1)
 IDLE_TILE_SCORE = -0.4
+HOPELESS = -100.0  # a conflict that cannot be won: never a candidate (dropped by score_actions)
+STUCK_SWAP_SCORE = 0.2  # with nothing that scores, a swap beats idle tiles and a pass (§11)
+WITHDRAW_SCORE = -1.0  # withdrawing a safe leader gives up its income (§4)
 
 
 def opp_factor(state: GameState) -> float:
@@ -59,9 +76,11 @@ class Scorer:
         self.of = opp_factor(state)
         self.frac = unseen_fractions(state, seat)
         self.nk = kingdoms_touching(state)
-        self._wars: dict[tuple[int, int], float] = {}
+        self._wars: dict[tuple[int, int, int], float] = {}
         self._squares: dict[int, tuple[list[int], list[tuple[int, int, int]], float]] = {}
         self._spots: dict[int, tuple[list[int], list[int], int, int, int, int]] = {}
+        self._revolt_spots: dict[int, int] | None = None
+        self.scores_now = False  # set by ``tile``: a placement scores the bot a VP (§5.2)
         self.monuments_free = [
             any(
                 state.monuments[m] < 0
@@ -147,6 +166,8 @@ class Scorer:
                 if c == KING:
                     recv = seat
             score += self.gain(recv, color) + swing
+            if recv == self.seat:
+                self.scores_now = True
             if recv == self.seat and any(c == color for _, c, _ in leaders):
                 score += 0.06  # one more supporter in a war (§7.3)
         elif len(ks) == 2:
@@ -166,16 +187,24 @@ class Scorer:
     def war(self, color: int, s: int, k1: int, k2: int) -> float:
         """Estimate the wars that uniting kingdoms ``k1`` and ``k2`` on ``s`` starts (§7).
 
-        The estimate depends on the two kingdoms only (cached per pair): the
-        tile's own colour and square do not change who fights with what.
+        The estimate depends on the two kingdoms and the tile's colour only
+        (cached): the square does not change who fights with what.
         """
-        got = self._wars.get((k1, k2))
+        key = (k1, k2, color)
+        got = self._wars.get(key)
         if got is None:
-            got = self._war(k1, k2)
-            self._wars[(k1, k2)] = got
+            got = self._war(k1, k2, color)
+            self._wars[key] = got
         return got
 
-    def _war(self, k1: int, k2: int) -> float:
+    def _war(self, k1: int, k2: int, tile: int) -> float:
+        """Value the wars at a unification by a tile of colour ``tile`` (see ``war``).
+
+        Returns ``HOPELESS`` when the bot would attack in a war it cannot win:
+        its supporters plus every tile of the colour left in its hand after
+        this one at most the defender's supporters (ties go to the defender,
+        RULES.md §7.3).
+        """
         reg = self.summ.regions
         counts = self.summ.counts
         by_color: dict[int, list[tuple[int, int]]] = {}
@@ -192,8 +221,10 @@ class Scorer:
             mine_k, theirs, theirs_k = (ka, sb, kb) if sa == self.seat else (kb, sa, ka)
             if theirs == self.seat:
                 continue
-            strength = counts[mine_k][c] + self.hand[c]
+            strength = counts[mine_k][c] + self.hand[c] - (1 if c == tile else 0)
             margin = strength - counts[theirs_k][c]
+            if margin <= 0:
+                return HOPELESS  # the bot attacks (§7.2) and cannot pass the defender
             p = win_chance(margin, self.hand_expect(theirs), self.frac[c])
             won = (1 + counts[theirs_k][c]) * self.w[self.seat - 1][c] + self.of * (
                 self.leader_value(theirs, c, theirs_k)
@@ -243,6 +274,17 @@ class Scorer:
         rids, counts, treasures, kingdom, temples, size = self.spot(s)
         current = summ.leaders[self.seat - 1][color]
         cur_r = reg.rid[current] if current >= 0 else -1
+        # A revolt (§6) is hopeless when even every red in hand ties at best (§6.4). Checked
+        # first: a move out of a kingdom the leader alone held can join that region to a
+        # rival's kingdom (§4.1).
+        for r in rids:
+            for who, c, q in reg.leaders[r]:
+                if (
+                    c == color
+                    and who != self.seat
+                    and temples + self.hand[RED] <= temples_next_to(board, q)
+                ):
+                    return HOPELESS
         if cur_r >= 0 and cur_r in rids:
             return -0.6  # a move within its own kingdom gains nothing
         w = self.w[self.seat - 1]
@@ -257,14 +299,81 @@ class Scorer:
         if rival is not None:
             who, q = rival
             margin = temples + self.hand[RED] - temples_next_to(board, q)
+            if margin <= 0:
+                return HOPELESS  # even every red in hand ties at best: the defender wins (§6.4)
             p = win_chance(margin, self.hand_expect(who), self.frac[RED])
             won = value + w[RED] + self.of * self.leader_value(who, color, kingdom)
             value = p * won - 0.3 * min(self.hand[RED], max(margin, 0))
         elif color == TRADER and treasures >= 2:
             value += (treasures - 1) * TREASURE_VALUE
+        if kingdom >= 0 and self.revolt_spots().get(kingdom, 0) > temples + self.hand[RED]:
+            # Into a place any rival takes with no red (§6.4): placed, withdrawn, placed again
+            # is a loop that draws no tile and never ends the game (§13.1).
+            value = min(value, WITHDRAW_SCORE)
         if current >= 0:
-            value -= self.leader_value(self.seat, color, cur_r) + 0.1
+            if self.doomed(color):
+                value += self.rescue(color) - 0.1  # leaving a lost place costs nothing
+            else:
+                value -= self.leader_value(self.seat, color, cur_r) + 0.1
         return value
+
+    def revolt_spots(self) -> dict[int, int]:
+        """Return per kingdom the most temples beside a square a rival leader could enter (§4.2).
+
+        Such a square is an empty land square touching that kingdom only; the
+        temples beside it are a revolting leader's strength before support (§6.2).
+        """
+        if self._revolt_spots is None:
+            spots: dict[int, int] = {}
+            kid = self.summ.regions.kid
+            board = self.board
+            for s in range(len(board)):
+                if board[s] or self.nk[s] != 1 or IS_RIVER[s]:
+                    continue
+                t = temples_next_to(board, s)
+                if t:
+                    k = next(kid[y] for y in NEIGHBOURS[s] if kid[y] >= 0)
+                    spots[k] = max(spots.get(k, 0), t)
+            self._revolt_spots = spots
+        return self._revolt_spots
+
+    def doomed(self, color: int) -> bool:
+        """Tell whether the bot's leader of ``color`` loses any revolt an opponent starts (§6).
+
+        True when a square an opponent's leader of that colour may enter
+        (``revolt_spots``) has more temples beside it than the leader's own
+        temples plus every red in the bot's hand (ties go to the defender,
+        §6.4): the attacker needs no support to win.
+        """
+        q = self.summ.leaders[self.seat - 1][color]
+        if q < 0:
+            return False
+        k = self.summ.regions.kid[q]
+        if k < 0:
+            return False
+        attack = self.revolt_spots().get(k, 0)
+        return attack > temples_next_to(self.board, q) + self.hand[RED]
+
+    def rescue(self, color: int) -> float:
+        """Return what taking a doomed leader of ``color`` off the board denies (§6.4, §4).
+
+        The revolt's winner scores 1 red VP: the best-placed opponent's worth
+        of it. Zero when the leader is not ``doomed``.
+        """
+        if not self.doomed(color):
+            return 0.0
+        others = [o for o in range(1, len(self.w) + 1) if o != self.seat]
+        return self.of * max(self.w[o - 1][RED] for o in others)
+
+    def withdraw(self, color: int) -> float:
+        """Score withdrawing the bot's leader of ``color`` to its supply (§4).
+
+        Worth the revolt point denied when the leader is ``doomed``;
+        otherwise ``WITHDRAW_SCORE``, below a pass: a safe leader earns.
+        """
+        if self.doomed(color):
+            return self.rescue(color) + 0.1
+        return WITHDRAW_SCORE
 
     # --- catastrophes -------------------------------------------------------
 
@@ -328,10 +437,16 @@ def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Actio
                     value += 1.0
             else:
                 value = sc.tile(action.color, s)
+            if value <= HOPELESS:
+                continue  # a war the bot would attack in and cannot win
             best_by_colour[action.color] = max(best_by_colour[action.color], value)
             out.append((value, action))
         elif isinstance(action, PlaceLeader):
-            out.append((sc.leader(action.color, action.square), action))
+            value = sc.leader(action.color, action.square)
+            if value > HOPELESS:
+                out.append((value, action))
+        elif isinstance(action, WithdrawLeader):
+            out.append((sc.withdraw(action.color), action))
         elif isinstance(action, engine.Pass):
             out.append((PASS_SCORE, action))
     legal_cats = {a.square for a in engine.legal_actions(state) if isinstance(a, PlaceCatastrophe)}
@@ -342,12 +457,13 @@ def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Actio
         0 if best_by_colour[c] > 0 or c == RED and hand[c] <= 2 else hand[c] for c in range(4)
     ]
     if sum(counts):
-        out.append(
-            (
-                PASS_SCORE - 0.05 + 0.05 * sum(counts),
-                SwapTiles((counts[0], counts[1], counts[2], counts[3])),
-            )
-        )
+        value = PASS_SCORE - 0.05 + 0.05 * sum(counts)
+        if not sc.scores_now:
+            value = max(value, STUCK_SWAP_SCORE)  # stuck: a new hand beats idle tiles
+        out.append((value, SwapTiles((counts[0], counts[1], counts[2], counts[3]))))
+    if sc.scores_now:
+        # Never pass while a tile would score the bot a VP now (§5.2).
+        out = [sa for sa in out if not isinstance(sa[1], engine.Pass)]
     return out
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 import engine
 from engine import Action, CommitSupport, GameState, Pass, SwapTiles
 
-from .common import binomial_cdf, unseen_fractions
+from .common import binomial_cdf, scoring_tiles, unseen_fractions
 from .decisions import COLOUR_INDEX, quick_decision, settle, support
 from .evaluate import evaluate
 from .heuristic import score_actions
@@ -24,6 +24,7 @@ MEDIUM_FIRST = 8  # medium's candidate first actions
 MEDIUM_SECOND = 5  # and second actions for each first
 MEDIUM_LAST = 10  # candidates when only one action is left
 PASS_PENALTY = 0.3  # a pass brings the end no nearer: only when nothing else helps
+STUCK_SWAP_BONUS = 1.0  # with no tile that scores, a line that swaps earns a new hand (§11)
 
 
 def random_policy(state: GameState, seat: int, rng: random.Random) -> Action:
@@ -42,7 +43,9 @@ def easy_policy(state: GameState, seat: int, rng: random.Random) -> Action:
 
 
 def top(scored: list[tuple[float, Action]], k: int) -> list[Action]:
-    """Return the ``k`` best-scoring distinct actions, always with a pass.
+    """Return the ``k`` best-scoring distinct actions, with a pass if ``scored`` offers one.
+
+    ``heuristic.score_actions`` offers no pass while a tile would score (§5.2).
 
     Actions of one kind and colour with the same score almost always do the
     same thing (tiles joining one kingdom, a leader into one kingdom): only the
@@ -59,7 +62,7 @@ def top(scored: list[tuple[float, Action]], k: int) -> list[Action]:
         out.append(a)
         if len(out) >= k:
             break
-    if not any(isinstance(a, Pass) for a in out):
+    if not any(isinstance(a, Pass) for a in out) and any(isinstance(a, Pass) for _, a in scored):
         out.append(Pass())
     return out
 
@@ -129,8 +132,12 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
 
     Candidates come from ``heuristic.score_actions`` (the first actions, and
     for each the second ones when two actions are left, RULES.md §2); each
-    line is valued by ``outcome``. A line with a pass loses ``PASS_PENALTY``.
+    line is valued by ``outcome``. A line with a pass loses ``PASS_PENALTY``;
+    when no tile would score the seat a VP (``common.scoring_tiles``), a line
+    with a swap gains ``STUCK_SWAP_BONUS``: the evaluation does not read the
+    hand, but a hand with nothing to do is what keeps a seat stuck.
     """
+    stuck = not scoring_tiles(state, seat)
     two = state.actions_left >= 2
     scored = score_actions(state, seat)
     if two:
@@ -139,16 +146,23 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
         scored = [sa for sa in scored if not isinstance(sa[1], SwapTiles)]
     firsts = top(scored, MEDIUM_FIRST if two else MEDIUM_LAST)
     lines: list[tuple[float, list[Action]]] = []
+
+    def adjusted(value: float, line: list[Action]) -> float:
+        if any(isinstance(a, Pass) for a in line):
+            value -= PASS_PENALTY
+        if stuck and any(isinstance(a, SwapTiles) for a in line):
+            value += STUCK_SWAP_BONUS
+        return value
+
     for a1 in firsts:
         value, s1 = outcome(engine.apply(state, a1), seat)
         line = [a1]
+        value = adjusted(value, line)
         if two and not s1.is_over and s1.active_seat == seat and s1.pending is None:
             for a2 in top(score_actions(s1, seat), MEDIUM_SECOND):
-                v2 = outcome(engine.apply(s1, a2), seat)[0]
+                v2 = adjusted(outcome(engine.apply(s1, a2), seat)[0], [a1, a2])
                 if v2 > value or len(line) == 1:
                     value, line = v2, [a1, a2]
-        if any(isinstance(a, Pass) for a in line):
-            value -= PASS_PENALTY
         lines.append((value, line))
     lines.sort(key=lambda vl: -vl[0])  # stable: equal lines keep the heuristic's order
     return lines

@@ -13,8 +13,9 @@ from dataclasses import replace
 import pytest
 
 from engine import GameState, view_for
+from engine.bots import choose_action
 
-from .bot_helpers import Seen, bot_move, random_positions
+from .bot_helpers import NO_GUARD, Seen, bot_move, random_positions
 
 
 def _scramble(state: GameState, seat: int, rng: random.Random) -> GameState:
@@ -71,3 +72,30 @@ def test_choice_ignores_what_the_seat_cannot_see(tier: str) -> None:
 def test_same_view_history_and_seed_give_the_same_choice(tier: str) -> None:
     for k, seen in enumerate(POSITIONS[:10]):
         assert bot_move(seen, tier, seed=k) == bot_move(seen, tier, seed=k)
+
+
+SEARCH_BUDGET = 30  # iterations: deals enough to widen the root and grow reply nodes
+LATE = list(random_positions(4, seed=17, late=25))  # near the end, where rewards saturated
+
+
+def test_search_at_a_real_budget_ignores_what_the_seat_cannot_see() -> None:
+    """The hard tier's search (issue 26: rewards centred per deal, many deals, the
+    tie-break by medium's order) gives the same answer on twin positions."""
+    rng = random.Random(11)
+    for k, seen in enumerate(POSITIONS[:6] + LATE):
+        seat = seen.state.to_act
+        assert seat is not None
+        other = _scramble(seen.state, seat, rng)
+        assert view_for(other, seat) == view_for(seen.state, seat)
+        answers = [
+            choose_action(
+                view_for(s, seat),
+                seen.logs[seat],
+                tier="hard",
+                seed=k,
+                iterations=SEARCH_BUDGET,
+                time_limit=NO_GUARD,
+            )
+            for s in (seen.state, other)
+        ]
+        assert answers[0] == answers[1]

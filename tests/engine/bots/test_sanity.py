@@ -1,0 +1,153 @@
+"""Moves a good player would not make, ruled out by construction (issue 26).
+
+Each test builds a position where the bots before issue 26 offered or played
+the absurd move: a revolt or war that cannot be won (RULES.md §6.4, §7.3,
+ties go to the defender), a pass while a tile scores (§5.2), keeping a hand
+with nothing to do (§11), a leader left to a revolt it must lose (§4, §6).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Action, Pass, SwapTiles, legal_actions, view_for
+from engine.bots import choose_action
+from engine.bots.common import scoring_tiles
+from engine.bots.heuristic import PASS_SCORE, WITHDRAW_SCORE, score_actions
+from engine.bots.tiers import plan_lines
+
+from ..engine_helpers import position
+from .bot_helpers import HARD_TEST_BUDGET, NO_GUARD
+
+TIERS = ("easy", "medium", "hard")
+
+
+def _choose(state, seat: int, tier: str):  # type: ignore[no-untyped-def]
+    return choose_action(
+        view_for(state, seat),
+        None,
+        tier=tier,
+        seed=3,
+        iterations=HARD_TEST_BUDGET,
+        time_limit=NO_GUARD,
+    )
+
+
+def _war(hand: str):  # type: ignore[no-untyped-def]
+    """Seat 1's king (1 black beside it) and seat 2's (2 black); c5 would unite the two."""
+    return position(
+        f"players: 2\nhand 1: {hand}\nhand 2: r r k b g g",
+        {"a6": "r", "a5": "1K", "b5": "k", "d5": "k", "e5": "k", "f5": "2K", "f6": "r"},
+    )
+
+
+def _revolt(reds: str):  # type: ignore[no-untyped-def]
+    """Seat 2 to act: a priest on g10 (1 temple) against seat 1's on e10 (2 temples)."""
+    return position(
+        f"players: 2\nactive: 2\nhand 1: r k k b g g\nhand 2: {reds} k b g",
+        {"e10": "1P", "e11": "r"},
+    )
+
+
+def test_no_tier_starts_a_revolt_it_cannot_win() -> None:
+    hopeless = _revolt("r")  # 1 temple + 1 red = 2, the defender's 2 temples win the tie
+    move = Action.parse("leader priest g10")
+    assert move in legal_actions(hopeless)
+    assert move not in [a for _, a in score_actions(hopeless, 2)]
+    for tier in TIERS:
+        assert _choose(hopeless, 2, tier) != move
+    winnable = _revolt("r r")  # 1 + 2 = 3 > 2
+    assert move in [a for _, a in score_actions(winnable, 2)]
+
+
+def test_no_tier_starts_a_war_it_cannot_win() -> None:
+    green, black = Action.parse("tile green c5"), Action.parse("tile black c5")
+    hopeless = _war("g g g g g g")  # 1 black supporter, none in hand, against 2
+    assert green in legal_actions(hopeless)
+    assert green not in [a for _, a in score_actions(hopeless, 1)]
+    for tier in TIERS:
+        assert _choose(hopeless, 1, tier) != green
+    winnable = _war("k k g g g g")  # a green unites; 1 + 2 black in hand = 3 > 2
+    offered = [a for _, a in score_actions(winnable, 1)]
+    assert green in offered
+    # The black tile itself unites: one black left in hand, 1 + 1 = 2 ties and loses.
+    assert black in legal_actions(winnable) and black not in offered
+
+
+def _scoring():  # type: ignore[no-untyped-def]
+    """Seat 1's king on e10 beside the temple f10: a tile next to them scores (§5.2)."""
+    return position("players: 2\nhand 1: k k g g b b\nhand 2: r r k b g g", {"e10": "1K"})
+
+
+def test_no_pass_while_a_tile_scores() -> None:
+    state = _scoring()
+    assert scoring_tiles(state, 1)
+    assert Pass() not in [a for _, a in score_actions(state, 1)]
+    for _, line in plan_lines(state, 1):
+        assert Pass() not in line
+    for tier in TIERS:
+        assert _choose(state, 1, tier) != Pass()
+
+
+def _stuck():  # type: ignore[no-untyped-def]
+    """Seat 1's four leaders in one kingdom far from the river, a hand of farms only."""
+    cells = {
+        "c11": "1F",
+        "d11": "r",
+        "d10": "1T",
+        "e10": "1K",
+        "e11": "r",
+        "f11": "1P",
+    }
+    return position("players: 2\nhand 1: b b b b b b\nhand 2: r r k b g g", cells)
+
+
+def test_a_hand_with_nothing_to_do_is_swapped() -> None:
+    state = _stuck()
+    assert not scoring_tiles(state, 1)
+    best = max(score_actions(state, 1), key=lambda sa: sa[0])[1]
+    assert best == SwapTiles((0, 0, 6, 0))
+    assert any(isinstance(a, SwapTiles) for a in plan_lines(state, 1)[0][1])
+
+
+def _doomed(reds: str):  # type: ignore[no-untyped-def]
+    """Seat 1's king on e10 (1 temple, f10); g10 beside f10 and g11 gives a rival 2 temples."""
+    return position(
+        f"players: 2\nhand 1: {reds} k k b b\nhand 2: r r k b g g",
+        {"e10": "1K", "g11": "r"},
+    )
+
+
+@pytest.mark.parametrize(("reds", "doomed"), [("", True), ("r r", False)])
+def test_a_doomed_leader_is_worth_withdrawing(reds: str, doomed: bool) -> None:
+    state = _doomed(reds)
+    scored = {a: v for v, a in score_actions(state, 1)}
+    withdraw = Action.parse("withdraw king")
+    assert withdraw in scored
+    if doomed:
+        assert scored[withdraw] > PASS_SCORE
+    else:
+        assert scored[withdraw] == WITHDRAW_SCORE < PASS_SCORE
+
+
+def test_no_move_out_of_a_kingdom_into_a_hopeless_revolt() -> None:
+    # Seat 2's king alone holds the kingdom of e10/f10; moving it to g10 leaves f10
+    # leaderless (§4.1) and joins it to seat 1's kingdom of h11: a revolt of 3 temples
+    # (f10, g11, h10) against seat 1's king's 3 (g11, h10, i11), with no red in hand.
+    state = position(
+        "players: 2\nactive: 2\nhand 1: r k k b g g\nhand 2: k k b b g g",
+        {"e10": "2K", "g11": "r", "h11": "1K", "h10": "r", "i11": "r"},
+    )
+    move = Action.parse("leader king g10")
+    assert move in legal_actions(state)
+    assert move not in [a for _, a in score_actions(state, 2)]
+
+
+def test_no_leader_is_placed_where_any_rival_takes_it() -> None:
+    # Placed, withdrawn and placed again, a doomed leader drew no tile and a game of hard
+    # against hard ran 609 plies (bench/bot_ladder.py hard@200 hard@50, seed 104).
+    state = _doomed("")
+    move = Action.parse("leader priest f9")  # 1 temple (f10); g10 gives a rival 2
+    assert move in legal_actions(state)
+    scored = {a: v for v, a in score_actions(state, 1)}
+    assert scored[move] <= WITHDRAW_SCORE < PASS_SCORE
