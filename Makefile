@@ -70,11 +70,11 @@ lint: install  ## ruff (lint and format), mypy, import contracts and the migrati
 # database feature: it runs once, in the PostgreSQL suite, the shorter of the two.
 pytest-sqlite: install messages  ## The whole test suite on SQLite, but the accessibility sweep
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
-	$(VENV)/bin/pytest -q --ignore=tests/e2e/test_accessibility_browser.py
+	$(VENV)/bin/pytest -q --durations=30 --ignore=tests/e2e/test_accessibility_browser.py
 
 pytest-postgres: install messages node-packages  ## The site tests (all but the pure engine ones) on a throw-away PostgreSQL cluster
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
-	scripts/with-postgres.sh $(VENV)/bin/pytest -q --ignore=tests/engine
+	scripts/with-postgres.sh $(VENV)/bin/pytest -q --durations=30 --ignore=tests/engine
 
 # The two suites run side by side (one core each on a 2-core machine): each one's output is
 # printed whole when it ends, and the command fails if either does.
