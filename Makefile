@@ -66,15 +66,21 @@ lint: install  ## ruff (lint and format), mypy, import contracts and the migrati
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 
-# The pages' accessibility sweep (axe-core over every page kind, about a minute) reads no
-# database feature: it runs once, in the PostgreSQL suite, the shorter of the two.
-pytest-sqlite: install messages  ## The whole test suite on SQLite, but the accessibility sweep
-	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
-	$(VENV)/bin/pytest -q --durations=30 --ignore=tests/e2e/test_accessibility_browser.py
+# The browser tests (tests/e2e, a third of each suite's time) read no database feature of
+# their own: each runs once, in one of the two suites, so that both end near the same time.
+# The PostgreSQL suite takes the whole games (ending on real services) and the accessibility
+# sweep; the SQLite suite every other browser test. A new browser test runs in both until it
+# is placed here.
+E2E_IN_POSTGRES := tests/e2e/test_whole_games.py tests/e2e/test_accessibility_browser.py
+E2E_IN_SQLITE := $(filter-out $(E2E_IN_POSTGRES),$(wildcard tests/e2e/test_*.py))
 
-pytest-postgres: install messages node-packages  ## The site tests (all but the pure engine ones) on a throw-away PostgreSQL cluster
+pytest-sqlite: install messages  ## The whole test suite on SQLite, but the browser tests the PostgreSQL suite runs
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
-	scripts/with-postgres.sh $(VENV)/bin/pytest -q --durations=30 --ignore=tests/engine
+	$(VENV)/bin/pytest -q --durations=30 $(addprefix --ignore=,$(E2E_IN_POSTGRES))
+
+pytest-postgres: install messages node-packages  ## The site tests (all but the pure engine ones and the SQLite suite's browser tests) on a throw-away PostgreSQL cluster
+	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
+	scripts/with-postgres.sh $(VENV)/bin/pytest -q --durations=30 --ignore=tests/engine $(addprefix --ignore=,$(E2E_IN_SQLITE))
 
 # The two suites run side by side (one core each on a 2-core machine): each one's output is
 # printed whole when it ends, and the command fails if either does.
