@@ -7,11 +7,15 @@ No browser is ever downloaded: Playwright launches ``/usr/bin/chromium``, which
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connection
+
+from games.play import bots
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -103,3 +107,26 @@ def asgi_server(transactional_db: None, allow_orm_beside_playwright: None) -> It
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture
+def sweeper() -> Iterator[None]:
+    """The bots' sweep every half second in a thread, until the test ends (``run_sweeps``
+    does it beside the server)."""
+    stop = threading.Event()
+
+    def run() -> None:
+        try:
+            while not stop.is_set():
+                bots.bots_sweep()
+                stop.wait(0.5)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=10)

@@ -7,17 +7,13 @@ the page learns of the reply by its poll, without a reload.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from games.models import Game
-from games.play import bots
 from tests.e2e.test_browser import (
     DESKTOP,
     PASSWORD,
@@ -30,28 +26,6 @@ from tests.e2e.test_browser import (
 from tests.games.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def sweeper() -> Iterator[None]:
-    """Run the bots' sweep every half second in a thread until the test ends."""
-    stop = threading.Event()
-
-    def run() -> None:
-        try:
-            while not stop.is_set():
-                bots.bots_sweep()
-                stop.wait(0.5)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(timeout=10)
 
 
 @pytest.mark.parametrize(("viewport", "name"), [(DESKTOP, "desktop"), (PHONE, "phone")])

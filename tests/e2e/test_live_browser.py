@@ -10,18 +10,15 @@ stream blocked, the poll's back-off brings it instead.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import Client
 
 import engine
 from games.core.states import game_state
 from games.models import Game
-from games.play import bots, lifecycle
+from games.play import lifecycle
 from games.play.submit import game_submit_action
 from tests.e2e.test_browser import DESKTOP, _play_tile_with_mouse, _version
 from tests.games.factories import UserFactory, started_game
@@ -109,28 +106,6 @@ def test_back_and_forward_land_on_a_current_page(browser: Any, asgi_server: str)
         _at_version(page, version)
     finally:
         context.close()
-
-
-@pytest.fixture
-def sweeper() -> Iterator[None]:
-    """The bots' sweep every half second in a thread (``run_sweeps`` does it beside the server)."""
-    stop = threading.Event()
-
-    def run() -> None:
-        try:
-            while not stop.is_set():
-                bots.bots_sweep()
-                stop.wait(0.5)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(timeout=10)
 
 
 def test_a_bots_turn_shows_without_waiting_for_a_poll(
