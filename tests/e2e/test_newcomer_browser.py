@@ -19,7 +19,6 @@ from games.core.states import game_state
 from games.models import ChatMessage, Game
 from games.play import ratings
 from tests.e2e.test_board_browser import PHONE, _far_right_tile, _seeded_game
-from tests.e2e.test_bot_browser import sweeper  # noqa: F401 (the bots' sweep, in a thread)
 from tests.e2e.test_browser import (  # noqa: F401 (enforced_csp: the policy, enforced)
     DESKTOP,
     PASSWORD,
