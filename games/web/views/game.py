@@ -225,7 +225,7 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = result.game
     if game.status == Game.Status.FINISHED:
         game = _viewable_game(request, game_id)
-    return _render_game(request, game)
+    return _render_game(request, game, state=result.state)
 
 
 @require_GET
