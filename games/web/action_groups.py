@@ -108,11 +108,20 @@ def _grouped(
 ) -> tuple[ActionGroup, ...]:
     mine = dict(leaders)
     found: dict[str, tuple[engine.Action, str, list[tuple[engine.Action, ActionItem]]]] = {}
+    # The group of each action is found by its type and colour (fields, read without a
+    # call), and the group's key, its words' pattern and the square a leader leaves once
+    # per group: a turn offers up to ~600 actions in a few groups.
+    groups_by: dict[tuple[type, int | None], tuple[str, str | None]] = {}
     for action in actions:
-        key = _group_key(action)
-        from_square = (
-            mine.get(action.leader_name) if isinstance(action, engine.PlaceLeader) else None
-        )
+        color = action.color if isinstance(action, engine.PlaceTile | engine.PlaceLeader) else None
+        raw = (type(action), color)
+        known = groups_by.get(raw)
+        if known is None:
+            leaves = (
+                mine.get(action.leader_name) if isinstance(action, engine.PlaceLeader) else None
+            )
+            known = groups_by[raw] = (_group_key(action), leaves)
+        key, from_square = known
         group = found.get(key)
         if group is None:
             pattern = ""
