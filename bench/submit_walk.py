@@ -3,7 +3,7 @@
 Run from the repository root: ``python bench/submit_walk.py`` (SQLite in a temporary file) or
 ``scripts/with-postgres.sh python bench/submit_walk.py``. Options: ``--plies N`` played before
 measuring (default 30), ``--repeat N`` submits traced (default 40), ``--modules`` to print the
-modules of the last traced submit with their calls.
+modules of the last traced submit with their calls, ``--pairs N`` the busiest switches.
 
 A 2-player game (seed 27) is played to ``--plies``; then the player to act posts a random offered
 action to ``/games/<id>/act`` as HTMX does (``HX-Request``), through Django's test client and
@@ -15,8 +15,8 @@ submit, over the Python calls whose code lies in ``engine/``, ``games/`` or ``ti
   the callee is the caller; a call within a module, or from Django into a module, is none);
 - ``calls``: every call into project code.
 
-Printed as the median and mean over ``--repeat`` submits (each a real ply at the position the previous
-one left), with the minimum and maximum. Issue 27 asks for half the modules of before.
+Printed as the median and mean over ``--repeat`` submits (each a real ply at the position the
+previous one left), with the minimum and maximum. Issue 27 asks for half the modules of before.
 """
 
 from __future__ import annotations
@@ -87,7 +87,9 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=30)
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--modules", action="store_true")
-    parser.add_argument("--pairs", type=int, default=0, help="print the N busiest switches, summed over the submits")
+    parser.add_argument(
+        "--pairs", type=int, default=0, help="print the N busiest switches, summed over submits"
+    )
     args = parser.parse_args()
     setup_django()
 
