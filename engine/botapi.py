@@ -13,6 +13,7 @@ decoded by ``cell_leader``.
 
 from __future__ import annotations
 
+from .analysis import analysis
 from .board import (
     BLOCKS_OF,
     COLS,
@@ -25,7 +26,6 @@ from .board import (
     block_squares,
 )
 from .kingdoms import Regions, label
-from .legality import analysis
 from .monuments import monument_income as _monument_income
 from .pieces import (
     BLACK,

@@ -22,9 +22,10 @@ from .actions import (
     TakeTreasure,
     WithdrawLeader,
 )
+from .analysis import TEMPLE, analysis
 from .board import IS_RIVER, NEIGHBOURS, SQUARE_NAMES
 from .errors import IllegalActionError
-from .legality import TEMPLE, analysis, leader_targets
+from .legality import leader_targets
 from .pieces import (
     BLUE,
     CATASTROPHE,

@@ -33,7 +33,8 @@ from .actions import (
     WITHDRAW_ACTIONS,
     Action,
 )
-from .legality import Analysis, analysis, leader_fits, legal_actions
+from .analysis import Analysis, analysis
+from .legality import leader_fits, legal_actions
 from .pieces import BLUE, EMPTY
 from .rules import resolve
 from .state import GameState

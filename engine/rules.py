@@ -25,9 +25,9 @@ from .actions import (
     TakeTreasure,
     WithdrawLeader,
 )
+from .analysis import analysis
 from .board import NUM_SQUARES, SQUARE_NAMES, START_TEMPLES
 from .checks import check
-from .legality import analysis
 from .pieces import (
     CATASTROPHE,
     CATASTROPHES_EACH,

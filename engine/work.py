@@ -3,7 +3,7 @@
 ``Work(state)`` copies the tuples into lists, the rule modules change it, and
 ``freeze()`` returns the new immutable state: copy-on-write, so ``apply``
 never mutates its input. The new state inherits its parent's board analysis
-so that its own is a local update (legality.derive), and ``log=False`` skips
+so that its own is a local update (analysis.derive), and ``log=False`` skips
 building the events (the fast path of playouts).
 """
 
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .analysis import analysis
 from .board import NEIGHBOURS, SQUARE_NAMES
 from .decisions import Conflict, Decision
 from .events import Event
 from .kinds import EndReason, EventCode
 from .kingdoms import Regions, label, relabel
-from .legality import analysis
 from .pieces import (
     COLOR_NAMES,
     EMPTY,

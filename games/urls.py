@@ -9,6 +9,7 @@ from games.web.views import charts as views_charts
 from games.web.views import community as views_community
 from games.web.views import game as views
 from games.web.views import i18n as views_i18n
+from games.web.views import lobby as views_lobby
 from games.web.views import orders as views_orders
 from games.web.views import records as views_records
 from games.web.views import vacation as views_vacation
@@ -16,10 +17,10 @@ from games.web.views import vacation as views_vacation
 app_name = "games"
 
 urlpatterns = [
-    path("", views.lobby, name="lobby"),
-    path("games/new", views.game_create, name="create"),
-    path("games/bot", views.play_bot, name="play_bot"),
-    path("games/finished", views.games_finished_page, name="finished"),
+    path("", views_lobby.lobby, name="lobby"),
+    path("games/new", views_lobby.game_create, name="create"),
+    path("games/bot", views_lobby.play_bot, name="play_bot"),
+    path("games/finished", views_lobby.games_finished_page, name="finished"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/act", views.game_act, name="act"),
     path("games/<int:game_id>/poll", views.game_poll, name="poll"),

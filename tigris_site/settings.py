@@ -36,12 +36,13 @@ An invalid or missing production variable raises ``ImproperlyConfigured`` naming
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
+
+from tigris_site.environment import database_from, mailer_from
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"  # local state: SQLite, mail files, static files, beat's schedule
@@ -128,41 +129,7 @@ TEMPLATES = [
 ]
 
 # --------------------------------------------------------------------------- database
-DATABASES = {
-    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
-}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # IMMEDIATE transactions serialise writers up front, so two submissions to one game
-    # queue instead of failing with "database is locked" half-way (SQLite has no row locks).
-    DATABASES["default"]["OPTIONS"] = {
-        "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-    }
-    # A file, not shared-cache memory: concurrent writers then wait on the busy timeout as
-    # in production (the threaded submission test), and a real Celery worker process
-    # started by a test can share the database.
-    # One file per test process, so two test runs in one checkout never share it.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")}
-else:
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    # Server-side binding lets psycopg prepare a statement once a connection has run it
-    # PG_PREPARE_THRESHOLD times, so PostgreSQL stops planning the page's queries anew on
-    # every request (bench/page_cost.py: the game page's reads were mostly planning).
-    # PG_PREPARE_THRESHOLD=off for a pooler that cannot keep prepared statements
-    # (PgBouncer in transaction mode before 1.21).
-    _prepare = env.str("PG_PREPARE_THRESHOLD", default="5")
-    if _prepare.lower() != "off":
-        try:
-            _threshold = int(_prepare)
-        except ValueError:
-            raise ImproperlyConfigured(
-                f"PG_PREPARE_THRESHOLD: {_prepare!r} is neither a whole number nor 'off'"
-            ) from None
-        DATABASES["default"].setdefault("OPTIONS", {}).update(
-            server_side_binding=True, prepare_threshold=_threshold
-        )
+DATABASES = {"default": database_from(env, sqlite_dir=VAR_DIR)}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -233,30 +200,7 @@ STORAGES = {
 
 # --------------------------------------------------------------------------- email
 # Django 6.1 MAILERS; EMAIL_URL (smtp://, smtp+tls://, smtp+ssl://) picks SMTP.
-if "EMAIL_URL" in env:
-    _email = env.email_url("EMAIL_URL")
-    MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {
-                "host": _email["EMAIL_HOST"],
-                "port": _email["EMAIL_PORT"],
-                "username": _email["EMAIL_HOST_USER"],
-                "password": _email["EMAIL_HOST_PASSWORD"],
-                "use_tls": bool(_email.get("EMAIL_USE_TLS")),
-                "use_ssl": bool(_email.get("EMAIL_USE_SSL")),
-                "timeout": env.int("EMAIL_TIMEOUT", default=20),
-            },
-        }
-    }
-else:
-    MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
-            "OPTIONS": {"file_path": str(VAR_DIR / "mail")},
-        }
-    }
-    (VAR_DIR / "mail").mkdir(parents=True, exist_ok=True)
+MAILERS = {"default": mailer_from(env, files_dir=VAR_DIR / "mail")}
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Tigris & Euphrates <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

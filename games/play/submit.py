@@ -40,10 +40,14 @@ AUTOPLAY_LIMIT = 10_000  # a safety bound on default-policy plies in one transac
 
 @dataclass(frozen=True)
 class SubmitResult:
-    """What ``game_submit_action`` did: the updated game and the ``Move`` it appended."""
+    """What ``game_submit_action`` or ``game_undo`` did: the updated ``game``, the ``Move``
+    it appended and the engine ``state`` the game is now in (what the snapshot holds, after
+    any plies ``autoplay`` answered), so the page is built from it without decoding the
+    snapshot again."""
 
     game: Game
     move: Move
+    state: engine.GameState
 
 
 def parse_action(text: str) -> engine.Action:
@@ -112,8 +116,8 @@ def game_submit_action(
         if held.timeouts_in_row:
             held.timeouts_in_row = 0  # a human action resets the streak (issue 6)
             held.save(update_fields=["timeouts_in_row"])
-        autoplay(game=game, state=after)
-    return SubmitResult(game=game, move=move)
+        _moves, after = _autoplay(game=game, state=after)
+    return SubmitResult(game=game, move=move, state=after)
 
 
 class NothingToUndo(GameError):
@@ -190,7 +194,7 @@ def game_undo(*, game_id: int, user: UserLike, expected_version: int) -> SubmitR
         bot_to_act_mark(game)
         game.save(update_fields=["state", "version", "to_act_seat", "bot_to_act", "updated_at"])
         effects.move_applied(game=game, move=move, before=before, after=after)
-    return SubmitResult(game=game, move=move)
+    return SubmitResult(game=game, move=move, state=after)
 
 
 def action_apply(
@@ -272,6 +276,11 @@ def autoplay(*, game: Game, state: engine.GameState) -> list[Move]:
     seats instead (``botturns``), in the background like any bot. The caller holds the
     game's row lock; returns the moves played.
     """
+    return _autoplay(game=game, state=state)[0]
+
+
+def _autoplay(*, game: Game, state: engine.GameState) -> tuple[list[Move], engine.GameState]:
+    """Play as ``autoplay`` does; return the moves played and the state they left."""
     seats = {s.position: s for s in game.seats.all() if s.position is not None}
     moves: list[Move] = []
     while game.status == Game.Status.ACTIVE and len(moves) < AUTOPLAY_LIMIT:
@@ -289,7 +298,7 @@ def autoplay(*, game: Game, state: engine.GameState) -> list[Move]:
             game=game, position=seat.position, before=state, action=action, source=source
         )
         moves.append(move)
-    return moves
+    return moves, state
 
 
 def final_ranks(ranking: list[engine.Placing], *, dropped_seats: set[int]) -> dict[int, int]:

@@ -15,7 +15,6 @@ from django.db.models import (
     Count,
     DateTimeField,
     Exists,
-    F,
     IntegerField,
     JSONField,
     OuterRef,
@@ -30,7 +29,6 @@ from django.utils import timezone
 from games.core.timecontrol import TimeControl, time_control_of
 from games.models import (
     TURN_KINDS,
-    ChatMessage,
     Game,
     Move,
     NotificationPreference,
@@ -39,10 +37,19 @@ from games.models import (
     Vacation,
     Webhook,
 )
+from games.selectors import waiting
 from games.selectors.people import Person, person_of
 from games.text.seats import SeatInfo, display_name, taken_over_name
 
 UserLike = AbstractBaseUser | AnonymousUser
+
+# The games waiting on a player lived here (``games.selectors.waiting`` now); callers import
+# them from here too.
+games_waiting_for = waiting.games_waiting_for
+games_waiting_ids = waiting.games_waiting_ids
+next_game_offered = waiting.next_game_offered
+waiting_for_viewer = waiting.waiting_for_viewer
+with_viewer_facts = waiting.with_viewer_facts
 
 
 # The facts a page or a move reads with a game's or its seats' own query are correlated
@@ -52,8 +59,6 @@ UserLike = AbstractBaseUser | AnonymousUser
 _T = {
     model.__name__: model._meta.db_table
     for model in (
-        ChatMessage,
-        Game,
         NotificationPreference,
         Seat,
         StandingOrders,
@@ -76,14 +81,6 @@ _PREF = (
 _HOOKS = (
     f"EXISTS (SELECT 1 FROM {_T['Webhook']} w WHERE w.user_id = {_T['Seat']}.user_id"
     " AND w.is_active AND w.on_turn)"
-)
-_WAITING = (
-    f"SELECT {{what}} FROM {_T['Game']} g INNER JOIN {_T['Seat']} s ON s.game_id = g.id"
-    " WHERE g.status = %s AND s.user_id = %s AND s.position = g.to_act_seat"
-    f" AND g.id <> {_T['Game']}.id{{tail}}"
-)
-_CHAT_LAST = (
-    f"SELECT MAX(c.created_at) FROM {_T['ChatMessage']} c WHERE c.game_id = {_T['Game']}.id"
 )
 
 
@@ -295,17 +292,6 @@ def games_to_watch(user: UserLike, *, limit: int = 10) -> list[WatchGame]:
     return rows
 
 
-def games_waiting_for(user: UserLike) -> QuerySet[Game]:
-    """Return the games in progress in which ``user``'s seat must act now."""
-    if not user.is_authenticated:
-        return Game.objects.none()
-    return Game.objects.filter(
-        status=Game.Status.ACTIVE,
-        seats__user_id=user.pk,
-        seats__position=F("to_act_seat"),
-    ).order_by("updated_at")
-
-
 @dataclass(frozen=True)
 class MyGame:
     """One of a user's games in the lobby's list: public facts only, never the snapshot.
@@ -383,56 +369,3 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
         )
     rows.sort(key=lambda g: 0 if g.waiting_for_me else order.get(g.status, 3))
     return rows
-
-
-def with_viewer_facts(queryset: QuerySet[Game], user: UserLike) -> QuerySet[Game]:
-    """Return ``queryset`` with what a game page needs to know beyond each game, in its query.
-
-    Every game gets ``chat_last_at``: when its latest chat message was written (None: no
-    chat). For a logged-in ``user`` also ``waiting_elsewhere``, how many other games wait
-    for them to act, and ``waiting_next``, the longest waiting of those (None: none); with
-    whether the game itself waits for them, that is ``games_waiting_ids`` without a query
-    of its own (``waiting_for_viewer``).
-    """
-    queryset = queryset.annotate(chat_last_at=RawSQL(_CHAT_LAST, [], output_field=DateTimeField()))
-    if not user.is_authenticated:
-        return queryset
-    where = [Game.Status.ACTIVE.value, user.pk]
-    return queryset.annotate(
-        waiting_elsewhere=RawSQL(
-            _WAITING.format(what="COUNT(*)", tail=""), where, output_field=IntegerField()
-        ),
-        # games_waiting_for's order: the longest waiting first.
-        waiting_next=RawSQL(
-            _WAITING.format(what="g.id", tail=" ORDER BY g.updated_at LIMIT 1"),
-            where,
-            output_field=IntegerField(),
-        ),
-    )
-
-
-def next_game_offered(*, here: bool, oldest_other: int | None) -> int | None:
-    """Return the game a page offers next: none while this game itself waits on the viewer,
-    else the oldest other game waiting on them (issue 17), the rule of every game page."""
-    return None if here else oldest_other
-
-
-def waiting_for_viewer(game: Game, user: UserLike) -> tuple[int, int | None] | None:
-    """Return ``(how many games wait for user, the one to offer next)``, or None.
-
-    Read from the annotations of ``with_viewer_facts`` (None when ``game`` was read
-    without them). The next game is ``next_game_offered``.
-    """
-    if not user.is_authenticated or not hasattr(game, "waiting_elsewhere"):
-        return None
-    here = game.status == Game.Status.ACTIVE and any(
-        s.user_id == user.pk and s.position == game.to_act_seat for s in game.seats.all()
-    )
-    count = int(game.waiting_elsewhere or 0) + (1 if here else 0)
-    oldest_other: int | None = getattr(game, "waiting_next", None)
-    return count, next_game_offered(here=here, oldest_other=oldest_other)
-
-
-def games_waiting_ids(user: UserLike) -> list[int]:
-    """Return the ids of the games waiting for ``user`` to act, the longest waiting first."""
-    return list(games_waiting_for(user).values_list("pk", flat=True))

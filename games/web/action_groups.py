@@ -83,6 +83,20 @@ def _short(action: engine.Action, words: str) -> str:
     return words
 
 
+# Each action's notation and the square it lands on ("" for none), asked of the engine once
+# per process: actions are values from a finite set (a few thousand), and a turn offers up
+# to ~600 of them, most of them the last turn's again.
+_NOTATIONS: dict[engine.Action, tuple[str, str]] = {}
+
+
+def _notation(action: engine.Action) -> tuple[str, str]:
+    """Return ``(str(action), action.target or "")``, from ``_NOTATIONS`` once known."""
+    got = _NOTATIONS.get(action)
+    if got is None:
+        got = _NOTATIONS[action] = (str(action), action.target or "")
+    return got
+
+
 # Actions whose words differ only by the square they name.
 _SQUARE_ONLY = (engine.PlaceTile, engine.PlaceLeader, engine.PlaceCatastrophe, engine.TakeTreasure)
 
@@ -108,11 +122,20 @@ def _grouped(
 ) -> tuple[ActionGroup, ...]:
     mine = dict(leaders)
     found: dict[str, tuple[engine.Action, str, list[tuple[engine.Action, ActionItem]]]] = {}
+    # The group of each action is found by its type and colour (fields, read without a
+    # call), and the group's key, its words' pattern and the square a leader leaves once
+    # per group: a turn offers up to ~600 actions in a few groups.
+    groups_by: dict[tuple[type, int | None], tuple[str, str | None]] = {}
     for action in actions:
-        key = _group_key(action)
-        from_square = (
-            mine.get(action.leader_name) if isinstance(action, engine.PlaceLeader) else None
-        )
+        color = action.color if isinstance(action, engine.PlaceTile | engine.PlaceLeader) else None
+        raw = (type(action), color)
+        known = groups_by.get(raw)
+        if known is None:
+            leaves = (
+                mine.get(action.leader_name) if isinstance(action, engine.PlaceLeader) else None
+            )
+            known = groups_by[raw] = (_group_key(action), leaves)
+        key, from_square = known
         group = found.get(key)
         if group is None:
             pattern = ""
@@ -120,12 +143,12 @@ def _grouped(
                 pattern = action_words(action, from_square=from_square, square=SQUARE_MARK)
             group = found[key] = (action, pattern, [])
         _first, pattern, items = group
-        target = action.target or ""
+        notation, target = _notation(action)
         if pattern:
-            item = ActionItem(str(action), pattern.replace(SQUARE_MARK, target), target, target)
+            item = ActionItem(notation, pattern.replace(SQUARE_MARK, target), target, target)
         else:
             words = action_words(action, from_square=from_square, support_color=support)
-            item = ActionItem(str(action), words, target, _short(action, words))
+            item = ActionItem(notation, words, target, _short(action, words))
         items.append((action, item))
     if "swap" in found:
         # Fewest tiles first, then in colour order: "red", "black", …, "red red", …

@@ -204,11 +204,14 @@ def game_context(
     error: str | None = None,
     next_game_id: int | None = None,
     typed_action: str = "",
+    state: engine.GameState | None = None,
 ) -> dict[str, Any]:
     """Return the context of ``games/game.html`` for ``user`` looking at ``game``.
 
     ``error`` is a refusal to show, ``typed_action`` the refused action put back in the
-    typed-action box, ``next_game_id`` another game waiting for the viewer.
+    typed-action box, ``next_game_id`` another game waiting for the viewer. ``state`` is
+    the game's engine state when the caller holds it (a submit's ``SubmitResult.state``),
+    else it is decoded from the snapshot.
 
     Before the game starts only the seats are shown. Once started, the viewer's seat
     (or None for a spectator) gets ``engine.view_for(state, seat)`` turned into template
@@ -246,7 +249,8 @@ def game_context(
     ctx["started"] = True
     ctx["clock"] = clock_context(game, seat)
     seats = seat_infos(game)
-    state = game_state(game)
+    if state is None:
+        state = game_state(game)
     view = engine.view_for(state, position)
     moves, last_mine = moves_recent(game.pk, version=game.version, position=position)
     game_over = view.is_over

@@ -89,3 +89,13 @@ def test_a_cycle_among_the_engines_modules_breaks_the_acyclic_contract(tmp_path:
     assert result.returncode != 0
     assert "engine's modules import one another without cycles" in result.stdout
     assert "- .monuments -> .legality" in result.stdout
+
+
+def test_a_room_importing_the_apps_wiring_breaks_the_layers_contract(tmp_path: Path) -> None:
+    """Template tags, the admin and the URLs sit above every room (issue 27): a room that
+    imports one of them (web, the highest, importing the template tags) breaks the layers."""
+    result = lint_with(
+        tmp_path, "games.web.offending", "from games.templatetags import games_tags  # noqa\n"
+    )
+    assert result.returncode != 0
+    assert "games.web.offending -> games.templatetags.games_tags" in result.stdout

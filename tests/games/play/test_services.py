@@ -104,6 +104,22 @@ def test_submit_appends_a_move_and_bumps_the_version(monkeypatch: pytest.MonkeyP
     assert len(seen) == 1 and seen[0]["before"].to_act == 1 and seen[0]["move"] == move
 
 
+def test_submit_returns_the_state_the_snapshot_holds_after_dropped_seats_answered() -> None:
+    """The page is built from ``SubmitResult.state`` (issue 27): it is what the game stores,
+    after the default policy played the dropped seat the turn passed to, not the state
+    after the ply submitted."""
+    game, seats = started_game(2)
+    Seat.objects.filter(game=game, position=2).update(dropped_at=game.started_at)
+    for _ply in range(2):  # a turn is two actions; then the dropped seat's turn is played
+        result = play_submit.game_submit_action(
+            game_id=game.pk, user=seats[1], action=first_legal(game), expected_version=game.version
+        )
+        game.refresh_from_db()
+        assert result.state == game_state(game)
+    assert game.version > 2 and game.to_act_seat == 1  # the dropped seat's plies were played
+    assert result.state.to_act == 1
+
+
 @pytest.mark.parametrize(
     ("who", "action", "version", "error"),
     [

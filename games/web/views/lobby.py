@@ -1,0 +1,160 @@
+"""The pages that find or start a game: the home page (lobby), creating a game, "Play a bot
+now" and the finished games' list. Thin function views, as ``games.web.views.game``'s.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games.accounts.bots import BOT_TIERS
+from games.community import invitations
+from games.community.errors import InvitationRefused
+from games.core.errors import GameError
+from games.models import Game
+from games.play import lifecycle
+from games.selectors import community
+from games.selectors import games as selectors
+from games.selectors.finished import FinishedGame, games_finished
+from games.web.forms import FinishedGamesForm, GameCreateForm
+from games.web.views.game import HtmxHttpRequest
+
+
+def _lobby(request: HtmxHttpRequest, form: GameCreateForm, *, status: int = 200) -> HttpResponse:
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "open_games": selectors.games_open(),
+            "watch_games": selectors.games_to_watch(request.user),
+            "my_games": selectors.games_of_user(request.user),
+            "invitations": community.invitations_pending(request.user),
+            "followed_games": community.games_of_followed(request.user),
+            "form": form,
+        },
+        status=status,
+    )
+
+
+@require_GET
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    """Render the home page: what the game is, "Play a bot now", open games to join, games
+    in progress to watch, the user's own games, their invitations, the games of the players
+    they follow and the create form (two queries a list).
+    """
+    return _lobby(request, GameCreateForm())
+
+
+def _create_page(
+    request: HtmxHttpRequest, form: GameCreateForm, *, status: int = 200
+) -> HttpResponse:
+    return render(request, "games/create.html", {"form": form}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def game_create(request: HtmxHttpRequest) -> HttpResponse:
+    """``/games/new``: GET shows the create form alone; POST creates a game from
+    ``GameCreateForm`` and goes to its page, or shows the form again with its errors at the
+    top of a short page (400), nothing created (issue 32: the address reloads, no 405)."""
+    if request.method == "GET":
+        return _create_page(request, GameCreateForm())
+    form = GameCreateForm(request.POST)
+    if not form.is_valid():
+        return _create_page(request, form, status=400)
+    try:
+        game = invitations.game_create_inviting(creator=request.user, **form.cleaned_data)
+    except InvitationRefused as exc:  # an unknown name: nothing created, the form again
+        form.add_error("invite", str(exc))
+        return _create_page(request, form, status=400)
+    except GameError as exc:
+        messages.error(request, str(exc))
+        return redirect("games:lobby")
+    if game.status == Game.Status.ACTIVE:
+        messages.success(request, _("Every seat is taken: the game has started."))
+    else:
+        messages.success(request, _("Game created. It starts when every seat is taken."))
+    return redirect("games:game", game_id=game.pk)
+
+
+# The tier a visitor chose on the home page before signing up (issue 32): the game starts
+# when they come back signed in, so the page after confirming their address is that game.
+BOT_AFTER_SIGNUP_SESSION_KEY = "bot_after_signup"
+
+
+def _bot_tier(value: str | None) -> str | None:
+    """Return ``value`` when it names a bot tier (easy, medium, hard), the default for none."""
+    tier = value or lifecycle.QUICK_BOT_TIER
+    return tier if tier in BOT_TIERS else None
+
+
+def _start_bot_game(request: HtmxHttpRequest, tier: str) -> HttpResponse:
+    game = lifecycle.game_against_bot_create(creator=request.user, tier=tier)
+    messages.success(request, _("Your game against the bot has started."))
+    return redirect("games:game", game_id=game.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def play_bot(request: HtmxHttpRequest) -> HttpResponse:
+    """ "Play a bot now" at a tier (``tier``: easy, medium, hard; medium when absent).
+
+    POST (signed in) starts an unrated 2-player game against that bot and opens it. POST
+    (signed out) remembers the tier in the session and sends to sign-up, whose ``next``
+    comes back here; GET, signed in, with the tier the session remembers starts that game
+    once (the visitor asked for it by their POST), else shows the tiers' buttons. An
+    unknown tier is refused with a message and nothing is created (400).
+    """
+    tier = _bot_tier(
+        request.POST.get("tier") if request.method == "POST" else request.GET.get("tier")
+    )
+    if tier is None:
+        messages.error(request, _("There is no such bot: choose easy, medium or hard."))
+        return render(request, "games/play_bot.html", {"bot_tiers": BOT_TIERS}, status=400)
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            request.session[BOT_AFTER_SIGNUP_SESSION_KEY] = tier
+        here = f"{reverse('games:play_bot')}?{urlencode({'tier': tier})}"
+        return redirect(f"{reverse('account_signup')}?{urlencode({'next': here})}")
+    if request.method == "POST":
+        request.session.pop(BOT_AFTER_SIGNUP_SESSION_KEY, None)
+        return _start_bot_game(request, tier)
+    if request.session.get(BOT_AFTER_SIGNUP_SESSION_KEY) == tier:
+        del request.session[BOT_AFTER_SIGNUP_SESSION_KEY]  # once: a reload shows the page
+        return _start_bot_game(request, tier)
+    return render(request, "games/play_bot.html", {"bot_tiers": BOT_TIERS})
+
+
+@require_GET
+def games_finished_page(request: HtmxHttpRequest) -> HttpResponse:
+    """``/games/finished``: finished games the visitor may see, filtered, newest first.
+
+    Filters from the query string (``FinishedGamesForm``); invalid ones answer 400 with
+    the form's messages and no list. The next page's link carries the same filters and
+    the keyset cursor (``before``).
+    """
+    form = FinishedGamesForm(request.GET or None)
+    rows: list[FinishedGame] = []
+    cursor = None
+    if form.is_bound and not form.is_valid():
+        status = 400
+    else:
+        status = 200
+        filters = form.filters() if form.is_bound else {}
+        rows, cursor = games_finished(request.user, **filters)
+    next_query = None
+    if cursor is not None:
+        query = request.GET.copy()
+        query["before"] = str(cursor)
+        next_query = query.urlencode()
+    return render(
+        request,
+        "games/finished.html",
+        {"form": form, "games": rows, "next_query": next_query},
+        status=status,
+    )
