@@ -205,6 +205,12 @@ ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="mand
 # stored only once verified, so an address added by someone else never blocks its owner's
 # sign-up nor routes the owner's password reset into another account (issue 20).
 ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = True
+# allauth keys its one-code-per-10-s limit ("confirm_email") by the address, so anyone who
+# kept typing an address refused its owner a code (issue 28, finding 5). That limit is kept
+# per account and address ("confirm_email_asker", games.mail.adapters.AccountAdapter): an
+# account asking again within 10 s is refused, its owner is not. The address's mailbox and
+# the codes' guessing stay bounded per sender IP (six codes a minute, three tries each).
+ACCOUNT_RATE_LIMITS = {"confirm_email": "6/m/ip", "confirm_email_asker": "1/10s/key"}
 
 # --------------------------------------------------------------------------- i18n
 LANGUAGE_CODE = "en"
