@@ -40,6 +40,7 @@ import os
 from pathlib import Path
 
 import environ
+from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
@@ -181,6 +182,9 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
+# Django's hashers (PBKDF2 first). The test suite puts a fast one first through this variable
+# (tests/conftest.py; a served subprocess reads it too): a PBKDF2 hash costs ~0.3 s a password.
+PASSWORD_HASHERS = env.list("PASSWORD_HASHERS", default=global_settings.PASSWORD_HASHERS)
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
