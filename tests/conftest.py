@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+from django.conf import global_settings
 from django.utils import translation
 
 from tests import services
+
+# A password hash is no test's subject: MD5 first (PBKDF2 costs ~0.3 s a sign-up or sign-in,
+# more on a loaded machine), Django's own after it so that any stored hash still verifies.
+FAST_PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.MD5PasswordHasher",
+    *global_settings.PASSWORD_HASHERS,
+]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Hash passwords fast, here and in every server or worker a test starts (its env)."""
+    from django.conf import settings
+    from django.contrib.auth import hashers
+
+    os.environ["PASSWORD_HASHERS"] = ",".join(FAST_PASSWORD_HASHERS)
+    settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
+    hashers.get_hashers.cache_clear()
+    hashers.get_hashers_by_algorithm.cache_clear()
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
+from allauth.core import ratelimit
+from allauth.core.exceptions import ImmediateHttpResponse
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sites.shortcuts import get_current_site
@@ -53,6 +55,22 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth ha
         if user is None:
             return str(super()._get_login_attempts_cache_key(request, **credentials))
         return f"{get_current_site(request).domain}:user:{user}"
+
+    def send_confirmation_mail(self, request: Any, emailconfirmation: Any, signup: bool) -> None:
+        """Send the address's confirmation code, at most once per 10 s per account and address.
+
+        allauth's own limit (``confirm_email``) is keyed by the address alone: an account that
+        kept typing someone's address refused its owner a code (issue 28, finding 5). Here
+        the key is the account the code would verify and the address, so the owner's own
+        sign-up is never refused for another's requests; allauth's limit is per IP instead
+        (``settings.ACCOUNT_RATE_LIMITS``). Raises ``ImmediateHttpResponse`` (429, as allauth
+        answers its own limit) when the same account asks again too soon.
+        """
+        address = emailconfirmation.email_address
+        key = f"{address.user_id}:{address.email.lower()}"
+        if not ratelimit.consume(request, action="confirm_email_asker", key=key):
+            raise ImmediateHttpResponse(ratelimit.respond_429(request))
+        super().send_confirmation_mail(request, emailconfirmation, signup)
 
     @staticmethod
     def _site(request: Any) -> SimpleNamespace:

@@ -18,11 +18,11 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import F, prefetch_related_objects
+from django.db.models import F, Q, prefetch_related_objects
 from django.utils import timezone
 
 from games.core import queue
-from games.mail.digest import digest_send
+from games.mail.digest import GroupOutcome, digest_send
 from games.mail.notification import notification_send, still_owed
 from games.mail.sending import OutboxSend, outbox_message_id
 from games.models import Delivery, Notification
@@ -42,6 +42,10 @@ SEND_SOFT_TIME_LIMIT = 50
 SEND_TIME_LIMIT = 60
 STUCK_AFTER = timedelta(seconds=2 * SEND_TIME_LIMIT)
 REQUEUE_AFTER = timedelta(minutes=1)
+# The batched and digest sweeps (``groups_due_send``) read due rows this many at a time, and
+# email at most this many users a run (beat's next run, a minute on, takes the rest).
+GROUP_SWEEP_BATCH = 200
+GROUP_SWEEP_MAX = 1000
 
 
 class TransientSendError(Exception):
@@ -253,13 +257,35 @@ def _claim_group(user_id: int, delivery: str) -> list[int]:
     return ids
 
 
+def _group_answered(ids: list[int], outcome: GroupOutcome) -> None:
+    """Record an accepted group email on its rows, in one transaction: answered rows sent
+    with its Message-ID, moot rows skipped, any other claimed row pending again."""
+    with transaction.atomic():
+        Notification.objects.filter(pk__in=outcome.moot, status=Notification.Status.SENDING).update(
+            status=Notification.Status.SKIPPED, claimed_at=None
+        )
+        Notification.objects.filter(pk__in=outcome.sent, status=Notification.Status.SENDING).update(
+            status=Notification.Status.SENT,
+            message_id=outcome.message_id or "",
+            sent_at=timezone.now(),
+            error="",
+        )
+        # A row claimed but not answered (none today: every owed row is in the email) waits on.
+        Notification.objects.filter(pk__in=ids, status=Notification.Status.SENDING).update(
+            status=Notification.Status.PENDING, claimed_at=None
+        )
+
+
 def send_group(*, user_id: int, delivery: str) -> str:
     """Send one email gathering the pending ``delivery`` rows of ``user_id``, if one is due.
 
     Returns ``"sent"``, ``"skipped"`` (nothing due and still owed: moot rows are marked
     skipped, rows owed later go back to pending — ``digest.digest_send`` decides), ``"retry"``
     (transient error: rows back to pending for the next sweep) or ``"failed"``. Every row
-    the email answered is marked sent with its Message-ID, so each wait is told once.
+    the email answered is marked sent with its Message-ID the moment the server accepted
+    it, so each wait is told once. The Message-ID is the same on every attempt — named
+    after the lowest row claimed, which stays pending until an email answers it (issue 28,
+    finding 8; issue 31) — so a copy sent again after a crash threads with the first.
     """
     ids = _claim_group(user_id, delivery)
     if not ids:
@@ -269,45 +295,75 @@ def send_group(*, user_id: int, delivery: str) -> str:
         .filter(pk__in=ids)
         .order_by("pk")
     )
+    stable = outbox_message_id(f"{delivery}-{min(ids)}")
     try:
-        outcome = digest_send(rows, delivery=delivery, now=timezone.now())
+        outcome = digest_send(
+            rows,
+            delivery=delivery,
+            now=timezone.now(),
+            message_id=stable,
+            accepted=lambda answered: _group_answered(ids, answered),
+        )
     except Exception as exc:
         text = f"{type(exc).__name__}: {exc}"
         transient = classify(exc) == "transient" and max(r.attempts for r in rows) < MAX_RETRIES
         status = Notification.Status.PENDING if transient else Notification.Status.FAILED
-        Notification.objects.filter(pk__in=ids).update(status=status, error=text[:2000])
+        Notification.objects.filter(pk__in=ids, status=Notification.Status.SENDING).update(
+            status=status, error=text[:2000], claimed_at=None
+        )
         log.warning("digest for user %s: %s", user_id, text)
         return "retry" if transient else "failed"
+    if outcome.message_id is not None:
+        return "sent"  # the rows were marked when the server accepted (_group_answered)
     Notification.objects.filter(pk__in=outcome.moot).update(status=Notification.Status.SKIPPED)
-    if outcome.message_id is None:
-        # Not claimed for good: rows still owed wait for their own window (no send attempted).
-        Notification.objects.filter(pk__in=ids, status=Notification.Status.SENDING).update(
-            status=Notification.Status.PENDING, claimed_at=None, attempts=F("attempts") - 1
-        )
-        return "skipped"
-    Notification.objects.filter(pk__in=outcome.sent).update(
-        status=Notification.Status.SENT,
-        message_id=outcome.message_id,
-        sent_at=timezone.now(),
-        error="",
-    )
-    # A row claimed but not answered (none today: every owed row is in the email) waits on.
+    # Not claimed for good: rows still owed wait for their own window (no send attempted).
     Notification.objects.filter(pk__in=ids, status=Notification.Status.SENDING).update(
-        status=Notification.Status.PENDING, claimed_at=None
+        status=Notification.Status.PENDING, claimed_at=None, attempts=F("attempts") - 1
     )
-    return "sent"
+    return "skipped"
 
 
-def groups_due_send(delivery: str) -> int:
+def _hold_until_awake(user_id: int, delivery: str, until: datetime) -> None:
+    """Move ``user_id``'s due ``delivery`` rows to ``until``, the end of their quiet hours."""
+    Notification.objects.filter(
+        user_id=user_id,
+        delivery=delivery,
+        status=Notification.Status.PENDING,
+        send_after__lt=until,
+    ).update(send_after=until)
+
+
+def groups_due_send(delivery: str, *, batch: int = GROUP_SWEEP_BATCH) -> int:
     """Send each user with due ``delivery`` rows one email gathering them; return emails sent.
 
-    A user in their quiet hours (issue 17) is passed over: their rows stay pending, and the
-    first sweep after the quiet hours sends them, in one email.
+    The due rows are read ``batch`` at a time in ``send_after`` order (the ``outbox_due_idx``
+    index: no scan of the outbox), after the last one read, at most ``GROUP_SWEEP_MAX``
+    users a run; the next run takes the rest. A user in their quiet hours (issue 17) is
+    passed over: their due rows move to the end of the quiet hours, when the first sweep
+    sends them in one email, and no sweep reads them before then.
     """
-    user_ids = set(
-        Notification.objects.filter(
-            status=Notification.Status.PENDING, delivery=delivery, send_after__lte=timezone.now()
-        ).values_list("user_id", flat=True)
-    )
-    awake = [uid for uid in sorted(user_ids) if quiet_until(uid) is None]
-    return sum(send_group(user_id=uid, delivery=delivery) == "sent" for uid in awake)
+    now = timezone.now()
+    due = Notification.objects.filter(
+        status=Notification.Status.PENDING, delivery=delivery, send_after__lte=now
+    ).order_by("send_after", "pk")
+    seen: set[int] = set()
+    sent = 0
+    after: tuple[datetime, int] | None = None
+    while len(seen) < GROUP_SWEEP_MAX:
+        page = due
+        if after is not None:
+            page = page.filter(Q(send_after__gt=after[0]) | Q(send_after=after[0], pk__gt=after[1]))
+        read = list(page.values_list("send_after", "pk", "user_id")[:batch])
+        for _when, _pk, user_id in read:
+            if user_id in seen or len(seen) >= GROUP_SWEEP_MAX:
+                continue
+            seen.add(user_id)
+            held = quiet_until(user_id)
+            if held is not None:
+                _hold_until_awake(user_id, delivery, held)
+            elif send_group(user_id=user_id, delivery=delivery) == "sent":
+                sent += 1
+        if len(read) < batch:
+            break
+        after = (read[-1][0], read[-1][1])
+    return sent

@@ -9,7 +9,7 @@ are moot. A player acting live — within their delay each time — gets none.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 
 from games.core.states import game_state
 from games.mail.notification import still_owed, turn_news
-from games.mail.sending import absolute, deadline_text, email_send, language_of
+from games.mail.sending import OutboxSend, absolute, deadline_text, email_send, language_of
 from games.models import TURN_KINDS, Delivery, Game, Notification, NotificationKind
 from games.outbox.notifications import waiting_kind
 from games.selectors.games import games_waiting_for, seats_prefetch
@@ -65,14 +65,23 @@ def _waiting_entry(game: Game, user: object) -> dict[str, object]:
     }
 
 
-def digest_send(rows: Sequence[Notification], *, delivery: str, now: datetime) -> GroupOutcome:
+def digest_send(
+    rows: Sequence[Notification],
+    *,
+    delivery: str,
+    now: datetime,
+    message_id: str,
+    accepted: Callable[[GroupOutcome], None],
+) -> GroupOutcome:
     """Send one email for a user's claimed ``rows`` if one is due and still owed.
 
     A batched email goes out when a row due by ``now`` is still owed (its game waits on
     the user, who has not moved since); a daily digest when a row is due and any game
     waits on the user or something else happened. The email lists every game waiting on
-    the user now and the games that started or ended. Returns what was sent and answered
-    (``GroupOutcome``). Raises whatever the mail backend raises.
+    the user now and the games that started or ended. It carries ``message_id`` (the same
+    on every attempt: ``deliver.send_group``), and ``accepted`` is called with the outcome
+    the moment the mail server accepted it, before anything else can fail. Returns what
+    was sent and answered (``GroupOutcome``). Raises whatever the mail backend raises.
     """
     user = rows[0].user
     with translation.override(language_of(user)):
@@ -122,7 +131,13 @@ def digest_send(rows: Sequence[Notification], *, delivery: str, now: datetime) -
             "events": events,
             "delivery": delivery,
         }
-        message_id = email_send(
-            user=user, kind=kinds[0], subject=subject, template="digest", context=context
+        outcome = GroupOutcome(message_id, sent=[r.pk for r in relevant], moot=moot)
+        email_send(
+            user=user,
+            kind=kinds[0],
+            subject=subject,
+            template="digest",
+            context=context,
+            delivery=OutboxSend(message_id, lambda _sent_id: accepted(outcome)),
         )
-        return GroupOutcome(message_id, sent=[r.pk for r in relevant], moot=moot)
+        return outcome

@@ -17,7 +17,12 @@ PRODUCTION = {
     "EMAIL_URL": "smtp+tls://mailer:secret@smtp.example:587",
     "SITE_URL": "https://tigris.example",
 }
-OUR_VARIABLES = set(PRODUCTION) | {"CELERY_TASK_ALWAYS_EAGER", "CACHE_URL", "PG_PREPARE_THRESHOLD"}
+OUR_VARIABLES = set(PRODUCTION) | {
+    "CELERY_TASK_ALWAYS_EAGER",
+    "CACHE_URL",
+    "PG_PREPARE_THRESHOLD",
+    "PASSWORD_HASHERS",
+}
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 import time_machine
 from aiosmtpd.controller import Controller
+from django.utils import timezone
 
 from games.mail import deliver
-from games.models import Notification, NotificationKind
+from games.models import Delivery, Notification, NotificationKind
 from games.outbox import notifications
 from tests import services
 from tests.games.factories import started_game
@@ -126,3 +127,83 @@ def test_a_row_left_sending_by_a_killed_worker_is_sent_again_soon_with_the_same_
     ids = [i for i in _message_ids(inbox) if i.startswith(stable)]  # others: "game started"
     assert ids == [row.message_id, row.message_id]
     assert row.kind == NotificationKind.YOUR_TURN
+
+
+def _batched_row() -> Notification:
+    """A batched turn notice (the default delivery of a turn, issue 17), due now."""
+    game, seats = started_game(2)
+    user_id = seats[game.to_act_seat or 0].pk
+    row = notifications.notification_create(
+        user_id=user_id, game=game, ply=game.version, kind="your_turn"
+    )
+    assert row is not None and row.delivery == Delivery.BATCHED
+    Notification.objects.filter(user_id=user_id, status=Notification.Status.PENDING).update(
+        send_after=timezone.now() - timedelta(minutes=1)
+    )
+    return row
+
+
+def test_a_batched_email_stalled_after_the_acceptance_is_not_sent_again(
+    inbox: StallingInbox,
+) -> None:
+    inbox.quit_delay = 3.0  # past the 1 s timeout: the QUIT fails after the acceptance
+    row = _batched_row()
+    assert deliver.groups_due_send(Delivery.BATCHED) == 1
+    row.refresh_from_db()
+    assert row.status == Notification.Status.SENT
+    assert row.message_id.startswith("<tigris.batched-")
+    inbox.quit_delay = 0.0
+    deliver.outbox_sweep()
+    assert deliver.groups_due_send(Delivery.BATCHED) == 0
+    assert _message_ids(inbox) == [row.message_id]
+
+
+def test_a_batched_email_whose_worker_died_after_the_acceptance_goes_again_with_its_id(
+    inbox: StallingInbox, monkeypatch: Any
+) -> None:
+    # issue 28 finding 8, for the batched and daily emails (issue 31): the second copy after
+    # a crash carries the first one's Message-ID, so a mail client shows one email
+    row = _batched_row()
+    from django.db.models.query import QuerySet
+
+    real_update = QuerySet.update
+
+    def update(self: Any, **fields: Any) -> int:
+        if fields.get("status") == Notification.Status.SENT:
+            raise SystemExit("worker killed after the acceptance")
+        return real_update(self, **fields)
+
+    monkeypatch.setattr(QuerySet, "update", update)
+    with pytest.raises(SystemExit):
+        deliver.groups_due_send(Delivery.BATCHED)
+    monkeypatch.undo()
+    row.refresh_from_db()
+    assert row.status == Notification.Status.SENDING and len(inbox.messages) == 1
+    claimed = row.claimed_at
+    assert claimed is not None
+    with time_machine.travel(claimed + deliver.STUCK_AFTER - timedelta(seconds=5), tick=False):
+        deliver.outbox_sweep()
+        assert deliver.groups_due_send(Delivery.BATCHED) == 0  # its worker may be alive yet
+    with time_machine.travel(claimed + deliver.STUCK_AFTER + timedelta(seconds=5), tick=False):
+        deliver.outbox_sweep()  # back to pending
+        assert deliver.groups_due_send(Delivery.BATCHED) == 1
+    row.refresh_from_db()
+    assert row.status == Notification.Status.SENT and row.message_id
+    batched = [i for i in _message_ids(inbox) if i.startswith("<tigris.batched-")]
+    assert batched == [row.message_id, row.message_id]  # others: "game started", immediate
+    answered = Notification.objects.filter(user_id=row.user_id, delivery=Delivery.BATCHED)
+    assert set(answered.values_list("status", "message_id")) == {
+        (Notification.Status.SENT, row.message_id)
+    }
+    # a later email, for a later wait, is another email: another Message-ID
+    later = Notification.objects.create(
+        user_id=row.user_id,
+        game=row.game,
+        ply=row.ply + 1,
+        kind=NotificationKind.YOUR_TURN,
+        delivery=Delivery.BATCHED,
+        send_after=timezone.now() - timedelta(seconds=1),
+    )
+    assert deliver.send_group(user_id=row.user_id, delivery=Delivery.BATCHED) in ("sent", "skipped")
+    later.refresh_from_db()
+    assert later.message_id != row.message_id

@@ -9,6 +9,7 @@ service would write them; ``verify_games`` holds), which takes a tenth of a seco
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from django.utils import timezone
@@ -51,3 +52,47 @@ def finished_game(num_players: int = 2, *, seed: int = 5, **options: Any) -> tup
     game.finished_at = timezone.now()
     game.save()
     return game, seats
+
+
+def one_ply_from_the_end(
+    num_players: int = 2, *, seed: int = 5, **options: Any
+) -> tuple[Game, dict, Callable[[], Game]]:
+    """Return a running game one ply from its end, seat → user, and what plays that ply.
+
+    Random legal actions from the game's own seed, as ``finished_game``; every ply but the
+    last is written in one go. Calling the third value plays the last one by its seat
+    through ``game_submit_action`` and returns the game, ended as a real one ends (final
+    ranks, ratings, the "game over" notices) without rendering two pages a ply as
+    ``play_random_plies`` does.
+    """
+    from games.play.submit import game_submit_action
+
+    game, seats = started_game(num_players, **options)
+    rng = random.Random(seed)
+    state = game_state(game)
+    rows = []
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        action = rng.choice(engine.legal_actions(state))
+        rows.append((seat, str(action), state, engine.apply(state, action)))
+        state = rows[-1][3]
+    *played, (last_seat, last_action, before, _end) = rows
+    Move.objects.bulk_create(
+        Move(game=game, ply=n, seat=seat, action=action, events=events_to_db(after))
+        for n, (seat, action, _before, after) in enumerate(played, start=1)
+    )
+    game.state = state_to_db(before)
+    game.version = len(played)
+    game.to_act_seat = before.to_act
+    game.save()
+
+    def finish() -> Game:
+        game_submit_action(
+            game_id=game.pk, user=seats[last_seat], action=last_action, expected_version=len(played)
+        )
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+        return game
+
+    return game, seats, finish

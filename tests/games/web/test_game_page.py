@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -10,7 +9,6 @@ from django.test import Client
 
 from games.core.history import colours_by_ply
 from games.core.states import game_state
-from games.models import Game
 from games.play import lifecycle
 from games.play.submit import game_submit_action
 from tests.engine.rules_helpers import play, position
@@ -18,9 +16,9 @@ from tests.games.factories import (
     UserFactory,
     client_for,
     game_at_state,
-    play_random_plies,
     started_game,
 )
+from tests.games.records.helpers import one_ply_from_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -64,9 +62,8 @@ def test_an_aborted_game_stays_readable_for_its_players_only() -> None:
 
 
 def test_a_finished_game_names_the_winner_shows_treasures_and_charts_ratings() -> None:
-    game, seats = started_game(2)
-    game = play_random_plies(game, seats, 2000, random.Random(5))
-    assert game.status == Game.Status.FINISHED
+    game, seats, finish = one_ply_from_the_end(2, seed=5)
+    game = finish()  # the last ply through the submit service: ranks and ratings as in play
     body = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
 
     status = section(body, 'class="status"', "</p>")
@@ -105,12 +102,10 @@ def test_a_finished_game_names_the_winner_shows_treasures_and_charts_ratings() -
 
 
 def test_a_finished_games_replay_shows_every_hand_but_an_unfinished_ones_does_not() -> None:
-    game, seats = started_game(2)
-    game = play_random_plies(game, seats, 6, random.Random(2))
+    game, seats, finish = one_ply_from_the_end(2, seed=2)
     mid = client_for(seats[1]).get(f"/games/{game.pk}/replay?ply=3").content.decode()
-    assert 'data-hand-seat="2"' not in mid
-    game = play_random_plies(game, seats, 2000, random.Random(2))
-    assert game.status == Game.Status.FINISHED
+    assert 'data-hand-seat="2"' not in mid  # running: the other seat's hand is hidden
+    game = finish()
     after = client_for(seats[1]).get(f"/games/{game.pk}/replay?ply=3").content.decode()
     assert 'data-hand-seat="1"' in after and 'data-hand-seat="2"' in after
 

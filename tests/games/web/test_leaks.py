@@ -55,18 +55,22 @@ def _children(value: Any) -> Iterator[Any]:
             yield getattr(value, f.name)
 
 
-def secret_in(value: Any, game: Game, path: str = "context", seen: set[int] | None = None) -> str:
+def secret_in(
+    value: Any, game: Game, path: str = "context", seen: dict[int, Any] | None = None
+) -> str:
     """Return the path to the first value under ``value`` holding ``game``'s snapshot or seed.
 
     A ``Game`` row (its ``state`` and ``seed`` hold every hand and the bag), an engine
     ``GameState``, the snapshot dict or the seed itself; ``""`` when there is none. Walks
     mappings, sequences, dataclasses, model instances' cached relations and fetched
-    querysets, whatever the depth.
+    querysets, whatever the depth. ``seen`` (id → value, held so that no id is reused
+    meanwhile) are the values already checked: each is checked once, by whichever path
+    reaches it first.
     """
-    seen = set() if seen is None else seen
+    seen = {} if seen is None else seen
     if id(value) in seen:
         return ""
-    seen.add(id(value))
+    seen[id(value)] = value
     if isinstance(value, Game):
         return f"{path}: a Game row"
     if isinstance(value, engine.GameState):
@@ -85,13 +89,19 @@ def secret_in(value: Any, game: Game, path: str = "context", seen: set[int] | No
 
 
 def assert_context_holds_no_secret(response: Any, game: Game) -> None:
+    """Assert no template of ``response`` could reach ``game``'s secrets (``secret_in``).
+
+    The contexts of a page and its includes share most of their values: each value is
+    walked once for the whole response.
+    """
     contexts = response.context if isinstance(response.context, list) else [response.context]
+    seen: dict[int, Any] = {}
     for context in contexts:
         if context is None:
             continue
         for layer in context.dicts if hasattr(context, "dicts") else [context]:
             for key, value in dict(layer).items():
-                found = secret_in(value, game, key)
+                found = secret_in(value, game, key, seen)
                 assert not found, f"a template could reach {found}"
 
 
