@@ -42,9 +42,7 @@ def _add_games(me: Any, count: int) -> list[int]:
         follows.follow_set(user=me, followed_id=other.pk, on=True)
         theirs = lifecycle.game_create(creator=other, num_players=2)
         lifecycle.game_join(game_id=theirs.pk, user=UserFactory())
-        invitations.game_create_inviting(
-            creator=other, invitees=[display_name(me)], num_players=3
-        )
+        invitations.game_create_inviting(creator=other, invitees=[display_name(me)], num_players=3)
         game = lifecycle.game_create(creator=me, num_players=2)
         lifecycle.game_join(game_id=game.pk, user=other)
         game.refresh_from_db()
@@ -159,3 +157,31 @@ def test_my_games_lists_every_game_in_progress_and_the_latest_ended_only() -> No
     assert set(running) <= set(listed)
     assert [pk for pk in listed if pk in finished] == finished[::-1][:MY_GAMES_ENDED]
     assert len(listed) == len(running) + MY_GAMES_ENDED
+
+
+def test_my_games_lists_the_games_waiting_first_up_to_its_cap_then_points_to_the_profile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from games.selectors import games as selectors
+
+    me = UserFactory()
+    made = _add_games(me, 12)  # 6 in progress waiting on me, 6 finished
+    running = [pk for i, pk in enumerate(made) if not i % 2]
+    # Two of them now wait on the opponent, moved last: newer than the games waiting on me.
+    for pk in running[:2]:
+        game = Game.objects.get(pk=pk)
+        other = game.seats.exclude(user=me).get().position
+        Game.objects.filter(pk=pk).update(to_act_seat=other)
+        Game.objects.filter(pk=pk).update(updated_at=timezone.now() + timedelta(hours=1))
+    monkeypatch.setattr(selectors, "MY_GAMES_IN_PROGRESS", 4)
+    monkeypatch.setattr(selectors.games_of_user, "__kwdefaults__", {"limit": 4})
+    monkeypatch.setattr(selectors.games_in_progress_beyond, "__kwdefaults__", {"limit": 4})
+    page = client_for(me).get("/")
+    listed = page.context["my_games"]
+    in_progress = [g for g in listed if g.status == Game.Status.ACTIVE]
+    assert len(in_progress) == 4 and all(g.waiting_for_me for g in in_progress)
+    assert {g.pk for g in in_progress} <= set(running[2:])
+    assert page.context["my_games_beyond"] is True
+    assert f'href="/players/{me.pk}/"' in page.content.decode().split('id="my-games-beyond"')[1]
+    monkeypatch.setattr(selectors.games_in_progress_beyond, "__kwdefaults__", {"limit": 6})
+    assert 'id="my-games-beyond"' not in client_for(me).get("/").content.decode()
