@@ -938,6 +938,7 @@ def measure_saved(args: argparse.Namespace) -> None:
     filler = Filler.__new__(Filler)
     filler.restore(saved)
     databases = []
+    tokens_of: dict[str, str] = {}
     for name in saved["names"]:
         database = _database(name)
         _use(database)
@@ -947,16 +948,31 @@ def measure_saved(args: argparse.Namespace) -> None:
             cursor.execute("ANALYZE")
         print(f"{name}: migrated and analysed in {time.perf_counter() - started:.1f} s")
         databases.append(database)
-    measure_all(args, saved["sizes"], databases, filler)
+        if not saved.get("token"):  # a fill stopped before writing its state: a token a base
+            from django.contrib.auth import get_user_model
+
+            from games.accounts import tokens
+
+            veteran = get_user_model().objects.get(pk=int(filler.veteran or 0))
+            tokens_of[name] = tokens.token_create(user=veteran, name="bench reuse")[1]
+    measure_all(args, saved["sizes"], databases, filler, tokens_of)
 
 
 def measure_all(
-    args: argparse.Namespace, sizes: list[float], databases: list[Any], filler: Filler
+    args: argparse.Namespace,
+    sizes: list[float],
+    databases: list[Any],
+    filler: Filler,
+    tokens_of: dict[str, str] | None = None,
 ) -> None:
-    """Measure every item on every database, the sizes in turn; print tables and ratios."""
+    """Measure every item on every database, the sizes in turn; print tables and ratios.
+
+    ``tokens_of``: database name → the API token to use there (default: the filler's)."""
     per_size = []
     for database in databases:  # each size's clients sign in to their own database
         _use(database)
+        if tokens_of:
+            filler.token = tokens_of[database.settings_dict["NAME"]]
         per_size.append([(database, run, rollback) for _n, run, rollback in items(filler)])
     names_of_items = [name for name, _run, _rollback in items(filler)]
     load = os.getloadavg()
