@@ -341,7 +341,7 @@ def _in_progress(user: UserLike) -> QuerySet[Seat]:
     )
     return (
         Seat.objects.filter(
-            user_id=user.pk, game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN]
+            user_id=int(user.pk or 0), game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN]
         )
         .annotate(waiting=waiting)
         .order_by("-waiting", "-game__updated_at", "-game_id")
