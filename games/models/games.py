@@ -201,6 +201,13 @@ class Seat(models.Model):
             ),
             models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
         ]
+        indexes = [
+            # A player's games newest first (the API's ?player= and /players/<id>/games, in
+            # pages by id): read from the player's own seats in game order, not by walking
+            # every seat of the site backwards until enough of theirs turn up (issue 31:
+            # 16,863 rows at half the full size, 21 games returned).
+            models.Index(fields=["user", "game"], name="seat_user_game_idx"),
+        ]
         ordering = ["game", "position"]
 
     def __str__(self) -> str:

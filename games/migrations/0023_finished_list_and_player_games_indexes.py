@@ -28,4 +28,9 @@ class Migration(migrations.Migration):
             model_name='profile',
             index=models.Index(django.db.models.functions.text.Upper('display_name'), name='profile_display_name_upper_idx'),
         ),
+
+        migrations.AddIndex(
+            model_name='seat',
+            index=models.Index(fields=['user', 'game'], name='seat_user_game_idx'),
+        ),
     ]
