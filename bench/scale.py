@@ -954,7 +954,7 @@ def measure_saved(args: argparse.Namespace) -> None:
             from games.accounts import tokens
 
             veteran = get_user_model().objects.get(pk=int(filler.veteran or 0))
-            tokens_of[name] = tokens.token_create(user=veteran, name="bench reuse")[1]
+            tokens_of[name] = tokens.token_create(user=veteran, name=f"bench {time.time():.0f}")[1]
     measure_all(args, saved["sizes"], databases, filler, tokens_of)
 
 
