@@ -8,7 +8,11 @@ on the sizes in turn, so a burst of load on the shared machine falls on each ali
 ``--repeat N`` warm requests per item; ``--pool N`` real games played to fill from;
 ``--only WORD`` measure the items whose name holds WORD; ``--pg-set NAME=VALUE`` a planner
 setting for every database (``random_page_cost=1.1``, as on SSDs); ``--hold S`` keep the
-cluster S seconds at the end, for psql.
+cluster S seconds at the end, for psql. The full size fills for half an hour, so filling and
+measuring can be apart: ``--fill-only --state FILE --hold S`` fills, writes what the
+measurement needs (databases, ids, the API token) to FILE and keeps the cluster up; then
+``DATABASE_URL=<the printed URL> bench/scale.py --reuse FILE`` migrates each database (new
+indexes), analyses it and measures it with the code as it is then.
 
 The full size (``--sizes 1``) is the issue's: 50,000 players, 200,000 finished games with
 their moves, 5,000 games in progress (500 with a bot seat), 500 open games, 20,000 outbox
@@ -537,6 +541,17 @@ class Filler:
         for uid in self.user_ids[2:12]:
             Follow.objects.get_or_create(follower=veteran, followed_id=uid)
 
+    _FACTS = ("veteran", "typical", "game_ids", "veteran_running", "bot_waiting", "token")
+
+    def facts(self) -> dict[str, Any]:
+        """Return what measuring needs of this filler (ids and the API token), JSON-ready."""
+        return {key: getattr(self, key) for key in self._FACTS}
+
+    def restore(self, saved: dict[str, Any]) -> None:
+        """Take back what ``facts`` gave (a filler restored so can measure, not grow)."""
+        for key in self._FACTS:
+            setattr(self, key, saved[key])
+
     def grow_to(self, scale: float) -> dict[str, int]:
         """Add rows until each count is its full size × ``scale``; return the counts."""
         from django.db import connection
@@ -780,6 +795,12 @@ def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
         ("page: profile, veteran", get(anon, f"/players/{filler.veteran}/"), False),
         ("page: profile, typical", get(anon, f"/players/{filler.typical}/"), False),
         ("page: leaderboard", get(anon, "/leaderboard"), False),
+        ("page: finished games", get(anon, "/games/finished"), False),
+        (
+            "page: finished games of the veteran",
+            get(anon, f"/games/finished?player=player{filler.veteran}"),
+            False,
+        ),
         ("page: game in progress, mine", get(me, f"/games/{mine}/"), False),
         ("page: finished game", get(anon, f"/games/{finished}/"), False),
         ("api: games", get(anon, "/api/v1/games", **api), False),
@@ -801,6 +822,9 @@ def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
             False,
         ),
         ("api: me/waiting", get(anon, "/api/v1/me/waiting", **api), False),
+        ("api: me", get(anon, "/api/v1/me", **api), False),
+        ("api: player, veteran", get(anon, f"/api/v1/players/{filler.veteran}", **api), False),
+        ("api: game in progress", get(anon, f"/api/v1/games/{mine}", **api), False),
         ("sweep: deadlines (reminders, timeouts)", sweeps.deadlines_sweep, True),
         ("sweep: outbox", no_queue(deliver.outbox_sweep), True),
         ("sweep: webhooks", no_queue(hooks.webhooks_sweep), True),
@@ -844,7 +868,14 @@ def main() -> None:
     parser.add_argument(
         "--hold", type=int, default=0, help="seconds to keep the database up at the end (psql)"
     )
+    parser.add_argument(
+        "--fill-only", action="store_true", help="fill, write --state, measure nothing"
+    )
+    parser.add_argument("--state", default="", help="file to write the filled databases' facts to")
+    parser.add_argument("--reuse", default="", help="measure the databases a --state file names")
     args = parser.parse_args()
+    if args.reuse:
+        return measure_saved(args)
     sizes = [float(s) for s in args.sizes.split(",")]
     print(
         f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
@@ -882,9 +913,66 @@ def main() -> None:
             + ", ".join(f"{k.removeprefix('games_')} {v}" for k, v in sorted(counts.items()))
         )
         databases.append(connections["default"])
+    if args.state:
+        Path(args.state).write_text(json.dumps({"sizes": sizes, "names": names, **filler.facts()}))
+        print(f"state written to {args.state}; DATABASE_URL={os.environ['DATABASE_URL']}")
+    if args.fill_only:
+        if args.hold:
+            print(f"holding {os.environ['DATABASE_URL']} for {args.hold} s", flush=True)
+            time.sleep(args.hold)
+        return
+    measure_all(args, sizes, databases, filler)
+
+
+def measure_saved(args: argparse.Namespace) -> None:
+    """Measure the databases a ``--state`` file names: migrate and analyse each first."""
+    from django.core.management import call_command
+    from django.db import connections
+
+    print(
+        f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
+        f"{os.getloadavg()[2]:.2f} on {os.cpu_count()} cores"
+    )
+    saved = json.loads(Path(args.reuse).read_text())
+    setup_django()  # migrates the first database
+    filler = Filler.__new__(Filler)
+    filler.restore(saved)
+    databases = []
+    tokens_of: dict[str, str] = {}
+    for name in saved["names"]:
+        database = _database(name)
+        _use(database)
+        started = time.perf_counter()
+        call_command("migrate", verbosity=0)
+        with connections["default"].cursor() as cursor:
+            cursor.execute("ANALYZE")
+        print(f"{name}: migrated and analysed in {time.perf_counter() - started:.1f} s")
+        databases.append(database)
+        if not saved.get("token"):  # a fill stopped before writing its state: a token a base
+            from django.contrib.auth import get_user_model
+
+            from games.accounts import tokens
+
+            veteran = get_user_model().objects.get(pk=int(filler.veteran or 0))
+            tokens_of[name] = tokens.token_create(user=veteran, name=f"bench {time.time():.0f}")[1]
+    measure_all(args, saved["sizes"], databases, filler, tokens_of)
+
+
+def measure_all(
+    args: argparse.Namespace,
+    sizes: list[float],
+    databases: list[Any],
+    filler: Filler,
+    tokens_of: dict[str, str] | None = None,
+) -> None:
+    """Measure every item on every database, the sizes in turn; print tables and ratios.
+
+    ``tokens_of``: database name → the API token to use there (default: the filler's)."""
     per_size = []
     for database in databases:  # each size's clients sign in to their own database
         _use(database)
+        if tokens_of:
+            filler.token = tokens_of[database.settings_dict["NAME"]]
         per_size.append([(database, run, rollback) for _n, run, rollback in items(filler)])
     names_of_items = [name for name, _run, _rollback in items(filler)]
     load = os.getloadavg()
@@ -899,9 +987,10 @@ def main() -> None:
     for size in sizes:
         print_table(size, results[size])
     print(f"\nload while measuring: {load[0]:.2f} (1 min) at the start → {os.getloadavg()[0]:.2f}")
-    if len(sizes) > 1:
-        first, last = results[sizes[0]], results[sizes[-1]]
-        print(f"\n## ratio size {sizes[-1]:g} / size {sizes[0]:g} (p50 warm; rows read)")
+    pairs = [(sizes[i], sizes[i + 1]) for i in range(len(sizes) - 1)]
+    for small, big in pairs:
+        first, last = results[small], results[big]
+        print(f"\n## ratio size {big:g} / size {small:g} (p50 warm; rows read)")
         for a, b in zip(first, last, strict=True):
             flag = "  GROWS" if b.p50 > 2 * a.p50 or b.rows_read > 2 * max(a.rows_read, 50) else ""
             print(

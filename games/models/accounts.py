@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import F
+from django.db.models.functions import Upper
 from django.utils.translation import gettext_lazy as _
 
 from games.models.games import Game
@@ -100,6 +101,9 @@ class Profile(models.Model):
                 condition=models.Q(is_bot=False, rated_games__gte=PROVISIONAL_GAMES),
                 name="profile_leaderboard_idx",
             ),
+            # A player named in a filter (``display_name__iexact``: the finished games of
+            # "Alice"), found by index, not by reading every profile (issue 31).
+            models.Index(Upper("display_name"), name="profile_display_name_upper_idx"),
         ]
 
     def __str__(self) -> str:

@@ -15,10 +15,13 @@ from django.db.models import (
     Count,
     DateTimeField,
     Exists,
+    ExpressionWrapper,
+    F,
     IntegerField,
     JSONField,
     OuterRef,
     Prefetch,
+    Q,
     QuerySet,
     Subquery,
 )
@@ -313,27 +316,42 @@ class MyGame:
 
 
 MY_GAMES_ENDED = 10  # finished or expired games "My games" lists, the latest
+MY_GAMES_IN_PROGRESS = 20  # games in progress or open "My games" lists, waiting ones first
 
 
-def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
+def _in_progress(user: UserLike) -> QuerySet[Seat]:
+    """Return ``user``'s seats in games in progress or open, the games waiting for them
+    first, then the latest moved (the order of "My games")."""
+    waiting = ExpressionWrapper(
+        Q(game__status=Game.Status.ACTIVE, game__to_act_seat=F("position")),
+        output_field=BooleanField(),
+    )
+    return (
+        Seat.objects.filter(
+            user_id=int(user.pk or 0), game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN]
+        )
+        .annotate(waiting=waiting)
+        .order_by("-waiting", "-game__updated_at", "-game_id")
+    )
+
+
+def games_of_user(user: UserLike, *, limit: int = MY_GAMES_IN_PROGRESS) -> list[MyGame]:
     """Return ``user``'s games: those waiting for them first, then active, open, finished.
 
-    Every game in progress or open (at most ``limit``), and only the latest
-    ``MY_GAMES_ENDED`` of those that ended (issue 31: the list and its page stay the same
-    size however many games the player has finished). Four queries (the ids of each kind,
-    the games, then their seats with users and profiles), each reading that player's
-    games by index, never the site's.
+    At most ``limit`` games in progress or open, those waiting for ``user`` first, then
+    the latest moved (``games_in_progress_beyond`` says whether there are more; the
+    player's profile lists them all), and only the latest ``MY_GAMES_ENDED`` of those
+    that ended (issue 31: the list and its page stay the same size however many games
+    the player has played or is playing). Four queries (the ids of each kind, the games,
+    then their seats with users and profiles), each reading that player's games by
+    index, never the site's.
     """
     if not user.is_authenticated:
         return []
     # The ids first, each list by its own query: one filter joining "in progress" to
     # "among the latest ended" with OR read every game of the site (a sequential scan).
     theirs = Game.objects.filter(seats__user_id=user.pk)
-    ids = list(
-        theirs.filter(status__in=[Game.Status.ACTIVE, Game.Status.OPEN])
-        .order_by("-updated_at")
-        .values_list("pk", flat=True)[:limit]
-    )
+    ids = list(_in_progress(user).values_list("game_id", flat=True)[:limit])
     ids += list(
         theirs.filter(status__in=[Game.Status.FINISHED, Game.Status.EXPIRED])
         .order_by("-updated_at")
@@ -369,3 +387,11 @@ def games_of_user(user: UserLike, *, limit: int = 100) -> list[MyGame]:
         )
     rows.sort(key=lambda g: 0 if g.waiting_for_me else order.get(g.status, 3))
     return rows
+
+
+def games_in_progress_beyond(user: UserLike, *, limit: int = MY_GAMES_IN_PROGRESS) -> bool:
+    """Return whether ``user`` has more than ``limit`` games in progress or open (more than
+    "My games" lists). One query reading at most ``limit`` + 1 of their seats."""
+    if not user.is_authenticated:
+        return False
+    return _in_progress(user).order_by()[limit : limit + 1].exists()

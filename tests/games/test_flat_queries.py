@@ -1,8 +1,9 @@
 """Each page and list runs as many queries with 30 games as with 1 (issue 31: bounded pages).
 
 A player's history grows one game at a time; what a page costs must not (no N+1 over games,
-seats or players). Every page and API list a player opens is read at 1 game, then at 30,
-and the query counts compared: equal, whatever the counts are.
+seats or players). Every page and API list a player opens is read with 1 game in each of
+its lists (2 games: one in progress, one finished), then with 30, and the query counts
+compared: equal, whatever the counts are.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from django.utils import timezone
 
 import engine
 from games.accounts import profiles, tokens
+from games.community import follows, invitations
 from games.core.states import game_state
 from games.models import Game, Profile, Seat
 from games.play import lifecycle, submit
+from games.text.seats import display_name
 from tests.games.factories import UserFactory, client_for
 
 pytestmark = pytest.mark.django_db
@@ -29,11 +32,17 @@ pytestmark = pytest.mark.django_db
 def _add_games(me: Any, count: int) -> list[int]:
     """Give ``me`` ``count`` more 2-player games with a new opponent each: every other one
     finished and rated (places, score sheets, ratings), the rest in progress and waiting on
-    ``me``; each opponent
-    past their provisional games, on the leaderboard. Return the games' ids."""
+    ``me``; each opponent past their provisional games, on the leaderboard, followed by
+    ``me``, playing a game of their own without ``me`` (the followed players' games) and
+    inviting ``me`` by name to an open game (the invitations). Return ``me``'s games' ids."""
     made = []
+    profiles.profile_get(me)  # invited by name: a player with a profile
     for i in range(count):
         other = UserFactory()
+        follows.follow_set(user=me, followed_id=other.pk, on=True)
+        theirs = lifecycle.game_create(creator=other, num_players=2)
+        lifecycle.game_join(game_id=theirs.pk, user=UserFactory())
+        invitations.game_create_inviting(creator=other, invitees=[display_name(me)], num_players=3)
         game = lifecycle.game_create(creator=me, num_players=2)
         lifecycle.game_join(game_id=game.pk, user=other)
         game.refresh_from_db()
@@ -49,7 +58,7 @@ def _add_games(me: Any, count: int) -> list[int]:
                 status=Game.Status.FINISHED, finished_at=timezone.now(), to_act_seat=None
             )
             for seat in Seat.objects.filter(game_id=game.pk):
-                seat.final_rank = seat.position
+                seat.final_rank = 1 if seat.user_id == me.pk else 2  # me wins: "won" lists
                 seat.final_score = {"colors": {"red": 3}, "score": 3}
                 seat.rating_before, seat.rating_after = 1500.0, 1510.0
                 seat.save()
@@ -78,7 +87,7 @@ def test_every_page_and_list_runs_as_many_queries_with_30_games_as_with_1() -> N
     Profile.objects.filter(user=me).update(
         rated_games=10, last_active_at=timezone.now() - timedelta(days=1)
     )
-    first = _add_games(me, 1)[0]
+    first = _add_games(me, 2)[0]  # one game in each list: in progress, finished
     _, secret = tokens.token_create(user=me, name="counts")
     api = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
     anon, mine = Client(), client_for(me)
@@ -88,6 +97,10 @@ def test_every_page_and_list_runs_as_many_queries_with_30_games_as_with_1() -> N
         "profile": (anon, f"/players/{me.pk}/", {}),
         "own profile": (mine, f"/players/{me.pk}/", {}),
         "leaderboard": (anon, "/leaderboard", {}),
+        "finished games": (anon, "/games/finished", {}),
+        "finished games, mine": (mine, "/games/finished", {}),
+        "finished games of a player": (anon, f"/games/finished?player={me.username}", {}),
+        "finished games won": (mine, "/games/finished?result=won", {}),
         "game page": (mine, f"/games/{first}/", {}),
         "api games": (anon, "/api/v1/games", api),
         "api games of a player": (anon, f"/api/v1/games?player={me.pk}", api),
@@ -95,10 +108,17 @@ def test_every_page_and_list_runs_as_many_queries_with_30_games_as_with_1() -> N
         "api rating history": (anon, f"/api/v1/players/{me.pk}/rating", api),
         "api leaderboard": (anon, "/api/v1/leaderboard", api),
         "api games waiting": (anon, "/api/v1/me/waiting", api),
+        "api me": (anon, "/api/v1/me", api),
+        "api player": (anon, f"/api/v1/players/{me.pk}", api),
+        "api game": (anon, f"/api/v1/games/{first}", api),
+        "api games in progress": (anon, "/api/v1/games?status=active", api),
+        "api games finished": (anon, "/api/v1/games?status=finished", api),
         "api moves": (anon, f"/api/v1/games/{first}/moves", api),
     }
+    home = mine.get("/").context
+    assert home["followed_games"] and home["invitations"] and home["my_games"]  # lists filled
     at_one = _counts(urls)
-    _add_games(me, 29)
+    _add_games(me, 28)
     at_thirty = _counts(urls)
     assert at_thirty == at_one
 
@@ -137,3 +157,31 @@ def test_my_games_lists_every_game_in_progress_and_the_latest_ended_only() -> No
     assert set(running) <= set(listed)
     assert [pk for pk in listed if pk in finished] == finished[::-1][:MY_GAMES_ENDED]
     assert len(listed) == len(running) + MY_GAMES_ENDED
+
+
+def test_my_games_lists_the_games_waiting_first_up_to_its_cap_then_points_to_the_profile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from games.selectors import games as selectors
+
+    me = UserFactory()
+    made = _add_games(me, 12)  # 6 in progress waiting on me, 6 finished
+    running = [pk for i, pk in enumerate(made) if not i % 2]
+    # Two of them now wait on the opponent, moved last: newer than the games waiting on me.
+    for pk in running[:2]:
+        game = Game.objects.get(pk=pk)
+        other = game.seats.exclude(user=me).get().position
+        Game.objects.filter(pk=pk).update(to_act_seat=other)
+        Game.objects.filter(pk=pk).update(updated_at=timezone.now() + timedelta(hours=1))
+    monkeypatch.setattr(selectors, "MY_GAMES_IN_PROGRESS", 4)
+    monkeypatch.setattr(selectors.games_of_user, "__kwdefaults__", {"limit": 4})
+    monkeypatch.setattr(selectors.games_in_progress_beyond, "__kwdefaults__", {"limit": 4})
+    page = client_for(me).get("/")
+    listed = page.context["my_games"]
+    in_progress = [g for g in listed if g.status == Game.Status.ACTIVE]
+    assert len(in_progress) == 4 and all(g.waiting_for_me for g in in_progress)
+    assert {g.pk for g in in_progress} <= set(running[2:])
+    assert page.context["my_games_beyond"] is True
+    assert f'href="/players/{me.pk}/"' in page.content.decode().split('id="my-games-beyond"')[1]
+    monkeypatch.setattr(selectors.games_in_progress_beyond, "__kwdefaults__", {"limit": 6})
+    assert 'id="my-games-beyond"' not in client_for(me).get("/").content.decode()

@@ -34,6 +34,7 @@ def _lobby(request: HtmxHttpRequest, form: GameCreateForm, *, status: int = 200)
             "open_games": selectors.games_open(),
             "watch_games": selectors.games_to_watch(request.user),
             "my_games": selectors.games_of_user(request.user),
+            "my_games_beyond": selectors.games_in_progress_beyond(request.user),
             "invitations": community.invitations_pending(request.user),
             "followed_games": community.games_of_followed(request.user),
             "form": form,
