@@ -4,7 +4,8 @@
 a duplicate task or a re-queued message sends nothing twice. When an email is due and owed,
 the recipient's browsers are owed its push too (``games.outbox.push``, issue 29).
 Transient SMTP/connection errors put the row back to pending and raise
-``TransientSendError`` for Celery to retry with exponential backoff and jitter; permanent ones (5xx) mark it failed with the error.
+``TransientSendError`` for Celery to retry with exponential backoff and jitter; permanent
+ones (5xx) mark it failed with the error.
 Delays are database timestamps (``send_after``) swept by beat, never long ETAs on the broker.
 """
 
