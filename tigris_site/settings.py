@@ -335,7 +335,6 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # the email outbox (games/tasks.py): lost messages, batched emails, daily digests
     "sweep-outbox": {"task": "games.tasks.sweep_outbox", "schedule": 60.0},
     "sweep-webhooks": {"task": "games.tasks.sweep_webhooks", "schedule": 60.0},
-    "sweep-push": {"task": "games.tasks.sweep_push", "schedule": 60.0},
     "send-batched": {"task": "games.tasks.send_batched", "schedule": 60.0},
     "send-daily-digest": {"task": "games.tasks.send_daily_digest", "schedule": 300.0},
     # time controls (issue 6): vacations ending, reminders, timeouts, expired open games
@@ -364,6 +363,14 @@ CELERY_TASK_ROUTES = {
 # Standing orders (issue 17) answer in their own step after a delay drawn like a person's
 # (issue 28, games.play.orderturns): log-normal seconds, median and spread, cut to [low, high].
 ORDER_ANSWER_DELAY = {"median": 40.0, "sigma": 1.0, "low": 5.0, "high": 1800.0}
+# With a broker each push is a `send_push` task queued at the email's commit. Eager (the
+# embedded mode) that task would post to the push service inside the player's request, so
+# nothing is queued: the sweeps process (`run_sweeps`) posts the new rows every 2 seconds.
+PUSH_QUEUED = env.bool("PUSH_QUEUED", default=not CELERY_TASK_ALWAYS_EAGER)
+CELERY_BEAT_SCHEDULE["sweep-push"] = {
+    "task": "games.tasks.sweep_push",
+    "schedule": 60.0 if PUSH_QUEUED else 2.0,
+}
 CELERY_BEAT_SCHEDULE["sweep-orders"] = {
     "task": "games.tasks.sweep_orders",
     "schedule": 60.0 if BOTS_QUEUED else 1.0,

@@ -5,9 +5,11 @@ notification goes out — its kind turned on, its delay or the daily digest's ho
 the recipient out of their quiet hours, the turn still theirs (``games.mail.deliver``) —
 and at that moment calls ``push_owed``, which writes a ``PushDelivery`` row for each of the
 recipient's subscriptions and queues ``games.tasks.send_push`` once the transaction
-commits. The rows are unique on (subscription, notification), so an email retried, a task
-run twice or a sweep racing a worker never pushes one notification twice to one browser.
-A batched email or digest is one push (``batch``), keyed on its first row.
+commits (with a broker: ``PUSH_QUEUED``; eager, the sweeps process posts new rows instead,
+so no player's request waits on a push service). The rows are unique on (subscription,
+notification), so an email retried, a task run twice or a sweep racing a worker never
+pushes one notification twice to one browser. A batched email or digest is one push
+(``batch``), keyed on its first row.
 
 The payload is composed here, in the recipient's language: a title (the game's number),
 one sentence of the kind (``games.text.push``) and the game's address — nothing hidden,
@@ -74,7 +76,8 @@ def push_owed(rows: Sequence[Notification]) -> list[PushDelivery]:
     ``rows`` are one user's notifications that go out now, in one message: one row (an
     immediate email) or a batched email's or digest's rows (then ``batch``, keyed on the
     first). A push already owed for that row and subscription is skipped (the unique
-    constraint, in a savepoint). Each new row is queued once the transaction commits.
+    constraint, in a savepoint). Each new row is queued once the transaction commits
+    (``PUSH_QUEUED``; else ``push_sweep`` posts it).
     No subscription: no row and one query.
     """
     if not rows:
@@ -100,6 +103,7 @@ def push_owed(rows: Sequence[Notification]) -> list[PushDelivery]:
                 )
         except IntegrityError:
             continue
-        queue.enqueue_on_commit(queue.SEND_PUSH, row.pk)
+        if settings.PUSH_QUEUED:  # else the sweeps process posts it (never in a request)
+            queue.enqueue_on_commit(queue.SEND_PUSH, row.pk)
         made.append(row)
     return made

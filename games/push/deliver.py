@@ -13,6 +13,7 @@ is skipped, like its email.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 
@@ -134,6 +135,9 @@ def _failed(row: PushDelivery, text: str) -> str:
 def push_sweep() -> int:
     """Re-queue push rows left pending (lost messages, due retries, quiet hours over).
 
+    Without ``PUSH_QUEUED`` (the embedded mode) it posts every due row itself instead, in
+    the sweeps process.
+
     Rows stuck in *sending* for ``STUCK_AFTER`` (their worker died) go back to pending
     first. Returns how many were queued.
     """
@@ -141,11 +145,19 @@ def push_sweep() -> int:
     PushDelivery.objects.filter(status=SENDING, claimed_at__lt=now - STUCK_AFTER).update(
         status=PENDING, claimed_at=None
     )
+    # Queued rows had their task: only those left a while are lost. Unqueued (the embedded
+    # mode) every due row is this sweep's to post.
+    before = now - REQUEUE_AFTER if settings.PUSH_QUEUED else now
     ids = list(
         PushDelivery.objects.filter(
-            status=PENDING, send_after__lte=now, created_at__lt=now - REQUEUE_AFTER
+            status=PENDING, send_after__lte=now, created_at__lte=before
         ).values_list("pk", flat=True)[:500]
     )
     for pk in ids:
-        queue.enqueue(queue.SEND_PUSH, pk)
+        if settings.PUSH_QUEUED:
+            queue.enqueue(queue.SEND_PUSH, pk)
+        else:
+            # a transient failure puts the row back with its retry time: a later sweep
+            with contextlib.suppress(TransientPushError):
+                push_deliver(pk)
     return len(ids)

@@ -87,8 +87,13 @@ class Pushes:
 
 
 @pytest.fixture
-def pushes(monkeypatch: pytest.MonkeyPatch) -> Pushes:
-    """The fake push service; push.example.net resolves to a public address, offline."""
+def pushes(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Pushes:
+    """The fake push service; push.example.net resolves to a public address, offline.
+
+    Pushes are queued as with a broker (``PUSH_QUEUED``), the tasks running eagerly at the
+    commit; ``test_the_embedded_mode_posts_from_the_sweep`` turns that off.
+    """
+    settings.PUSH_QUEUED = True
     service = Pushes()
     monkeypatch.setattr(requests, "post", service.post)
     monkeypatch.setattr(addresses, "resolve", lambda host, port: ["93.184.216.34"])

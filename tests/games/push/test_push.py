@@ -294,3 +294,32 @@ def test_the_push_leak_check_catches_a_leak() -> None:
     ):
         with pytest.raises(AssertionError):
             assert_push_no_leak(bad, game)
+
+
+def test_the_embedded_mode_posts_from_the_sweep_never_in_the_request(
+    pushes: Pushes, settings: Any
+) -> None:
+    settings.PUSH_QUEUED = False  # eager tasks, no broker: `run_sweeps` posts pushes
+    game, seats = started_game(2)
+    browser = pushes.browser("embedded")
+    browser.subscribe(seats[1])
+    _remind(seats[1], game)  # the email goes at the commit; its push only waits
+    assert pushes.posts == []
+    assert PushDelivery.objects.get().status == "pending"
+    assert tasks.sweep_push() == 1
+    assert [p["body"] for p in pushes.to(browser)] == ["Your move is due soon."]
+    assert tasks.sweep_push() == 0
+    assert len(pushes.posts) == 1
+
+
+def test_every_kind_has_its_words_in_both_languages() -> None:
+    from django.utils import translation
+
+    from games.text.push import push_body
+
+    for kind in NotificationKind.values:
+        with translation.override("en"):
+            english = push_body(kind)
+        with translation.override("zh-hans"):
+            chinese = push_body(kind)
+        assert english and chinese and english != chinese, kind
