@@ -297,7 +297,8 @@ def send_group(*, user_id: int, delivery: str) -> str:
         sent_at=timezone.now(),
         error="",
     )
-    push_owed([r for r in rows if r.pk in set(outcome.sent)])  # one push for the email
+    answered = set(outcome.sent)
+    push_owed([r for r in rows if r.pk in answered])  # one push for the whole email
     # A row claimed but not answered (none today: every owed row is in the email) waits on.
     Notification.objects.filter(pk__in=ids, status=Notification.Status.SENDING).update(
         status=Notification.Status.PENDING, claimed_at=None
