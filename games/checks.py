@@ -12,6 +12,8 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.checks import CheckMessage, Tags, Warning, register
 
+from games.push.keys import vapid_keys
+
 
 @register(Tags.compatibility, deploy=True)
 def production_settings(app_configs: Any, **kwargs: Any) -> list[CheckMessage]:
@@ -20,7 +22,8 @@ def production_settings(app_configs: Any, **kwargs: Any) -> list[CheckMessage]:
     Returns ``games.W001`` (``SITE_URL`` names this machine) and ``games.W003`` (no broker:
     tasks run in the web process and nothing runs the periodic sweeps unless ``manage.py
     run_sweeps`` does), and ``games.W019`` (webhooks may reach private addresses or use
-    plain http: issue 19). Django's own ``mail.E001`` already reports a missing ``EMAIL_URL``
+    plain http: issue 19), and ``games.W029`` (no VAPID key: browser push off, issue 29).
+    Django's own ``mail.E001`` already reports a missing ``EMAIL_URL``
     (mail written to files).
     """
     if settings.DEBUG:
@@ -53,4 +56,32 @@ def production_settings(app_configs: Any, **kwargs: Any) -> list[CheckMessage]:
                 id="games.W019",
             )
         )
+    if not (settings.WEBPUSH_VAPID_PRIVATE_KEY or settings.WEBPUSH_VAPID_KEY_FILE):
+        found.append(
+            Warning(
+                "WEBPUSH_VAPID_PRIVATE_KEY is not set: browser notifications are off "
+                "(the settings page says so; emails go out as usual).",
+                hint="Run `manage.py vapid_keys` once and set the line it prints.",
+                id="games.W029",
+            )
+        )
+    elif _vapid_unreadable():
+        found.append(
+            Warning(
+                "The VAPID key (WEBPUSH_VAPID_PRIVATE_KEY or WEBPUSH_VAPID_KEY_FILE) cannot "
+                "be read: browser notifications will fail.",
+                hint="Set the line `manage.py vapid_keys` prints.",
+                id="games.W030",
+            )
+        )
     return found
+
+
+def _vapid_unreadable() -> bool:
+    """Return whether the configured VAPID key fails to load (``games.push.keys``)."""
+    try:
+        vapid_keys.cache_clear()
+        vapid_keys()
+    except Exception:
+        return True
+    return False

@@ -16,6 +16,7 @@ from games.mail import deliver
 from games.models import Delivery
 from games.play import bots, orders
 from games.play.sweeps import deadlines_sweep
+from games.push import deliver as push
 from games.web import prerender
 from games.webhooks import deliver as webhooks
 
@@ -56,6 +57,25 @@ def send_account_email(self: Task[Any, Any], payload: dict[str, Any]) -> str:
 def send_webhook(self: Task[Any, Any], delivery_id: int) -> str:
     """Post webhook outbox row ``delivery_id`` (``games.webhooks.deliver.webhook_deliver``)."""
     return webhooks.webhook_deliver(delivery_id)
+
+
+@shared_task(
+    bind=True,
+    autoretry_for=(push.TransientPushError,),
+    retry_backoff=deliver.RETRY_BACKOFF,
+    retry_backoff_max=deliver.RETRY_BACKOFF_MAX,
+    retry_jitter=True,
+    max_retries=deliver.MAX_RETRIES,
+)
+def send_push(self: Task[Any, Any], delivery_id: int) -> str:
+    """Post push outbox row ``delivery_id`` (``games.push.deliver.push_deliver``)."""
+    return push.push_deliver(delivery_id)
+
+
+@shared_task
+def sweep_push() -> int:
+    """Re-queue push rows left pending (``push.push_sweep``); return how many."""
+    return push.push_sweep()
 
 
 @shared_task

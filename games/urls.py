@@ -11,6 +11,7 @@ from games.web.views import game as views
 from games.web.views import i18n as views_i18n
 from games.web.views import lobby as views_lobby
 from games.web.views import orders as views_orders
+from games.web.views import push as views_push
 from games.web.views import records as views_records
 from games.web.views import vacation as views_vacation
 
@@ -82,6 +83,9 @@ urlpatterns = [
     path(
         "settings/webhooks/<int:webhook_id>/remove", views_api.webhook_remove, name="webhook_remove"
     ),
+    # browser notifications (issue 29)
+    path("settings/push", views_push.push_subscribe, name="push_subscribe"),
+    path("settings/push/remove", views_push.push_unsubscribe, name="push_unsubscribe"),
     path("players/<int:user_id>/", views_accounts.profile_page, name="profile"),
     path("rules/", views_i18n.rules_page, name="rules"),
     path("faq/", views_i18n.faq_page, name="faq"),

@@ -26,6 +26,12 @@ DEBUG on and only localhost allowed. Production is chosen by the environment:
 ``NINJA_NUM_PROXIES``   trusted proxies in front (the client is read from X-Forwarded-For)
 ``WEBHOOKS_ALLOW_PRIVATE`` let webhooks reach private, loopback and link-local addresses
 ``WEBHOOKS_ALLOW_HTTP`` let webhooks use plain http (both off: https to public hosts only)
+``WEBPUSH_VAPID_PRIVATE_KEY`` the VAPID private key signing browser push (``manage.py
+                        vapid_keys`` makes a pair); unset: a key file (below) or push off
+``WEBPUSH_VAPID_KEY_FILE`` a PEM file holding it (default in the embedded mode:
+                        ``var/vapid-private.pem``, made on first use)
+``WEBPUSH_SUBJECT``     the VAPID contact, ``mailto:…`` or ``https://…`` (default: mailto:
+                        the address of ``DEFAULT_FROM_EMAIL``)
 ``SECURE_SSL_REDIRECT`` / ``SECURE_HSTS_SECONDS`` / ``SECURE_PROXY_SSL_HEADER_HTTPS``
                         TLS behaviour behind a proxy (production defaults are strict)
 
@@ -227,6 +233,18 @@ WEBHOOKS_ALLOW_PRIVATE = env.bool("WEBHOOKS_ALLOW_PRIVATE", default=False)
 WEBHOOKS_ALLOW_HTTP = env.bool("WEBHOOKS_ALLOW_HTTP", default=False)
 WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=5.0)
 
+# --------------------------------------------------------------------------- browser push
+# (issue 29, games/push/): a VAPID key pair signs every push. Production sets the private
+# key (`manage.py vapid_keys` makes a pair); the embedded mode makes one once into a file in
+# var/ (git-ignored). Neither: push is off. The public key is derived from the private one.
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+WEBPUSH_VAPID_KEY_FILE = env.str(
+    "WEBPUSH_VAPID_KEY_FILE", default=str(VAR_DIR / "vapid-private.pem") if DEBUG else ""
+)
+WEBPUSH_SUBJECT = env.str("WEBPUSH_SUBJECT", default="")  # mailto: or https: (RFC 8292 §2.1)
+WEBPUSH_TIMEOUT = env.float("WEBPUSH_TIMEOUT", default=10.0)  # seconds a push service has
+WEBPUSH_TTL = env.int("WEBPUSH_TTL", default=24 * 3600)  # seconds it keeps one for a browser
+
 # --------------------------------------------------------------------------- celery
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
@@ -299,6 +317,14 @@ CELERY_TASK_ROUTES = {
 # Standing orders (issue 17) answer in their own step after a delay drawn like a person's
 # (issue 28, games.play.orderturns): log-normal seconds, median and spread, cut to [low, high].
 ORDER_ANSWER_DELAY = {"median": 40.0, "sigma": 1.0, "low": 5.0, "high": 1800.0}
+# With a broker each push is a `send_push` task queued at the email's commit. Eager (the
+# embedded mode) that task would post to the push service inside the player's request, so
+# nothing is queued: the sweeps process (`run_sweeps`) posts the new rows every 2 seconds.
+PUSH_QUEUED = env.bool("PUSH_QUEUED", default=not CELERY_TASK_ALWAYS_EAGER)
+CELERY_BEAT_SCHEDULE["sweep-push"] = {
+    "task": "games.tasks.sweep_push",
+    "schedule": 60.0 if PUSH_QUEUED else 2.0,
+}
 CELERY_BEAT_SCHEDULE["sweep-orders"] = {
     "task": "games.tasks.sweep_orders",
     "schedule": 60.0 if BOTS_QUEUED else 1.0,

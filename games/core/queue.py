@@ -22,6 +22,7 @@ SEND_ACCOUNT_EMAIL = "games.tasks.send_account_email"
 PRERENDER_PARTIALS = "games.tasks.prerender_partials"
 PLAY_BOT_MOVE = "games.tasks.play_bot_move"
 SEND_WEBHOOK = "games.tasks.send_webhook"
+SEND_PUSH = "games.tasks.send_push"
 ANSWER_STANDING_ORDER = "games.tasks.answer_standing_order"
 
 

@@ -1,9 +1,11 @@
 """Deliver what the outbox holds, exactly once, and the account emails (``games.tasks`` wraps them).
 
 ``notification_deliver`` claims its row with one conditional UPDATE (pending → sending), so
-a duplicate task or a re-queued message sends nothing twice. Transient SMTP/connection
-errors put the row back to pending and raise ``TransientSendError`` for Celery to retry
-with exponential backoff and jitter; permanent ones (5xx) mark it failed with the error.
+a duplicate task or a re-queued message sends nothing twice. When an email is due and owed,
+the recipient's browsers are owed its push too (``games.outbox.push``, issue 29).
+Transient SMTP/connection errors put the row back to pending and raise
+``TransientSendError`` for Celery to retry with exponential backoff and jitter; permanent
+ones (5xx) mark it failed with the error.
 Delays are database timestamps (``send_after``) swept by beat, never long ETAs on the broker.
 """
 
@@ -26,6 +28,7 @@ from games.mail.digest import GroupOutcome, digest_send
 from games.mail.notification import notification_send, still_owed
 from games.mail.sending import OutboxSend, outbox_message_id
 from games.models import Delivery, Notification
+from games.outbox.push import push_owed
 from games.selectors.games import seats_prefetch
 from games.selectors.people import quiet_hours_of, quiet_until
 from games.text.headers import header_safe
@@ -127,6 +130,9 @@ def notification_deliver(notification_id: int) -> str:
     if not still_owed(row):  # sent late, after the player already moved: moot
         _release(notification_id, status=Notification.Status.SKIPPED, error="no longer waiting")
         return "skipped"
+    # The browsers' push goes out now too, whatever becomes of the email (issue 29); owed
+    # once per subscription, so a retried email pushes nothing twice.
+    push_owed([row])
 
     def accepted(message_id: str) -> None:
         # the first thing done once the server accepted the message (issue 28, finding 8)
@@ -314,7 +320,11 @@ def send_group(*, user_id: int, delivery: str) -> str:
         log.warning("digest for user %s: %s", user_id, text)
         return "retry" if transient else "failed"
     if outcome.message_id is not None:
-        return "sent"  # the rows were marked when the server accepted (_group_answered)
+        # The rows were marked when the server accepted (_group_answered); the browsers
+        # are owed one push for the whole email (issue 29).
+        answered = set(outcome.sent)
+        push_owed([r for r in rows if r.pk in answered])
+        return "sent"
     Notification.objects.filter(pk__in=outcome.moot).update(status=Notification.Status.SKIPPED)
     # Not claimed for good: rows still owed wait for their own window (no send attempted).
     Notification.objects.filter(pk__in=ids, status=Notification.Status.SENDING).update(

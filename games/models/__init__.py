@@ -3,7 +3,8 @@
 games: ``Game``, ``Seat``, ``Move`` (the append-only history; the seed and the snapshot are
 secrets); accounts: ``Profile``, notifications and their preferences, ``Vacation``; api: access
 tokens and webhooks; community: chat, reports, mutes, notes, follows, invitations; orders:
-``StandingOrders``. Migrations name ``games.models._new_seed`` and ``_new_invite_token``.
+``StandingOrders``; push: browsers' push subscriptions and the push outbox. Migrations
+name ``games.models._new_seed`` and ``_new_invite_token``.
 """
 
 from games.models.accounts import (
@@ -31,10 +32,12 @@ from games.models.community import (
 )
 from games.models.games import Game, Move, MoveQuerySet, Seat, _new_invite_token, _new_seed
 from games.models.orders import StandingOrders
+from games.models.push import MAX_ENDPOINT_LENGTH, PushDelivery, PushSubscription
 
 __all__ = [
     "CHAT_MAX_LENGTH",
     "CONSERVATIVE_RATING",
+    "MAX_ENDPOINT_LENGTH",
     "NOTE_MAX_LENGTH",
     "PROVISIONAL_GAMES",
     "TURN_KINDS",
@@ -52,6 +55,8 @@ __all__ = [
     "NotificationKind",
     "NotificationPreference",
     "PrivateNote",
+    "PushDelivery",
+    "PushSubscription",
     "Profile",
     "Seat",
     "StandingOrders",

@@ -126,6 +126,7 @@ def _states(games: Games, me: Any, *, logged_in: bool) -> list[State]:
             ("sign in", "/accounts/login/", None),
             ("sign up", "/accounts/signup/", None),
             ("password reset", "/accounts/password/reset/", None),
+            ("offline page", "/offline/", None),  # issue 29: the one page the worker keeps
         ]
     return [
         *common,

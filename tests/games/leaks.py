@@ -237,3 +237,19 @@ def assert_json_no_leak(
                 walk(child)
 
     walk(payload)
+
+
+def assert_push_no_leak(payload: Any, game: Game) -> None:
+    """Assert a browser push payload (issue 29) shows nothing of ``game`` but its number.
+
+    A push is read on a lock screen: it is scanned as a spectator's JSON
+    (``assert_json_no_leak``), has only its four keys, and once the game's number and
+    address are taken out holds no digit at all (no points, no hand size, no tile count).
+    """
+    import re
+
+    assert set(payload) == {"title", "body", "url", "tag"}, payload
+    assert_json_no_leak(payload, game, None)
+    text = f"{payload['title']} {payload['body']}".replace(str(game.pk), "")
+    assert not re.search(r"\d", text), text
+    assert re.fullmatch(r"https?://[^/]+/(games/\d+/|#my-games)?", payload["url"]), payload

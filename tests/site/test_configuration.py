@@ -16,11 +16,18 @@ PRODUCTION = {
     "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
     "EMAIL_URL": "smtp+tls://mailer:secret@smtp.example:587",
     "SITE_URL": "https://tigris.example",
+    # browser push (issue 29): a key `manage.py vapid_keys` made, for this test only
+    "WEBPUSH_VAPID_PRIVATE_KEY": (
+        "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgHN5t3tarpSEsNUQgpTQKqlRcS2bCFxfstfCZ"
+        "ZVcHIjuhRANCAASUCqtH-JEMFL5aSAVFV-Ywedj8WWS9rykqb_mRou0Lg2qGmZX1HpMmdiHCeS2eYn5qyzx6"
+        "JR99mRHAXSoYRtHG"
+    ),
 }
 OUR_VARIABLES = set(PRODUCTION) | {
     "CELERY_TASK_ALWAYS_EAGER",
     "CACHE_URL",
     "PG_PREPARE_THRESHOLD",
+    "WEBPUSH_VAPID_KEY_FILE",
     "PASSWORD_HASHERS",
 }
 

@@ -1,0 +1,1 @@
+"""Browser push notifications (issue 29): VAPID keys, subscriptions, delivery."""

@@ -1,0 +1,27 @@
+"""The settings page's browser notifications control (issue 29)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from games.push.keys import vapid_keys
+from games.push.subscriptions import push_panel as panel_values
+from games.web.viewer import request_of
+
+register = template.Library()
+
+
+@register.inclusion_tag("accounts/_push.html", takes_context=True)
+def push_panel(context: Any) -> dict[str, Any]:
+    """Render the control turning this browser's notifications on and off.
+
+    Gives the template a ``PushPanel`` (the site's public key, how many browsers are
+    subscribed), never a subscription row.
+    """
+    user = getattr(request_of(context), "user", None)
+    if user is None or not user.is_authenticated:
+        return {"show": False}
+    keys = vapid_keys()
+    return {"show": True, "panel": panel_values(user, keys.public if keys else "")}
