@@ -23,6 +23,7 @@ PRERENDER_PARTIALS = "games.tasks.prerender_partials"
 PLAY_BOT_MOVE = "games.tasks.play_bot_move"
 SEND_WEBHOOK = "games.tasks.send_webhook"
 ANSWER_STANDING_ORDER = "games.tasks.answer_standing_order"
+TOURNAMENT_GAME_ENDED = "games.tasks.tournament_game_ended"
 
 
 def delay(task_name: str, *args: Any, countdown: float | None = None) -> Any:
