@@ -235,13 +235,16 @@ def tournament_game_ended(*, game_id: int) -> str:
     Returns what happened (``"not a table"``, ``"recorded"``, ``"round N started"``,
     ``"finished"``); idempotent: a second call finds the table recorded.
     """
-    tournament_id = (
+    table = (
         TournamentTable.objects.filter(game_id=game_id)
-        .values_list("round__tournament_id", flat=True)
+        .values_list("round__tournament_id", "finished_at")
         .first()
     )
-    if tournament_id is None:
+    if table is None:
         return "not a table"
+    tournament_id, finished_at = table
+    if finished_at is not None:
+        return "nothing to do"  # recorded already (the lock below re-checks the rest)
     return tournament_advance(tournament_id=tournament_id)
 
 
@@ -262,6 +265,7 @@ def tournament_advance(*, tournament_id: int) -> str:
             return "nothing to do"
         now = timezone.now()
         pending = list(round_.tables.filter(finished_at__isnull=True).select_related("game"))
+        recorded = 0
         for table in pending:
             game = table.game
             if game is None or game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
@@ -269,8 +273,9 @@ def tournament_advance(*, tournament_id: int) -> str:
             _table_record(tournament, table, game)
             table.finished_at = now
             table.save(update_fields=["finished_at"])
+            recorded += 1
         if round_.tables.filter(finished_at__isnull=True).exists():
-            return "recorded"
+            return "recorded" if recorded else "nothing to do"
         round_.finished_at = now
         round_.save(update_fields=["finished_at"])
         _withdraw_timed_out(tournament)
