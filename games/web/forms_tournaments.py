@@ -59,5 +59,6 @@ class TournamentForm(forms.Form):
         """Return the keywords of ``TournamentSettings`` from the cleaned data."""
         data = dict(self.cleaned_data)
         points = data.pop("points_by_rank")
-        data["points_by_rank"] = None if points is None else {str(len(points)): points}
+        # the points of a full table; smaller tables keep the default of their size
+        data["points_by_rank"] = None if points is None else {str(data["table_size"]): points}
         return data
