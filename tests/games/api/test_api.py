@@ -71,8 +71,7 @@ def test_the_schema_is_valid_openapi_and_every_path_is_tested() -> None:
         for p, *_rest in ENDPOINTS
     }
     tested = {
-        p.replace("{owner}", "{user_id}").replace("{tournament}", "{tournament_id}")
-        for p in tested
+        p.replace("{owner}", "{user_id}").replace("{tournament}", "{tournament_id}") for p in tested
     }
     assert documented == tested
     assert schema["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"

@@ -137,3 +137,43 @@ def test_start_when_full_starts_a_round_robin_with_every_round_planned() -> None
     assert tournament.status == Tournament.Status.RUNNING
     assert tournament.rounds == 7  # Berger: 7 players, 7 rounds, one bye each
     assert len(running_games(tournament)) == 3
+
+
+def test_a_round_robin_of_five_at_tables_of_three_seats_every_pair(
+    django_capture_on_commit_callbacks,
+) -> None:
+    tournament, users = event(5, kind="round_robin", table_size=3, max_players=5)
+    services.tournament_start(tournament_id=tournament.pk, user=users[0])
+    tournament.refresh_from_db()
+    planned = tournament.rounds
+    for _round in range(planned):
+        with django_capture_on_commit_callbacks(execute=True):
+            end_round(tournament)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    met: set[frozenset[int]] = set()
+    for table in TournamentTable.objects.filter(round__tournament=tournament, game__isnull=False):
+        ids = list(table.entries.values_list("player_id", flat=True))
+        assert 2 <= len(ids) <= 3
+        met |= {frozenset((a, b)) for a in ids for b in ids if a != b}
+    assert len(met) == 5 * 4 // 2  # every pair met
+
+
+def test_a_player_who_timed_out_of_two_games_is_withdrawn(
+    django_capture_on_commit_callbacks,
+) -> None:
+    tournament, users = event(4, rounds=3)
+    services.tournament_start(tournament_id=tournament.pk, user=users[0])
+    late = users[1]
+    for number in (1, 2):
+        seat = Seat.objects.get(
+            user=late, game__tournament_table__round__number=number, game__status="active"
+        )
+        # the clocks' sweep dropped the seat for timeouts (games.play.timeouts.seat_drop)
+        seat.dropped_at, seat.drop_reason = timezone.now(), Seat.DropReason.TIMEOUTS
+        seat.save(update_fields=["dropped_at", "drop_reason"])
+        with django_capture_on_commit_callbacks(execute=True):
+            end_round(tournament)
+    player = tournament.players.get(user=late)
+    assert player.withdraw_reason == "timeouts"
+    assert not TournamentEntry.objects.filter(table__round__number=3, player=player).exists()
