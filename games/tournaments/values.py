@@ -100,6 +100,25 @@ class TournamentDetail:
     can_start: bool
 
 
+@dataclass(frozen=True)
+class TournamentLink:
+    """The event a game is a table of: its id, name and the round's number."""
+
+    id: int
+    name: str
+    round: int
+
+
+def tournament_of_game(game_id: int) -> TournamentLink | None:
+    """Return the tournament whose table ``game_id`` is, or None (one query)."""
+    row = (
+        TournamentTable.objects.filter(game_id=game_id)
+        .values_list("round__tournament_id", "round__tournament__name", "round__number")
+        .first()
+    )
+    return None if row is None else TournamentLink(id=row[0], name=row[1], round=row[2])
+
+
 def visible(user: Any, token: str | None = None) -> Q:
     """Match the tournaments ``user`` may see: open ones, and link-only ones they are in."""
     seen = Q(access=Tournament.Access.OPEN)

@@ -54,6 +54,9 @@ def test_tournament_pages_show_no_hidden_information_of_a_running_game() -> None
     page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
     for game in games:
         assert f"/games/{game.pk}/" in page
+        # and the game's page links back to its event and round
+        game_page = client_for(users[1]).get(f"/games/{game.pk}/").content.decode()
+        assert f'href="/tournaments/{tournament.pk}/">Spring Swiss</a> · Round 1' in game_page
 
 
 def test_tournament_api_shows_no_hidden_information_of_a_running_game() -> None:
