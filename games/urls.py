@@ -87,6 +87,11 @@ urlpatterns = [
     path("tournaments/new", views_tournaments.tournament_create, name="tournament_create"),
     path("tournaments/<int:tournament_id>/", views_tournaments.tournament_page, name="tournament"),
     path(
+        "tournaments/<int:tournament_id>/record.json",
+        views_tournaments.tournament_record,
+        name="tournament_record",
+    ),
+    path(
         "tournaments/<int:tournament_id>/register",
         views_tournaments.tournament_register,
         name="tournament_register",

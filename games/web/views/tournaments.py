@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.core.errors import GameError
-from games.models import Tournament
+from games.models import Game, Tournament
+from games.records.export import record_for
 from games.tournaments import services, values
 from games.web.forms_tournaments import TournamentForm
 
@@ -104,3 +105,70 @@ def tournament_start(request: HttpRequest, tournament_id: int) -> HttpResponse:
         _("The tournament has started."),
         lambda: services.tournament_start(tournament_id=tournament_id, user=request.user),
     )
+
+
+@require_GET
+def tournament_record(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The event as one record: its settings, standings, rounds and its finished games.
+
+    Each game is its record (docs/record-format.md, ``record_for``); a game still in
+    progress is listed in its round but has no record here, so nothing of it leaks.
+    """
+    token = request.GET.get("token") or None
+    detail = values.tournament_detail(tournament_id, request.user, token)
+    if detail is None:
+        raise Http404(_("There is no such tournament."))
+    finished = [
+        t.game_id
+        for r in reversed(detail.rounds)
+        for t in r.tables
+        if t.game_id is not None and t.finished
+    ]
+    ended = set(
+        Game.objects.filter(pk__in=finished, status=Game.Status.FINISHED).values_list(
+            "pk", flat=True
+        )
+    )
+    h = detail.header
+    data = {
+        "tournament": {
+            "id": h.id,
+            "name": h.name,
+            "kind": h.kind,
+            "status": h.status,
+            "table_size": h.table_size,
+            "min_table_size": h.min_table_size,
+            "rounds": h.rounds,
+            "points_by_rank": list(h.points_by_rank),
+            "bye_points": h.bye_points,
+        },
+        "standings": [
+            {
+                "rank": line.rank,
+                "player": line.person.display_name,
+                "points": line.points,
+                "buchholz": line.buchholz,
+                "game_points": line.game_points,
+                "withdrawn": line.withdrawn,
+            }
+            for line in detail.standings
+        ],
+        "rounds": [
+            {
+                "number": r.number,
+                "tables": [
+                    {
+                        "game": t.game_id,
+                        "players": [s.person.display_name for s in t.seats],
+                        "places": [s.place for s in t.seats],
+                    }
+                    for t in r.tables
+                ],
+            }
+            for r in reversed(detail.rounds)
+        ],
+        "games": [record_for(game_id, request.user) for game_id in finished if game_id in ended],
+    }
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'inline; filename="tournament-{tournament_id}.json"'
+    return response

@@ -42,6 +42,11 @@ def test_tournament_pages_show_no_hidden_information_of_a_running_game() -> None
     tournament, users, games = _running_swiss()
     paths = ["/tournaments/", f"/tournaments/{tournament.pk}/"]
     for name, client in _viewers(users).items():
+        record = client.get(f"/tournaments/{tournament.pk}/record.json")
+        assert record.status_code == 200
+        assert json.loads(record.content)["games"] == []  # no record of a running game
+        for game in games:
+            assert_json_no_leak(json.loads(record.content), game, None)
         for path in paths:
             with templates_reached() as reached:
                 response = client.get(path)
@@ -94,6 +99,10 @@ def test_standings_and_the_next_round_show_once_round_one_ends(
     assert "(+2)" in page  # round 1's shared first places, 2 points each
     standings = json.loads(Client().get(f"/api/v1/tournaments/{tournament.pk}/standings").content)
     assert [line["points"] for line in standings] == [2, 2, 2, 2]
+    record = json.loads(Client().get(f"/tournaments/{tournament.pk}/record.json").content)
+    finished = Game.objects.filter(tournament_table__round__number=1).order_by("pk")
+    assert [g["game"]["id"] for g in record["games"]] == [g.pk for g in finished]
+    assert [r["number"] for r in record["rounds"]] == [1, 2]
 
 
 def test_a_link_only_tournament_is_hidden_from_others() -> None:
