@@ -17,6 +17,8 @@ from games.models import Delivery
 from games.play import bots, orders
 from games.play.sweeps import deadlines_sweep
 from games.push import deliver as push
+from games.tournaments import rounds as tournament_rounds
+from games.tournaments.sweeps import tournaments_sweep
 from games.web import prerender
 from games.webhooks import deliver as webhooks
 
@@ -149,3 +151,18 @@ def sweep_orders() -> int:
 def sweep_bots() -> int:
     """Move the games left waiting on a bot (``bots.bots_sweep``); return how many."""
     return bots.bots_sweep()
+
+
+@shared_task
+def tournament_game_ended(game_id: int) -> str:
+    """Record the tournament table of ``game_id``; start the next round once (issue 30).
+
+    See ``games.tournaments.rounds.tournament_game_ended``; returns what happened.
+    """
+    return tournament_rounds.tournament_game_ended(game_id=game_id)
+
+
+@shared_task
+def sweep_tournaments() -> dict[str, int]:
+    """Start due events, end games past their limit, advance rounds (``tournaments_sweep``)."""
+    return tournaments_sweep()

@@ -13,6 +13,7 @@ from games.web.views import lobby as views_lobby
 from games.web.views import orders as views_orders
 from games.web.views import push as views_push
 from games.web.views import records as views_records
+from games.web.views import tournaments as views_tournaments
 from games.web.views import vacation as views_vacation
 
 app_name = "games"
@@ -87,6 +88,29 @@ urlpatterns = [
     path("settings/push", views_push.push_subscribe, name="push_subscribe"),
     path("settings/push/remove", views_push.push_unsubscribe, name="push_unsubscribe"),
     path("players/<int:user_id>/", views_accounts.profile_page, name="profile"),
+    path("tournaments/", views_tournaments.tournaments_page, name="tournaments"),
+    path("tournaments/new", views_tournaments.tournament_create, name="tournament_create"),
+    path("tournaments/<int:tournament_id>/", views_tournaments.tournament_page, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/record.json",
+        views_tournaments.tournament_record,
+        name="tournament_record",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/register",
+        views_tournaments.tournament_register,
+        name="tournament_register",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/leave",
+        views_tournaments.tournament_leave,
+        name="tournament_leave",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/start",
+        views_tournaments.tournament_start,
+        name="tournament_start",
+    ),
     path("rules/", views_i18n.rules_page, name="rules"),
     path("faq/", views_i18n.faq_page, name="faq"),
     path("leaderboard", views_accounts.leaderboard, name="leaderboard"),

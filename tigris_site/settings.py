@@ -293,6 +293,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "send-daily-digest": {"task": "games.tasks.send_daily_digest", "schedule": 300.0},
     # time controls (issue 6): vacations ending, reminders, timeouts, expired open games
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+    # tournaments (issue 30): due starts, games past their maximum duration, stuck rounds
+    "sweep-tournaments": {"task": "games.tasks.sweep_tournaments", "schedule": 60.0},
 }
 # Bots (issue 15, games/play/bots.py). With a broker each bot action is a task on its own
 # queue, "bots", queued after the commit of the move that makes a game wait on a bot (run

@@ -19,6 +19,7 @@ from ninja.openapi.schema import OpenAPISchema
 
 from games.api.auth import TokenAuth
 from games.api.endpoints import ApiError, router
+from games.api.tournaments import router as tournaments_router
 
 TOKEN_ONLY = ("/me",)  # paths (under the API's root) that answer 401 without a token
 
@@ -55,6 +56,7 @@ api = ReadAPI(
     docs_url=None,  # Swagger UI loads its scripts from a CDN, which the CSP refuses
 )
 api.add_router("/", router)
+api.add_router("/", tournaments_router)
 
 
 def error(request: HttpRequest, status: int, code: str, detail: str, **extra: Any) -> HttpResponse:

@@ -24,6 +24,7 @@ PLAY_BOT_MOVE = "games.tasks.play_bot_move"
 SEND_WEBHOOK = "games.tasks.send_webhook"
 SEND_PUSH = "games.tasks.send_push"
 ANSWER_STANDING_ORDER = "games.tasks.answer_standing_order"
+TOURNAMENT_GAME_ENDED = "games.tasks.tournament_game_ended"
 
 
 def delay(task_name: str, *args: Any, countdown: float | None = None) -> Any:

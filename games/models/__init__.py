@@ -3,8 +3,9 @@
 games: ``Game``, ``Seat``, ``Move`` (the append-only history; the seed and the snapshot are
 secrets); accounts: ``Profile``, notifications and their preferences, ``Vacation``; api: access
 tokens and webhooks; community: chat, reports, mutes, notes, follows, invitations; orders:
-``StandingOrders``; push: browsers' push subscriptions and the push outbox. Migrations
-name ``games.models._new_seed`` and ``_new_invite_token``.
+``StandingOrders``; push: browsers' push subscriptions and the push outbox; tournaments:
+``Tournament`` and its players, rounds, tables and entries (issue 30). Migrations name
+``games.models._new_seed`` and ``_new_invite_token``.
 """
 
 from games.models.accounts import (
@@ -33,6 +34,17 @@ from games.models.community import (
 from games.models.games import Game, Move, MoveQuerySet, Seat, _new_invite_token, _new_seed
 from games.models.orders import StandingOrders
 from games.models.push import MAX_ENDPOINT_LENGTH, PushDelivery, PushSubscription
+from games.models.tournaments import (
+    ROUND_ROBIN_MAX_PLAYERS,
+    TOURNAMENT_MAX_PLAYERS,
+    TOURNAMENT_MAX_ROUNDS,
+    TOURNAMENT_NAME_MAX,
+    Tournament,
+    TournamentEntry,
+    TournamentPlayer,
+    TournamentRound,
+    TournamentTable,
+)
 
 __all__ = [
     "CHAT_MAX_LENGTH",
@@ -40,6 +52,10 @@ __all__ = [
     "MAX_ENDPOINT_LENGTH",
     "NOTE_MAX_LENGTH",
     "PROVISIONAL_GAMES",
+    "ROUND_ROBIN_MAX_PLAYERS",
+    "TOURNAMENT_MAX_PLAYERS",
+    "TOURNAMENT_MAX_ROUNDS",
+    "TOURNAMENT_NAME_MAX",
     "TURN_KINDS",
     "AccessToken",
     "ChatMessage",
@@ -60,6 +76,11 @@ __all__ = [
     "Profile",
     "Seat",
     "StandingOrders",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentPlayer",
+    "TournamentRound",
+    "TournamentTable",
     "Vacation",
     "Webhook",
     "WebhookDelivery",

@@ -24,7 +24,7 @@ from django.core.exceptions import ObjectDoesNotExist
 import engine
 from games.accounts import profiles
 from games.core import live, queue
-from games.models import Game, Move
+from games.models import Game, Move, TournamentTable
 from games.outbox import notifications, webhooks
 from games.play import ratings
 
@@ -75,7 +75,8 @@ def game_finished(*, game: Game, ranking: list[engine.Placing]) -> None:
     """The game ended (seats hold their final places): rate it, tell every player and hook.
 
     Dropped seats rank last in the rating (``ratings.game_rate``); the live event was
-    published by the last ply's ``move_applied``.
+    published by the last ply's ``move_applied``. A tournament's game queues its
+    tournament's step (``games.tournaments.rounds.tournament_game_ended``).
     """
     dropped = game.seats.filter(dropped_at__isnull=False).values_list("position", flat=True)
     ratings.game_rate(
@@ -83,3 +84,7 @@ def game_finished(*, game: Game, ranking: list[engine.Placing]) -> None:
     )
     notifications.notify_game_over(game=game)
     webhooks.webhooks_notify_game_over(game=game)
+    if TournamentTable.objects.filter(game_id=game.pk).exists():
+        # a tournament's table: record it and start the next round when it was the last
+        # (issue 30); by task name, after the commit — play never imports the tournaments
+        queue.enqueue_on_commit(queue.TOURNAMENT_GAME_ENDED, game.pk)

@@ -28,6 +28,7 @@ from games.play import lifecycle, submit, timeouts
 from games.play.errors import IllegalAction
 from games.selectors import games as selectors
 from games.selectors.visibility import game_poll_facts, games_visible_to
+from games.tournaments.values import tournament_of_game
 from games.web import live, prerender
 from games.web.charts import colour_charts_context
 from games.web.community_page import chat_context, invitation_context, notes_context
@@ -113,6 +114,7 @@ def _render_game(
         ctx.update(invitation_context(game, request.user))
         # For its owner only (issue 17): standing orders.
         ctx["orders_panel"] = game_orders_panel(game, request.user, form=orders_form)
+        ctx["tournament"] = tournament_of_game(game.pk)  # issue 30: the event it belongs to
     if template is None:
         template = "games/game_htmx.html" if request.htmx else "games/game.html"
     return render(request, template, ctx, status=status)

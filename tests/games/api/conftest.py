@@ -10,6 +10,7 @@ from django.test import Client
 
 from games.accounts import tokens
 from games.play import lifecycle
+from games.tournaments import services
 from tests.games.factories import UserFactory, started_game
 from tests.games.playing import passing, submit
 
@@ -33,6 +34,7 @@ class World:
     stranger: Client
     wrong: Client
     secret: str
+    tournament: Any = None  # link-only (issue 30): the owner is registered, nobody else sees it
 
 
 def token_client(secret: str) -> Client:
@@ -55,7 +57,15 @@ def world() -> World:
     _row, secret = tokens.token_create(user=owner_user, name="my tool")
     stranger_user = UserFactory()
     _row, stranger_secret = tokens.token_create(user=stranger_user, name="theirs")
+    tournament = services.tournament_create(
+        creator=UserFactory(),
+        settings=services.TournamentSettings(name="Private league", access="link"),
+    )
+    services.tournament_register(
+        tournament_id=tournament.pk, user=owner_user, invite_token=tournament.invite_token
+    )
     return World(
+        tournament=tournament,
         public=public,
         private=private,
         seats=seats,

@@ -29,7 +29,8 @@ def get(client: Client, path: str, **extra: Any) -> tuple[int, Any]:
 
 
 # Every endpoint with what the anonymous visitor and the token owner get; the wrong token
-# gets 401 on each. ``{public}``, ``{private}`` and ``{owner}`` are filled from the world.
+# gets 401 on each. ``{public}``, ``{private}``, ``{owner}`` and ``{tournament}`` (a link-only
+# tournament the owner is in) are filled from the world.
 ENDPOINTS = [
     ("/games", 200, 200),
     ("/games/{public}", 200, 200),
@@ -44,11 +45,20 @@ ENDPOINTS = [
     ("/leaderboard", 200, 200),
     ("/me", 401, 200),
     ("/me/waiting", 401, 200),
+    ("/tournaments", 200, 200),
+    ("/tournaments/{tournament}", 404, 200),
+    ("/tournaments/{tournament}/standings", 404, 200),
+    ("/tournaments/{tournament}/rounds", 404, 200),
 ]
 
 
 def fill(path: str, world: World) -> str:
-    return path.format(public=world.public.pk, private=world.private.pk, owner=world.seats[1].pk)
+    return path.format(
+        public=world.public.pk,
+        private=world.private.pk,
+        owner=world.seats[1].pk,
+        tournament=world.tournament.pk,
+    )
 
 
 def test_the_schema_is_valid_openapi_and_every_path_is_tested() -> None:
@@ -60,7 +70,9 @@ def test_the_schema_is_valid_openapi_and_every_path_is_tested() -> None:
         p.replace("{public}", "{game_id}").replace("{private}", "{game_id}")
         for p, *_rest in ENDPOINTS
     }
-    tested = {p.replace("{owner}", "{user_id}") for p in tested}
+    tested = {
+        p.replace("{owner}", "{user_id}").replace("{tournament}", "{tournament_id}") for p in tested
+    }
     assert documented == tested
     assert schema["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"
     # a token is optional everywhere but on /me…

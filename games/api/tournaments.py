@@ -1,0 +1,193 @@
+"""The API's tournaments (issue 30): the events, their standings and rounds.
+
+Read only, from ``games.tournaments.values`` (frozen values): a running game shows only
+its id and players, never a score; places and points appear once a table has ended. A
+link-only event the requester is not in answers 404 as one that does not exist.
+"""
+
+# No "from __future__ import annotations": django-ninja reads the parameters' types at import.
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from ninja import Path, Router, Schema
+
+from games.api.auth import principal
+from games.api.endpoints import ID_MAX, ApiError, refusals
+from games.api.schemas import PlayerRef
+from games.selectors.people import Person
+from games.tournaments import values
+
+router = Router()
+
+TournamentId = Annotated[int, Path(ge=1, le=ID_MAX, description="A tournament's id")]
+StatusFilter = Literal["registration", "running", "finished", "cancelled"]
+
+
+class TournamentOut(Schema):
+    """A tournament's settings and where it is."""
+
+    id: int
+    name: str
+    kind: str
+    status: str
+    table_size: int
+    min_table_size: int
+    rounds: int
+    current_round: int
+    players: int
+    max_players: int
+    points_by_rank: list[int]
+    bye_points: int
+    is_rated: bool
+    days_per_move: int
+    max_game_days: int
+    starts_at: datetime | None
+
+
+class StandingOut(Schema):
+    """One line of the standings (tie-breaks: Buchholz, then game points)."""
+
+    rank: int
+    player: PlayerRef
+    points: int
+    buchholz: int
+    game_points: int
+    played: int
+    byes: int
+    withdrawn: bool
+
+
+class SeatingOut(Schema):
+    """A player at a table; ``place`` and ``points`` null until the table has ended."""
+
+    player: PlayerRef
+    place: int | None
+    points: int | None
+
+
+class TableOut(Schema):
+    """A table: its game (null: a bye) and whether it has ended."""
+
+    number: int
+    game_id: int | None
+    finished: bool
+    seats: list[SeatingOut]
+
+
+class RoundOut(Schema):
+    """A round and its tables."""
+
+    number: int
+    finished: bool
+    tables: list[TableOut]
+
+
+def _ref(person: Person) -> PlayerRef:
+    return PlayerRef(id=person.id, name=person.display_name, is_bot=person.is_bot)
+
+
+def _out(h: values.TournamentHeader) -> TournamentOut:
+    return TournamentOut(
+        id=h.id,
+        name=h.name,
+        kind=h.kind,
+        status=h.status,
+        table_size=h.table_size,
+        min_table_size=h.min_table_size,
+        rounds=h.rounds,
+        current_round=h.current_round,
+        players=h.players,
+        max_players=h.max_players,
+        points_by_rank=list(h.points_by_rank),
+        bye_points=h.bye_points,
+        is_rated=h.is_rated,
+        days_per_move=h.days_per_move,
+        max_game_days=h.max_game_days,
+        starts_at=h.starts_at,
+    )
+
+
+def _detail(request: HttpRequest, tournament_id: int) -> values.TournamentDetail:
+    detail = values.tournament_detail(tournament_id, principal(request).user)
+    if detail is None:
+        raise ApiError(404, "not_found", _("There is no such tournament."))
+    return detail
+
+
+@router.get(
+    "/tournaments",
+    response={200: list[TournamentOut], **refusals(422)},
+    tags=["tournaments"],
+    summary="List tournaments",
+)
+def tournaments_list(
+    request: HttpRequest, status: StatusFilter | None = None
+) -> list[TournamentOut]:
+    """The 100 newest tournaments the requester may see; filter by status."""
+    return [_out(h) for h in values.tournaments_list(principal(request).user, status=status)]
+
+
+@router.get(
+    "/tournaments/{tournament_id}",
+    response={200: TournamentOut, **refusals(404, 422)},
+    tags=["tournaments"],
+    summary="One tournament",
+)
+def tournament_detail(request: HttpRequest, tournament_id: TournamentId) -> TournamentOut:
+    """The tournament's settings and where it is."""
+    return _out(_detail(request, tournament_id).header)
+
+
+@router.get(
+    "/tournaments/{tournament_id}/standings",
+    response={200: list[StandingOut], **refusals(404, 422)},
+    tags=["tournaments"],
+    summary="A tournament's standings",
+)
+def tournament_standings(request: HttpRequest, tournament_id: TournamentId) -> list[StandingOut]:
+    """The standings, best first: points, then Buchholz, then game points."""
+    return [
+        StandingOut(
+            rank=line.rank,
+            player=_ref(line.person),
+            points=line.points,
+            buchholz=line.buchholz,
+            game_points=line.game_points,
+            played=line.played,
+            byes=line.byes,
+            withdrawn=line.withdrawn,
+        )
+        for line in _detail(request, tournament_id).standings
+    ]
+
+
+@router.get(
+    "/tournaments/{tournament_id}/rounds",
+    response={200: list[RoundOut], **refusals(404, 422)},
+    tags=["tournaments"],
+    summary="A tournament's rounds",
+)
+def tournament_rounds(request: HttpRequest, tournament_id: TournamentId) -> list[RoundOut]:
+    """The rounds, the latest first, with their tables and games."""
+    return [
+        RoundOut(
+            number=r.number,
+            finished=r.finished,
+            tables=[
+                TableOut(
+                    number=t.number,
+                    game_id=t.game_id,
+                    finished=t.finished,
+                    seats=[
+                        SeatingOut(player=_ref(s.person), place=s.place, points=s.points)
+                        for s in t.seats
+                    ],
+                )
+                for t in r.tables
+            ],
+        )
+        for r in _detail(request, tournament_id).rounds
+    ]

@@ -1,0 +1,290 @@
+"""Tournaments' services (issue 30): create, register, withdraw, start.
+
+Each write runs in one transaction with the tournament's row locked and checks again under
+the lock; a refusal raises ``TournamentRefused`` with a message a player can read, and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.core.errors import GameError
+from games.models import (
+    ROUND_ROBIN_MAX_PLAYERS,
+    TOURNAMENT_MAX_PLAYERS,
+    TOURNAMENT_MAX_ROUNDS,
+    TOURNAMENT_NAME_MAX,
+    Profile,
+    Tournament,
+    TournamentPlayer,
+)
+from games.play.access import UserLike, user_id_of
+from games.play.ratings import display_rating
+from games.tournaments import pairing, rounds
+
+
+class TournamentRefused(GameError):
+    """The tournament cannot do this now (400); the message says why."""
+
+    status = 400
+    default_message = gettext_lazy("This cannot be done in this tournament.")
+
+
+class TournamentNotFound(GameError):
+    """No such tournament, or not one this user may see (404)."""
+
+    status = 404
+    default_message = gettext_lazy("There is no such tournament.")
+
+
+@dataclass(frozen=True)
+class TournamentSettings:
+    """What a creator chooses; ``tournament_create`` checks every field.
+
+    ``points_by_rank``: tournament points by place for a table of each size (best first,
+    non-increasing, 0–100); ``days_per_move`` 1–30; ``max_game_days`` 3–90; ratings on the
+    displayed scale (``ratings.display_rating``); ``start_when_full`` 2..``max_players``.
+    """
+
+    name: str
+    kind: str = Tournament.Kind.SWISS
+    table_size: int = 2
+    min_table_size: int = 2
+    rounds: int = 5
+    points_by_rank: dict[str, list[int]] | None = None
+    bye_points: int = 0
+    max_players: int = 64
+    start_when_full: int | None = None
+    starts_at: datetime | None = None
+    registration_closes_at: datetime | None = None
+    min_rating: int | None = None
+    max_rating: int | None = None
+    is_rated: bool = True
+    days_per_move: int = 3
+    max_game_days: int = 30
+    access: str = Tournament.Access.OPEN
+
+
+def _check(s: TournamentSettings) -> None:  # noqa: C901 - one clear message per field
+    name = s.name.strip()
+    if not name or len(name) > TOURNAMENT_NAME_MAX:
+        raise TournamentRefused(
+            _("Give the tournament a name of 1 to %(n)s characters.") % {"n": TOURNAMENT_NAME_MAX}
+        )
+    if s.kind not in Tournament.Kind.values:
+        raise TournamentRefused(_("A tournament is Swiss or a round robin."))
+    if s.access not in Tournament.Access.values:
+        raise TournamentRefused(_("Choose who may register."))
+    if not 2 <= s.table_size <= 4:
+        raise TournamentRefused(_("Tables have 2 to 4 players."))
+    if not 2 <= s.min_table_size <= s.table_size:
+        raise TournamentRefused(
+            _("The smallest table has 2 players at least, and no more than a full table.")
+        )
+    if s.kind == Tournament.Kind.SWISS and not 1 <= s.rounds <= TOURNAMENT_MAX_ROUNDS:
+        raise TournamentRefused(
+            _("A Swiss tournament plays 1 to %(n)s rounds.") % {"n": TOURNAMENT_MAX_ROUNDS}
+        )
+    limit = (
+        ROUND_ROBIN_MAX_PLAYERS if s.kind == Tournament.Kind.ROUND_ROBIN else TOURNAMENT_MAX_PLAYERS
+    )
+    if not s.min_table_size <= s.max_players <= limit:
+        raise TournamentRefused(
+            _("Between %(low)s and %(high)s players may register.")
+            % {"low": s.min_table_size, "high": limit}
+        )
+    if s.start_when_full is not None and not s.min_table_size <= s.start_when_full <= s.max_players:
+        raise TournamentRefused(
+            _("Start when full needs a number between the smallest table and the most players.")
+        )
+    for size, points in (s.points_by_rank or {}).items():
+        if size not in {"2", "3", "4"} or len(points) != int(size):
+            raise TournamentRefused(_("Give one number of points for each place at the table."))
+        if any(not 0 <= p <= 100 for p in points) or list(points) != sorted(points, reverse=True):
+            raise TournamentRefused(
+                _("Points by place go from the first place down, each 0 to 100.")
+            )
+    if not 0 <= s.bye_points <= 100:
+        raise TournamentRefused(_("A bye scores 0 to 100 points."))
+    if not 1 <= s.days_per_move <= 30:
+        raise TournamentRefused(_("Each move may take 1 to 30 days."))
+    if not 3 <= s.max_game_days <= 90:
+        raise TournamentRefused(_("A game may last 3 to 90 days at most."))
+    if s.min_rating is not None and s.max_rating is not None and s.min_rating > s.max_rating:
+        raise TournamentRefused(_("The lowest rating allowed is above the highest."))
+    now = timezone.now()
+    if s.starts_at is not None and s.starts_at <= now:
+        raise TournamentRefused(_("The start time must be in the future."))
+    if s.registration_closes_at is not None and s.registration_closes_at <= now:
+        raise TournamentRefused(_("Registration must close in the future."))
+
+
+def tournament_create(*, creator: UserLike, settings: TournamentSettings) -> Tournament:
+    """Create a tournament open for registration; the creator is not registered by it.
+
+    Raises ``NotAPlayer`` (anonymous) or ``TournamentRefused`` (a setting out of range:
+    the message names it); nothing is saved then.
+    """
+    creator_id = user_id_of(creator)
+    _check(settings)
+    points = {str(k): list(v) for k, v in (settings.points_by_rank or {}).items()}
+    return Tournament.objects.create(
+        name=settings.name.strip(),
+        creator_id=creator_id,
+        kind=settings.kind,
+        access=settings.access,
+        table_size=settings.table_size,
+        min_table_size=settings.min_table_size,
+        rounds=settings.rounds,
+        points_by_rank=points,
+        bye_points=settings.bye_points,
+        max_players=settings.max_players,
+        start_when_full=settings.start_when_full,
+        starts_at=settings.starts_at,
+        registration_closes_at=settings.registration_closes_at,
+        min_rating=settings.min_rating,
+        max_rating=settings.max_rating,
+        is_rated=settings.is_rated,
+        days_per_move=settings.days_per_move,
+        max_game_days=settings.max_game_days,
+    )
+
+
+def tournament_register(
+    *, tournament_id: int, user: UserLike, invite_token: str | None = None
+) -> Tournament:
+    """Register ``user``; start the tournament when ``start_when_full`` is reached.
+
+    Raises ``NotAPlayer``, ``TournamentNotFound`` or ``TournamentRefused`` (closed, full,
+    already registered, rating out of range, wrong link).
+    """
+    user_id = user_id_of(user)
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.access == Tournament.Access.LINK and invite_token != tournament.invite_token:
+            raise TournamentRefused(_("This tournament is open only through its link."))
+        if tournament.status != Tournament.Status.REGISTRATION or (
+            tournament.registration_closes_at is not None
+            and tournament.registration_closes_at <= timezone.now()
+        ):
+            raise TournamentRefused(_("Registration for this tournament is closed."))
+        if tournament.players.filter(user_id=user_id).exists():
+            raise TournamentRefused(_("You are already registered."))
+        count = tournament.players.count()
+        if count >= tournament.max_players:
+            raise TournamentRefused(_("This tournament is full."))
+        rating = _rating(user_id)
+        if (tournament.min_rating is not None and rating < tournament.min_rating) or (
+            tournament.max_rating is not None and rating > tournament.max_rating
+        ):
+            raise TournamentRefused(
+                _("Your rating (%(r)s) is outside this tournament's range.") % {"r": round(rating)}
+            )
+        TournamentPlayer.objects.create(tournament=tournament, user_id=user_id, seed_rating=rating)
+        if tournament.start_when_full is not None and count + 1 >= tournament.start_when_full:
+            rounds.tournament_begin(tournament=tournament)
+    return tournament
+
+
+def _rating(user_id: int) -> float:
+    profile = Profile.objects.filter(user_id=user_id).values_list("rating_mu", "rating_sigma")
+    row = profile.first()
+    if row is None:
+        field = Profile._meta
+        mu = field.get_field("rating_mu").get_default()
+        sigma = field.get_field("rating_sigma").get_default()
+        return display_rating(mu, sigma)
+    return display_rating(*row)
+
+
+def tournament_leave(*, tournament_id: int, user: UserLike) -> Tournament:
+    """Unregister ``user`` before the start, or withdraw them from a running tournament.
+
+    Withdrawing resigns their games in progress; they are paired no more and keep their
+    results. Raises ``NotAPlayer``, ``TournamentNotFound`` or ``TournamentRefused``.
+    """
+    user_id = user_id_of(user)
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        player = tournament.players.filter(user_id=user_id).select_related("user").first()
+        if player is None or player.withdrawn_at is not None:
+            raise TournamentRefused(_("You are not playing in this tournament."))
+        if tournament.status == Tournament.Status.REGISTRATION:
+            player.delete()
+        elif tournament.status == Tournament.Status.RUNNING:
+            rounds.player_withdraw(tournament=tournament, player=player)
+        else:
+            raise TournamentRefused(_("This tournament is over."))
+    return tournament
+
+
+def tournament_start(*, tournament_id: int, user: UserLike) -> Tournament:
+    """Start the tournament now (its creator only): seed the players, pair round 1.
+
+    Raises ``TournamentRefused`` when not the creator, not open for registration, or too
+    few players for one table.
+    """
+    user_id = user_id_of(user)
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.creator_id != user_id:
+            raise TournamentRefused(_("Only the tournament's creator can start it."))
+        _begin(tournament)
+    return tournament
+
+
+def tournament_start_due(*, tournament_id: int) -> bool:
+    """Start the tournament if its start time has come; return whether it started now.
+
+    Too few players: the tournament is cancelled (its players are told by its page).
+    """
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if (
+            tournament.status != Tournament.Status.REGISTRATION
+            or tournament.starts_at is None
+            or tournament.starts_at > timezone.now()
+        ):
+            return False
+        try:
+            _begin(tournament)
+        except TournamentRefused:
+            tournament.status = Tournament.Status.CANCELLED
+            tournament.save(update_fields=["status"])
+            return False
+    return True
+
+
+def _begin(tournament: Tournament) -> None:
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise TournamentRefused(_("This tournament has already started."))
+    try:
+        rounds.tournament_begin(tournament=tournament)
+    except pairing.PairingImpossible:
+        raise TournamentRefused(
+            _("Too few players: a table needs %(n)s at least.") % {"n": tournament.min_table_size}
+        ) from None
+
+
+def _locked(tournament_id: int) -> Tournament:
+    try:
+        return rounds.locked_tournament(tournament_id)
+    except Tournament.DoesNotExist:
+        raise TournamentNotFound() from None
+
+
+def users_registered(tournament_id: int) -> Sequence[int]:
+    """Return the user ids registered in the tournament (withdrawn ones too)."""
+    return list(
+        TournamentPlayer.objects.filter(tournament_id=tournament_id).values_list(
+            "user_id", flat=True
+        )
+    )

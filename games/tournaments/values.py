@@ -1,0 +1,238 @@
+"""What the tournament pages and the API show (issue 30): small frozen values, never rows.
+
+A table's places and points appear only once its game has ended (an entry is recorded
+then), so nothing here tells a running game's score, hand, bag or seed: the players'
+names, the game's id and whether it is in progress.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q
+
+from games.models import Tournament, TournamentEntry, TournamentPlayer, TournamentTable
+from games.selectors.people import Person, person_of
+from games.tournaments import rounds
+
+
+@dataclass(frozen=True)
+class TournamentHeader:
+    """A tournament's settings and where it is."""
+
+    id: int
+    name: str
+    kind: str
+    kind_label: str
+    status: str
+    status_label: str
+    access: str
+    table_size: int
+    min_table_size: int
+    rounds: int
+    current_round: int
+    players: int
+    max_players: int
+    points_by_rank: tuple[int, ...]
+    bye_points: int
+    is_rated: bool
+    days_per_move: int
+    max_game_days: int
+    min_rating: int | None
+    max_rating: int | None
+    starts_at: datetime | None
+    start_when_full: int | None
+    creator_id: int
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    """One line of the standings."""
+
+    rank: int
+    person: Person
+    points: int
+    buchholz: int
+    game_points: int
+    played: int
+    byes: int
+    withdrawn: bool
+
+
+@dataclass(frozen=True)
+class Seating:
+    """One player at a table; ``place``/``points`` None while the game runs."""
+
+    person: Person
+    place: int | None
+    points: int | None
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """One table of a round: its game's id (None: a bye) and whether it has ended."""
+
+    number: int
+    game_id: int | None
+    finished: bool
+    seats: tuple[Seating, ...]
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    """One round and its tables."""
+
+    number: int
+    finished: bool
+    tables: tuple[TableLine, ...]
+
+
+@dataclass(frozen=True)
+class TournamentDetail:
+    """Everything a tournament's page shows, and what the viewer may do there."""
+
+    header: TournamentHeader
+    standings: tuple[StandingLine, ...]
+    rounds: tuple[RoundLine, ...]
+    registered: bool
+    can_start: bool
+
+
+@dataclass(frozen=True)
+class TournamentLink:
+    """The event a game is a table of: its id, name and the round's number."""
+
+    id: int
+    name: str
+    round: int
+
+
+def tournament_of_game(game_id: int) -> TournamentLink | None:
+    """Return the tournament whose table ``game_id`` is, or None (one query)."""
+    row = (
+        TournamentTable.objects.filter(game_id=game_id)
+        .values_list("round__tournament_id", "round__tournament__name", "round__number")
+        .first()
+    )
+    return None if row is None else TournamentLink(id=row[0], name=row[1], round=row[2])
+
+
+def visible(user: Any, token: str | None = None) -> Q:
+    """Match the tournaments ``user`` may see: open ones, and link-only ones they are in."""
+    seen = Q(access=Tournament.Access.OPEN)
+    if token:
+        seen |= Q(invite_token=token)
+    if user.is_authenticated:
+        seen |= Q(creator_id=user.pk) | Q(players__user_id=user.pk)
+    return seen
+
+
+def header_of(t: Tournament, players: int) -> TournamentHeader:
+    """Return the header of row ``t`` with ``players`` registered."""
+    points = rounds.points_for(t, t.table_size)
+    return TournamentHeader(
+        id=t.pk,
+        name=t.name,
+        kind=t.kind,
+        kind_label=str(t.get_kind_display()),
+        status=t.status,
+        status_label=str(t.get_status_display()),
+        access=t.access,
+        table_size=t.table_size,
+        min_table_size=t.min_table_size,
+        rounds=t.rounds,
+        current_round=t.current_round,
+        players=players,
+        max_players=t.max_players,
+        points_by_rank=tuple(points),
+        bye_points=t.bye_points,
+        is_rated=t.is_rated,
+        days_per_move=t.days_per_move,
+        max_game_days=t.max_game_days,
+        min_rating=t.min_rating,
+        max_rating=t.max_rating,
+        starts_at=t.starts_at,
+        start_when_full=t.start_when_full,
+        creator_id=t.creator_id,
+    )
+
+
+def tournaments_list(
+    user: Any, *, status: str | None = None, limit: int = 100
+) -> list[TournamentHeader]:
+    """Return the tournaments ``user`` may see, newest first (``status`` filters)."""
+    rows = Tournament.objects.filter(visible(user)).distinct().order_by("-created_at", "-pk")
+    if status:
+        rows = rows.filter(status=status)
+    found = list(rows[:limit])
+    counts: dict[int, int] = {}
+    for tid in TournamentPlayer.objects.filter(tournament__in=found).values_list(
+        "tournament_id", flat=True
+    ):
+        counts[tid] = counts.get(tid, 0) + 1
+    return [header_of(t, counts.get(t.pk, 0)) for t in found]
+
+
+def tournament_detail(
+    tournament_id: int, user: Any, token: str | None = None
+) -> TournamentDetail | None:
+    """Return the page's values, or None when there is no such tournament for ``user``."""
+    t = Tournament.objects.filter(visible(user, token), pk=tournament_id).distinct().first()
+    if t is None:
+        return None
+    players = {
+        p.pk: p
+        for p in TournamentPlayer.objects.filter(tournament=t).select_related("user__profile")
+    }
+    people = {pk: person_of(p.user) for pk, p in players.items()}
+    lines = tuple(
+        StandingLine(
+            rank=r.rank,
+            person=people[r.player],
+            points=r.points,
+            buchholz=r.buchholz,
+            game_points=r.game_points,
+            played=r.played,
+            byes=r.byes,
+            withdrawn=players[r.player].withdrawn_at is not None,
+        )
+        for r in rounds.standings_of(t.pk)
+    )
+    entries: dict[int, list[TournamentEntry]] = {}
+    for e in TournamentEntry.objects.filter(table__round__tournament=t).order_by("table", "id"):
+        entries.setdefault(e.table_id, []).append(e)
+    by_round: dict[int, list[TableLine]] = {}
+    finished_rounds = {}
+    for table in TournamentTable.objects.filter(round__tournament=t).select_related("round"):
+        done = table.finished_at is not None
+        finished_rounds[table.round.number] = table.round.finished_at is not None
+        by_round.setdefault(table.round.number, []).append(
+            TableLine(
+                number=table.number,
+                game_id=table.game_id,
+                finished=done,
+                seats=tuple(
+                    Seating(
+                        person=people[e.player_id],
+                        place=e.place if done else None,
+                        points=e.points if done else None,
+                    )
+                    for e in sorted(entries.get(table.pk, []), key=lambda e: (e.place or 0, e.pk))
+                ),
+            )
+        )
+    round_lines = tuple(
+        RoundLine(number=n, finished=finished_rounds[n], tables=tuple(by_round[n]))
+        for n in sorted(by_round, reverse=True)
+    )
+    me = user.pk if user.is_authenticated else None
+    registered = any(p.user_id == me and p.withdrawn_at is None for p in players.values())
+    return TournamentDetail(
+        header=header_of(t, len(players)),
+        standings=lines,
+        rounds=round_lines,
+        registered=registered,
+        can_start=me == t.creator_id and t.status == Tournament.Status.REGISTRATION,
+    )

@@ -1,0 +1,169 @@
+"""Tournament pages and API (issue 30): what they show, bad input refused, nothing leaked."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games.accounts import tokens
+from games.models import Game, Tournament
+from games.tournaments import services
+from tests.games.factories import UserFactory, client_for
+from tests.games.leaks import assert_json_no_leak, assert_no_leak
+from tests.games.playing import randomly, submit
+from tests.games.reach import templates_reached
+from tests.games.tournaments.helpers import end_round, event, running_games
+
+pytestmark = pytest.mark.django_db
+
+
+def _running_swiss() -> tuple[Tournament, list[Any], list[Game]]:
+    """A Swiss of six at tables of 3, round 1 played a few plies (scores are hidden)."""
+    tournament, users = event(6, table_size=3, min_table_size=3, rounds=2, is_rated=False)
+    services.tournament_start(tournament_id=tournament.pk, user=users[0])
+    rng = random.Random(30)
+    games = running_games(tournament)
+    for game in games:
+        seats = {s.position: s.user for s in game.seats.all()}
+        for _ply in range(8):
+            game = submit(game, seats, randomly(rng))
+    return tournament, users, running_games(tournament)
+
+
+def _viewers(users: list[Any]) -> dict[str, Client]:
+    return {"anonymous": Client(), "creator": client_for(users[0]), "player": client_for(users[1])}
+
+
+def test_tournament_pages_show_no_hidden_information_of_a_running_game() -> None:
+    tournament, users, games = _running_swiss()
+    paths = ["/tournaments/", f"/tournaments/{tournament.pk}/"]
+    for name, client in _viewers(users).items():
+        record = client.get(f"/tournaments/{tournament.pk}/record.json")
+        assert record.status_code == 200
+        assert json.loads(record.content)["games"] == []  # no record of a running game
+        for game in games:
+            assert_json_no_leak(json.loads(record.content), game, None)
+        for path in paths:
+            with templates_reached() as reached:
+                response = client.get(path)
+            assert response.status_code == 200, (name, path)
+            assert not reached.found, reached.found
+            for game in games:
+                seat = game.seats.filter(user=users[1]).values_list("position", flat=True).first()
+                assert_no_leak(response.content, game, seat if name == "player" else None)
+            assert b"(+" not in response.content  # no place or points before a table ends
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    for game in games:
+        assert f"/games/{game.pk}/" in page
+        # and the game's page links back to its event and round
+        game_page = client_for(users[1]).get(f"/games/{game.pk}/").content.decode()
+        assert f'href="/tournaments/{tournament.pk}/">Spring Swiss</a> · Round 1' in game_page
+
+
+def test_tournament_api_shows_no_hidden_information_of_a_running_game() -> None:
+    tournament, users, games = _running_swiss()
+    token = tokens.token_create(user=users[1], name="t")[1]
+    clients = {None: Client(), 1: Client(HTTP_AUTHORIZATION=f"Bearer {token}")}
+    paths = [
+        "/api/v1/tournaments",
+        f"/api/v1/tournaments/{tournament.pk}",
+        f"/api/v1/tournaments/{tournament.pk}/standings",
+        f"/api/v1/tournaments/{tournament.pk}/rounds",
+    ]
+    for who, client in clients.items():
+        for path in paths:
+            response = client.get(path)
+            assert response.status_code == 200, (path, response.content[:200])
+            payload = json.loads(response.content)
+            for game in games:
+                seat = game.seats.filter(user=users[1]).values_list("position", flat=True).first()
+                assert_json_no_leak(payload, game, seat if who else None)
+    rounds = json.loads(Client().get(paths[3]).content)
+    seats = [s for t in rounds[0]["tables"] for s in t["seats"]]
+    assert seats and all(s["place"] is None and s["points"] is None for s in seats)
+
+
+def test_standings_and_the_next_round_show_once_round_one_ends(
+    django_capture_on_commit_callbacks,
+) -> None:
+    tournament, users = event(4, rounds=2)
+    services.tournament_start(tournament_id=tournament.pk, user=users[0])
+    with django_capture_on_commit_callbacks(execute=True):
+        end_round(tournament)
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert 'id="round-2"' in page and 'id="round-1"' in page
+    assert "(+2)" in page  # round 1's shared first places, 2 points each
+    standings = json.loads(Client().get(f"/api/v1/tournaments/{tournament.pk}/standings").content)
+    assert [line["points"] for line in standings] == [2, 2, 2, 2]
+    record = json.loads(Client().get(f"/tournaments/{tournament.pk}/record.json").content)
+    finished = Game.objects.filter(tournament_table__round__number=1).order_by("pk")
+    assert [g["game"]["id"] for g in record["games"]] == [g.pk for g in finished]
+    assert [r["number"] for r in record["rounds"]] == [1, 2]
+
+
+def test_a_link_only_tournament_is_hidden_from_others() -> None:
+    tournament, users = event(0, access="link")
+    assert Client().get(f"/tournaments/{tournament.pk}/").status_code == 404
+    assert Client().get(f"/api/v1/tournaments/{tournament.pk}").status_code == 404
+    token_page = Client().get(f"/tournaments/{tournament.pk}/?token={tournament.invite_token}")
+    assert token_page.status_code == 200
+    assert client_for(users[0]).get(f"/tournaments/{tournament.pk}/").status_code == 200
+
+
+def _form(**change: Any) -> dict[str, Any]:
+    data = {
+        "name": "Winter Swiss",
+        "kind": "swiss",
+        "table_size": "4",
+        "min_table_size": "3",
+        "rounds": "4",
+        "max_players": "16",
+        "points_by_rank": "6 4 2 0",
+        "bye_points": "2",
+        "days_per_move": "3",
+        "max_game_days": "30",
+        "is_rated": "on",
+        "access": "open",
+    }
+    return {**data, **change}
+
+
+def test_the_create_form_makes_a_tournament() -> None:
+    client = client_for(UserFactory())
+    response = client.post("/tournaments/new", _form())
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/tournaments/{tournament.pk}/"
+    assert tournament.points_by_rank == {"4": [6, 4, 2, 0]}
+    assert (tournament.table_size, tournament.min_table_size) == (4, 3)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"name": ""}, "This field is required"),
+        ({"table_size": "5"}, "Select a valid choice"),
+        ({"table_size": "2", "min_table_size": "3"}, "smallest table"),
+        ({"points_by_rank": "6 four"}, "whole numbers"),
+        ({"points_by_rank": "0 2 4 6"}, "first place down"),
+        ({"points_by_rank": "6 4"}, "each place"),
+        ({"max_game_days": "1"}, "greater than or equal to 3"),
+    ],
+)
+def test_the_create_form_refuses_bad_input_and_creates_nothing(change, message) -> None:
+    client = client_for(UserFactory())
+    response = client.post("/tournaments/new", _form(**change))
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_registering_twice_says_so_and_changes_nothing() -> None:
+    tournament, users = event(1)
+    client = client_for(users[1])
+    response = client.post(f"/tournaments/{tournament.pk}/register", follow=True)
+    assert "already registered" in response.content.decode()
+    assert tournament.players.count() == 1
