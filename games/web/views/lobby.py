@@ -96,7 +96,11 @@ def _bot_tier(value: str | None) -> str | None:
 
 
 def _start_bot_game(request: HtmxHttpRequest, tier: str) -> HttpResponse:
-    game = lifecycle.game_against_bot_create(creator=request.user, tier=tier)
+    try:
+        game = lifecycle.game_against_bot_create(creator=request.user, tier=tier)
+    except GameError as exc:  # e.g. too many bot games running (issue 28): nothing created
+        messages.error(request, str(exc))
+        return render(request, "games/play_bot.html", {"bot_tiers": BOT_TIERS}, status=400)
     messages.success(request, _("Your game against the bot has started."))
     return redirect("games:game", game_id=game.pk)
 
