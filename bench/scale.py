@@ -907,21 +907,29 @@ def main() -> None:
                 cursor.execute(f'ALTER DATABASE "{names[-1]}" SET {key} = {value}')
             connections["default"].close()
         started = time.perf_counter()
+        print(f"growing {names[-1]} to size {size:g} from {_clock()}", flush=True)
         counts = filler.grow_to(size)
         print(
-            f"filled to size {size:g} in {time.perf_counter() - started:.1f} s: "
-            + ", ".join(f"{k.removeprefix('games_')} {v}" for k, v in sorted(counts.items()))
+            f"filled to size {size:g} in {time.perf_counter() - started:.1f} s at {_clock()}: "
+            + ", ".join(f"{k.removeprefix('games_')} {v}" for k, v in sorted(counts.items())),
+            flush=True,
         )
         databases.append(connections["default"])
-    if args.state:
-        Path(args.state).write_text(json.dumps({"sizes": sizes, "names": names, **filler.facts()}))
-        print(f"state written to {args.state}; DATABASE_URL={os.environ['DATABASE_URL']}")
+        if args.state:  # after each size: a fill stopped later still leaves the sizes done
+            done = {"sizes": sizes[: i + 1], "names": list(names), **filler.facts()}
+            Path(args.state).write_text(json.dumps(done))
+            print(f"state written to {args.state}; DATABASE_URL={os.environ['DATABASE_URL']}")
     if args.fill_only:
         if args.hold:
             print(f"holding {os.environ['DATABASE_URL']} for {args.hold} s", flush=True)
             time.sleep(args.hold)
         return
     measure_all(args, sizes, databases, filler)
+
+
+def _clock() -> str:
+    """Return the UTC time of day and the 1-minute load, for the fill's log."""
+    return f"{datetime.now(UTC):%H:%M:%S} UTC, load {os.getloadavg()[0]:.1f}"
 
 
 def measure_saved(args: argparse.Namespace) -> None:

@@ -19,6 +19,18 @@ beside gunicorn as beside ``make run``. ``--against HOST:PORT`` plays only the b
 against a server already running (``make run``: the embedded mode, its database named by
 ``DATABASE_URL`` or ``var/db.sqlite3``) and reports the same figure.
 
+At scale (issue 31): ``--database-url URL`` serves an existing PostgreSQL database (one
+``bench/scale.py --fill-only`` filled: its history stays, the bench adds its own players
+and games) instead of a throw-away cluster; ``--browse P`` makes a waiting player, at each
+poll with probability P, open one of the pages a player browses between moves instead
+(home with "My games", the leaderboard, finished games, a player's profile, a finished
+game, the API's games list), each timed as its own row; ``--play-only`` stops after the
+play phase (no burst, history or profile). The play phase prints the CPU seconds the
+server's processes spent (gunicorn, the Celery worker, Redis; and PostgreSQL's with
+``--pg-pid`` the postmaster's pid) a request: a cost the machine's load does not change.
+200 players, browser-like, against 4 workers: ``--games 100 --workers 4 --poll-interval 5
+--think-time 2 --browse 0.3 --with-worker --play-only --database-url URL``.
+
 What it does, all on loopback and all thrown away at the end:
 
 1. Re-executes itself under ``scripts/with-postgres.sh`` (a throw-away PostgreSQL cluster),
@@ -165,7 +177,7 @@ class Gunicorn:
             stdout=log.open("w"),
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # workers start slowly on a loaded machine
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn exited:\n{log.read_text()[-3000:]}")
@@ -174,7 +186,8 @@ class Gunicorn:
                     return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("gunicorn did not answer /healthz within 30 s")
+        self.stop()  # not left serving when the bench gives up
+        raise RuntimeError("gunicorn did not answer /healthz within 120 s")
 
     def stop(self) -> None:
         self.process.send_signal(signal.SIGTERM)
@@ -196,10 +209,18 @@ class Reply:
 
 
 def request(
-    port: int, method: str, path: str, session: str | None, form: dict[str, Any] | None = None
+    port: int,
+    method: str,
+    path: str,
+    session: str | None,
+    form: dict[str, Any] | None = None,
+    *,
+    htmx: bool = True,
 ) -> Reply:
     """One request on a fresh loopback connection (gunicorn's sync workers close them)."""
-    headers = {"Host": "127.0.0.1", "HX-Request": "true"}
+    headers = {"Host": "127.0.0.1"}
+    if htmx:
+        headers["HX-Request"] = "true"
     if session:
         headers["Cookie"] = f"sessionid={session}; csrftoken={CSRF}"
         headers["X-CSRFToken"] = CSRF
@@ -291,6 +312,39 @@ def header(title: str, elapsed: float, clients: int) -> None:
 # --------------------------------------------------------------------------- phases
 
 
+def tree_cpu_seconds(root: int) -> dict[int, float]:
+    """Return pid → CPU seconds (user + system) of ``root``'s living descendants, not ``root``.
+
+    Read from ``/proc/<pid>/stat`` (Linux); empty elsewhere. The difference of two readings
+    over a phase is what the server's processes spent, whatever the machine's load.
+    """
+    tick = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    spent: dict[int, float] = {}
+    for entry in Path("/proc").iterdir() if Path("/proc").exists() else []:
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(entry.name)] = int(fields[1])
+        spent[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    out = {}
+    for pid in spent:
+        ancestor = parent.get(pid)
+        while ancestor and ancestor != root:
+            ancestor = parent.get(ancestor)
+        if ancestor == root:
+            out[pid] = spent[pid]
+    return out
+
+
+def cpu_between(before: dict[int, float], after: dict[int, float]) -> float:
+    """Return the CPU seconds spent between two ``tree_cpu_seconds`` readings."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
 def run_threads(targets: list[Any]) -> float:
     threads = [threading.Thread(target=t, daemon=True) for t in targets]
     started = time.perf_counter()
@@ -323,12 +377,17 @@ def phase_play(
     limit: float,
     think_time: float = 0.0,
     bot_games: list[dict[str, Any]] | None = None,
+    browse: float = 0.0,
+    sample: dict[str, list[int]] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Every seat of every game is a simulated browser: poll, and submit when it must act.
 
     ``think_time`` (seconds, ±50 %) is how long a player looks at the board before each
     action; 0 submits at once. ``bot_games`` hold one person each (their requests are
     counted apart, ``BOT_TAG``); something else plays the bots (a worker, ``run_sweeps``).
+    ``browse`` is the share of a waiting player's polls replaced by opening a page of
+    ``BROWSED`` (``sample``: the profiles and finished games to pick from), as a person
+    looks around the site between moves; each kind is a row ``browse: <kind>``.
     """
     bot_games = bot_games or []
     stats = Stats()
@@ -355,6 +414,12 @@ def phase_play(
                 view = View.parse(reply.body)
                 continue
             time.sleep(poll_interval * rng.uniform(0.8, 1.2))
+            if browse and rng.random() < browse:
+                kind = rng.choice(BROWSED)
+                path = browse_path(kind, sample or {"profiles": [], "finished": []}, rng)
+                # a page, not a partial: a browser's navigation sends no HX-Request
+                stats.add(f"browse: {kind}", request(port, "GET", path, session, htmx=False))
+                continue
             reply = request(port, "GET", f"/games/{game_id}/poll?version={view.version}", session)
             if reply.status == 204:
                 stats.add("poll unchanged (204)" + tag, reply, ok=(204,))
@@ -379,9 +444,15 @@ def phase_play(
     )
     figures = {}
     kinds = ("submit", "poll unchanged (204)", "poll changed (partial)", "page")
-    for kind in (*kinds, *(k + BOT_TAG for k in kinds)):
+    browsed = tuple(f"browse: {kind}" for kind in BROWSED)
+    for kind in (*kinds, *(k + BOT_TAG for k in kinds), *browsed):
         if stats.samples[kind]:
             figures[kind] = row(kind, stats.samples[kind], elapsed, clients)
+    every = [t for values in list(stats.samples.values()) for t in values]
+    if every:
+        figures["all requests"] = row("all requests", every, elapsed, clients)
+        errors = sum(stats.errors.values())
+        print(f"  errors: {errors} of {len(every)} requests")
     polls = stats.samples["poll unchanged (204)"] + stats.samples["poll changed (partial)"]
     if polls:  # none when only bot games are played (--against)
         figures["poll (all)"] = row("poll (all)", polls, elapsed, clients)
@@ -556,6 +627,54 @@ def bot_figures(bot_games: list[dict[str, Any]], label: str) -> dict[str, float]
             f"p50 {pct(gaps, 0.5):.2f} s, p95 {pct(gaps, 0.95):.2f} s ({len(gaps)} actions)"
         )
     return fig
+
+
+def child_sample(count: int) -> None:
+    """Print the URLs a browsing player opens: site pages, ``count`` profiles and finished games.
+
+    Profiles and games are drawn among existing rows by random ids (the history of a filled
+    database), public finished games only.
+    """
+    django_setup()
+    from django.contrib.auth import get_user_model
+    from django.db.models import Max
+
+    from games.models import Game
+
+    rng = random.Random(31)
+    top_user = get_user_model().objects.aggregate(m=Max("pk"))["m"] or 1
+    users = list(
+        get_user_model()
+        .objects.filter(pk__in=[rng.randrange(1, top_user + 1) for _ in range(count * 3)])
+        .values_list("pk", flat=True)[:count]
+    )
+    top_game = Game.objects.aggregate(m=Max("pk"))["m"] or 1
+    finished = list(
+        Game.objects.filter(
+            pk__in=[rng.randrange(1, top_game + 1) for _ in range(count * 5)],
+            status=Game.Status.FINISHED,
+            is_public=True,
+        ).values_list("pk", flat=True)[:count]
+    )
+    print(json.dumps({"profiles": users, "finished": finished}))
+
+
+BROWSED = ("home", "leaderboard", "finished games", "profile", "finished game", "api games")
+
+
+def browse_path(kind: str, sample: dict[str, list[int]], rng: random.Random) -> str:
+    """Return the URL of a page of ``kind`` (one of ``BROWSED``)."""
+    if kind == "profile" and sample["profiles"]:
+        return f"/players/{rng.choice(sample['profiles'])}/"
+    if kind == "finished game" and sample["finished"]:
+        return f"/games/{rng.choice(sample['finished'])}/"
+    paths = {
+        "home": "/",
+        "leaderboard": "/leaderboard",
+        "finished games": "/games/finished",
+        "api games": "/api/v1/games",
+    }
+    return paths.get(kind, "/")
 
 
 def _random_game(players: int, seed: int, stop_at: int | None) -> tuple[Any, list[Any]]:
@@ -798,6 +917,14 @@ def main() -> None:
         metavar="HOST:PORT",
         help="play only the --bots games against this running server (make run)",
     )
+    parser.add_argument(
+        "--database-url", default="", help="serve this PostgreSQL database, not a throw-away one"
+    )
+    parser.add_argument(
+        "--pg-pid", type=int, default=0, help="the postmaster's pid: count its processes' CPU"
+    )
+    parser.add_argument("--browse", type=float, default=0.0, help="share of polls that browse")
+    parser.add_argument("--play-only", action="store_true", help="stop after the play phase")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -807,6 +934,7 @@ def main() -> None:
          "bulk": lambda: child_bulk(int(rest[0]), int(rest[1])),
          "botsetup": lambda: child_bot_setup(rest[0], int(rest[1]), rest[2]),
          "botreplies": lambda: child_bot_replies(*rest),
+         "sample": lambda: child_sample(int(rest[0])),
          "profile": lambda: child_profile(int(rest[0]), int(rest[1]))}[mode]()  # fmt: skip
         return
 
@@ -814,6 +942,9 @@ def main() -> None:
         run_against(args)
         return
 
+    if args.database_url:
+        os.environ["DATABASE_URL"] = args.database_url
+        os.environ[MARKER] = "1"
     if os.environ.get(MARKER) != "1":
         os.environ[MARKER] = "1"
         script = str(ROOT / "scripts" / "with-postgres.sh")
@@ -894,15 +1025,20 @@ def run(args: argparse.Namespace, clients: int) -> None:
     env = site_env()
     for command in (["migrate", "--no-input", "-v0"], ["collectstatic", "--no-input", "-v0"]):
         subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env, check=True)
-    play_games = child("setup", "play", str(args.games), "2")
-    burst_games = child("setup", "burst", str(clients), "2")
+    stamp = secrets.token_hex(3)  # a reused database may hold an earlier run's players
+    play_games = child("setup", f"play{stamp}", str(args.games), "2")
+    burst_games = [] if args.play_only else child("setup", f"burst{stamp}", str(clients), "2")
     bot_games = child("botsetup", "bot", str(args.bots), args.bot_tier) if args.bots else []
+    sample = child("sample", "50") if args.browse else None
 
     with tempfile.TemporaryDirectory(prefix="web-load-") as tmp:
         server = Gunicorn(args.workers, Path(tmp) / "gunicorn.log")
         try:
             phase_trivial(server.port, clients, 5)  # warm every worker
             trivial = phase_trivial(server.port, clients, args.trivial_requests)
+            servers = tree_cpu_seconds(os.getpid())
+            database = tree_cpu_seconds(args.pg_pid) if args.pg_pid else {}
+            client = os.times()
             with bot_player(bool(bot_games), Path(tmp) / "sweeps.log"):
                 play = phase_play(
                     server.port,
@@ -912,7 +1048,25 @@ def run(args: argparse.Namespace, clients: int) -> None:
                     args.phase_seconds,
                     args.think_time,
                     bot_games,
+                    args.browse,
+                    sample,
                 )
+            print(f"  load (1 min) after the play phase: {os.getloadavg()[0]:.2f}")
+            served = play.get("all requests", {}).get("n", 0) or 1
+            web = cpu_between(servers, tree_cpu_seconds(os.getpid()))
+            spent = os.times()
+            mine = spent.user + spent.system - client.user - client.system
+            line = (
+                f"  CPU spent in the play phase: gunicorn, Celery worker and Redis {web:.1f} s "
+                f"= {web / served * 1000:.0f} ms a request"
+            )
+            if args.pg_pid:
+                pg = cpu_between(database, tree_cpu_seconds(args.pg_pid))
+                line += f"; PostgreSQL {pg:.1f} s = {pg / served * 1000:.0f} ms a request"
+            print(line + f"; the simulated browsers {mine:.1f} s")
+            if args.play_only:
+                bot_figures(bot_games, "a Celery worker" if BROKER_URL else "run_sweeps")
+                return
             bots = bot_figures(
                 bot_games, "a Celery worker on the bots queue" if BROKER_URL else "run_sweeps"
             )
@@ -930,7 +1084,7 @@ def run(args: argparse.Namespace, clients: int) -> None:
                     f"\nHistory inserted: {counts['games']} games, {counts['seats']} seats, "
                     f"{counts['moves']} moves in {counts['seconds']} s (then ANALYZE)"
                 )
-                fresh = child("setup", "after", str(clients), "2")
+                fresh = child("setup", f"after{stamp}", str(clients), "2")
                 after = phase_burst(
                     server.port,
                     fresh,
