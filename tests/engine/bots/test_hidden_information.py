@@ -80,7 +80,9 @@ LATE = list(random_positions(4, seed=17, late=25))  # near the end, where reward
 
 def test_search_at_a_real_budget_ignores_what_the_seat_cannot_see() -> None:
     """The hard tier's search (issue 26: rewards centred per deal, many deals, the
-    tie-break by medium's order) gives the same answer on twin positions."""
+    other seats' turns played out by the heuristic on each deal, finished games
+    rewarded by place, the tie-break by medium's order) gives the same answer on
+    twin positions."""
     rng = random.Random(11)
     for k, seen in enumerate(POSITIONS[:6] + LATE):
         seat = seen.state.to_act
