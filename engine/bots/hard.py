@@ -30,6 +30,12 @@ rewards keep their spread through the whole game: a VP is worth about the
 same reward at ply 20 and at ply 200, where an uncentred squash saturates
 (issue 26). The reward vector, 3–4 players included, is backed up the path.
 
+Before the search, root lines that would leave one of the seat's leaders to a
+revolt a rival wins outright (``keeping_leaders``: the board and the seat's
+own hand decide it, §6.4) are dropped when another line keeps them all: a
+play-out that does not happen to play the rival's revolt would value the
+leader as if safe (issue 26: "leaders left to lose").
+
 The budget is ``iterations``; ``time_limit`` (seconds of wall clock) stops
 the search early on a slow machine, the one way a given view, history and
 seed can give another answer. The root plays the first action of its most
@@ -146,7 +152,7 @@ def hard_policy(
         lines[key] = line
         reward = squash([value - base], REWARD_SCALE)[0]
         root.children[key] = Node(seat, PRIOR_VISITS, PRIOR_VISITS * reward, PRIOR_VISITS)
-    keys = _keeping_leaders(first, seat, lines)  # medium's order, best first
+    keys = keeping_leaders(first, seat, lines)  # medium's order, best first
     root.children = {k: root.children[k] for k in keys}
     rank = {k: i for i, k in enumerate(keys)}
     for i in range(max(1, iterations)):
@@ -163,7 +169,7 @@ def hard_policy(
     return lines[best[0]][0]
 
 
-def _keeping_leaders(first: GameState, seat: int, lines: dict[str, list[Action]]) -> list[str]:
+def keeping_leaders(first: GameState, seat: int, lines: dict[str, list[Action]]) -> list[str]:
     """Return the keys of ``lines`` that leave none of ``seat``'s leaders doomed, else all.
 
     A leader is doomed when a rival leader entering an empty square beside
@@ -179,11 +185,11 @@ def _keeping_leaders(first: GameState, seat: int, lines: dict[str, list[Action]]
     keys = list(lines)
     if first.pending is not None:
         return keys
-    keep = [k for k in keys if not _leaves_doomed(first, seat, lines[k])]
+    keep = [k for k in keys if not leaves_doomed(first, seat, lines[k])]
     return keep or keys
 
 
-def _leaves_doomed(state: GameState, seat: int, line: list[Action]) -> bool:
+def leaves_doomed(state: GameState, seat: int, line: list[Action]) -> bool:
     """Tell whether playing ``line`` in ``state`` leaves a leader of ``seat`` doomed."""
     reds = state.hands[seat - 1][RED]
     for action in line:

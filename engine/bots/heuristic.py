@@ -474,7 +474,7 @@ def score_threats(state: GameState, seat: int) -> list[tuple[float, engine.Actio
     """Return ``[(score, action)]`` for ``seat``'s conflict and treasure moves only, fast.
 
     The hard tier's model of an opponent's reply: wars started by a tile
-    between two kingdoms (§7.1), revolts by a leader placed next to a temple
+    between two kingdoms (§7.1), revolts by a leader placed or moved next to a temple
     of a kingdom holding a rival (§4.4, §6), traders and tiles that take
     treasures (§9), and catastrophes that strand leaders (§10), without
     building the whole ``legal_actions``. The actions are legal by

@@ -28,7 +28,7 @@ from engine.bots.heuristic import PASS_SCORE, WITHDRAW_SCORE, score_actions, sco
 from engine.bots.tiers import plan_lines
 
 from ..engine_helpers import position
-from .bot_helpers import HARD_TEST_BUDGET, NO_GUARD
+from .bot_helpers import HARD_TEST_BUDGET, LEFT_TO_LOSE, NO_GUARD
 
 TIERS = ("easy", "medium", "hard")
 
@@ -164,38 +164,6 @@ def test_no_leader_is_placed_where_any_rival_takes_it() -> None:
     assert scored[move] <= WITHDRAW_SCORE < PASS_SCORE
 
 
-# Hard against hard, bench/bot_sanity.py seed 203, ply 154: seat 1's farmer on i8 has 2
-# temples (h8, i7) and no red in hand; seat 2's farmer, on the board at m5, may move to e10
-# beside 3 (e9, e11, f10) and take it (§4, §6.4). Hard left it there and lost it.
-_LEFT_TO_LOSE = """
-players: 2
-active: 1
-actions: 1
-hand 1: k b b b b
-hand 2: r r k b b b
-vp 1: red 9 black 33 blue 14 green 10 treasures 2
-vp 2: red 20 black 27 blue 34 green 20 treasures 3
-catastrophes 1: 0
-catastrophes 2: 2
-monument black-blue: b10
-bag: r 7 k 3 b 3 g 5
-seed: 680153880282415355
-
-    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p
- 1  k  .  .  k  b  b  b  b  b  . r* 1K  b  .  .  .
- 2 2K  r  .  k  b  k  k  k  .  .  .  .  b  .  . r*
- 3  r  .  k  b  b  x  r  .  .  .  .  .  ~  b  .  .
- 4  b  b  b  b  .  .  .  .  g  .  .  .  .  b  ~  ~
- 5  k  k  .  k  .  g  .  .  .  .  g  g 2F r*  ~  ~
- 6  g  .  .  k  .  g  .  .  g  .  .  .  . 1T  ~  .
- 7  b  b  b  ~  .  .  .  g  r  .  .  .  ~  ~  ~  .
- 8  g  x  g  b  b  ~  b  r 1F  .  .  .  ~  .  .  .
- 9  g  .  .  r  r  g  b  b  b  b  ~  ~  ~  . r*  .
-10  g  #  #  .  . r* 2T  .  g  .  r  r  r  .  .  .
-11  r  #  #  g  r 2P  r  r  g  g  r  g  .  .  .  .
-"""
-
-
 def _revolts_won_outright(state, defender: int) -> list[str]:  # type: ignore[no-untyped-def]
     """Return the rival leader moves that start a revolt the attacker wins with no red."""
     won = []
@@ -215,16 +183,16 @@ def _revolts_won_outright(state, defender: int) -> list[str]:  # type: ignore[no
 
 def test_a_rival_s_leader_on_the_board_is_a_threat_to_the_search() -> None:
     """The hard tier's model of the reply counts revolts by leaders moved on the board (§4)."""
-    state = apply(parse_diagram(_LEFT_TO_LOSE), Action.parse("leader priest k2"))
+    state = apply(parse_diagram(LEFT_TO_LOSE), Action.parse("leader priest k2"))
     assert state.active_seat == 2
-    before_refill = (parse_diagram(_LEFT_TO_LOSE).hands[0], state.hands[1])
+    before_refill = (parse_diagram(LEFT_TO_LOSE).hands[0], state.hands[1])
     assert _revolts_won_outright(replace(state, hands=before_refill), 1) == ["leader farmer e10"]
     assert Action.parse("leader farmer e10") in [a for _, a in score_threats(state, 2)]
 
 
 @pytest.mark.parametrize("budget", [HARD_TEST_BUDGET, 30])
 def test_hard_does_not_leave_a_leader_to_lose(budget: int) -> None:
-    state = parse_diagram(_LEFT_TO_LOSE)
+    state = parse_diagram(LEFT_TO_LOSE)
     assert _revolts_won_outright(replace(state, active_seat=2), 1) == ["leader farmer e10"]
     for seed in range(6):
         move = choose_action(
