@@ -49,16 +49,15 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import engine
-from engine import Action, GameState, PlaceTile, SwapTiles
-from engine.botapi import RED
+from engine import Action, GameState
 
 from .decisions import quick_decision, settle, support
 from .evaluate import evaluate, squash
-from .heuristic import Scorer, score_actions, score_threats
-from .tiers import EASY_NOISE, decision_values, plan_lines
+from .heuristic import score_actions, score_threats
+from .tiers import EASY_NOISE, decision_values, keeping_leaders, plan_lines
 
 DEFAULT_ITERATIONS = 100  # the site's default budget: p95 within 1 s CPU (bench/bot_timing.py)
 DEFAULT_TIME_LIMIT = 2.5  # seconds: the wall-clock guard
@@ -167,53 +166,6 @@ def hard_policy(
         key=lambda kv: (kv[1].visits, kv[1].reward / max(kv[1].visits, 1), -rank[kv[0]]),
     )
     return lines[best[0]][0]
-
-
-def keeping_leaders(first: GameState, seat: int, lines: dict[str, list[Action]]) -> list[str]:
-    """Return the keys of ``lines`` that leave none of ``seat``'s leaders doomed, else all.
-
-    A leader is doomed when a rival leader entering an empty square beside
-    its kingdom's temples wins the revolt with no red committed, against the
-    leader's temples and every red left in the seat's hand at the end of the
-    line, before the refill (``heuristic.Scorer.doomed``, RULES.md §6.2,
-    §6.4). Where the seat can withdraw (§4), move or shield such a leader
-    this turn, only such lines stay: the search's play-outs rarely see the
-    rival's revolt, and left a leader to lose in 3 of 2 × 100 seat-games
-    (issue 26). Reads only the board and the seat's own hand, which every
-    deal shares; a line's decisions are answered by ``settle``.
-    """
-    keys = list(lines)
-    if first.pending is not None:
-        return keys
-    keep = [k for k in keys if not leaves_doomed(first, seat, lines[k])]
-    return keep or keys
-
-
-def leaves_doomed(state: GameState, seat: int, line: list[Action]) -> bool:
-    """Tell whether playing ``line`` in ``state`` leaves a leader of ``seat`` doomed."""
-    reds = state.hands[seat - 1][RED]
-    for action in line:
-        if state.is_over or state.active_seat != seat or state.pending is not None:
-            break
-        reds = min(reds, state.hands[seat - 1][RED])
-        if isinstance(action, PlaceTile) and action.color == RED:
-            reds -= 1
-        elif isinstance(action, SwapTiles):
-            reds -= action.counts[RED]
-        try:
-            state = settle(engine.apply(state, action))
-        except engine.IllegalActionError:
-            return False
-    if state.is_over:
-        return False
-    if state.active_seat == seat:
-        reds = state.hands[seat - 1][RED]  # the turn goes on: no refill yet (§12)
-    hands = list(state.hands)
-    hand = list(hands[seat - 1])
-    hand[RED] = max(0, min(hand[RED], reds))
-    hands[seat - 1] = (hand[0], hand[1], hand[2], hand[3])
-    scorer = Scorer(replace(state, hands=tuple(hands)), seat)
-    return any(scorer.doomed(c) for c in range(4))
 
 
 def centred_rewards(end: GameState, start: GameState, replier: int) -> list[float]:

@@ -190,13 +190,15 @@ def test_a_rival_s_leader_on_the_board_is_a_threat_to_the_search() -> None:
     assert Action.parse("leader farmer e10") in [a for _, a in score_threats(state, 2)]
 
 
-@pytest.mark.parametrize("budget", [HARD_TEST_BUDGET, 30])
-def test_hard_does_not_leave_a_leader_to_lose(budget: int) -> None:
+@pytest.mark.parametrize(
+    ("tier", "budget"), [("easy", 0), ("medium", 0), ("hard", HARD_TEST_BUDGET), ("hard", 30)]
+)
+def test_no_tier_leaves_a_leader_to_lose(tier: str, budget: int) -> None:
     state = parse_diagram(LEFT_TO_LOSE)
     assert _revolts_won_outright(replace(state, active_seat=2), 1) == ["leader farmer e10"]
     for seed in range(6):
         move = choose_action(
-            view_for(state, 1), None, tier="hard", seed=seed, iterations=budget, time_limit=NO_GUARD
+            view_for(state, 1), None, tier=tier, seed=seed, iterations=budget, time_limit=NO_GUARD
         )
         after = apply(state, move)
         after = replace(after, hands=(state.hands[0], after.hands[1]))  # no red drawn to help
