@@ -206,8 +206,10 @@ def leaves_doomed(state: GameState, seat: int, line: list[Action]) -> bool:
     """Tell whether playing ``line`` in ``state`` leaves a leader of ``seat`` doomed.
 
     ``line`` is one turn of ``seat``'s (``state.to_act``), played while legal
-    and the seat's turn; its reds are counted off the hand, the refill at
-    the turn's end is not (§12). See ``keeping_leaders``.
+    and the seat's turn; its reds (tiles, swaps, support committed in its own
+    conflicts) are counted off the hand, the refill at the turn's end is not
+    (§12): bench/bot_sanity.py seed 200, medium spent both reds on a revolt
+    and left its trader to one. See ``keeping_leaders``.
     """
     reds = state.hands[seat - 1][RED]
     for action in line:
@@ -219,9 +221,17 @@ def leaves_doomed(state: GameState, seat: int, line: list[Action]) -> bool:
         elif isinstance(action, SwapTiles):
             reds -= action.counts[RED]
         try:
-            state = settle(engine.apply(state, action))
+            state = engine.apply(state, action)
         except engine.IllegalActionError:
             return False
+        for _ in range(40):  # ``settle``, counting the reds the seat commits (§6.3)
+            p = state.pending
+            if p is None:
+                break
+            answer = quick_decision(state)
+            if isinstance(answer, CommitSupport) and p.seat == seat and p.support_color == "red":
+                reds -= answer.count  # committed, then the turn may end and refill (§12)
+            state = engine.apply(state, answer)
     if state.is_over:
         return False
     if state.active_seat == seat:
