@@ -11,17 +11,30 @@ lets the next seat reply: a node of the tree for that seat chooses, by UCB1
 on *its* component of the reward vector and among the replies available in
 this deal (ISMCTS), one of its best threats (``heuristic.score_threats``:
 wars, revolts, treasure grabs, catastrophes), or, when it has none worth
-``THREAT_FLOOR``, a quiet move, which is not played. A second threat may
-follow greedily; the rollout is then cut short and scored by medium's
-``evaluate``.
+``THREAT_FLOOR``, a quiet move. A second threat may follow greedily. The
+other seats' turns are then played out (``_play_out``, at most
+``ROLLOUT_PLIES`` plies) by the heuristic's best moves with easy's noise
+(``ROLLOUT_NOISE`` on the ``score_actions`` scale, among its 6 best), up to
+the searching seat's next turn, where the rollout is scored by medium's
+``evaluate`` (the searching seat, next to act, exempt from dangers). Each
+deal and each play-out differ, so more iterations average more futures:
+before the play-out, rollouts of one line hardly varied and 4× the
+iterations chose as 1× in 12 of 12 sampled positions (issue 26).
 
 The reward of a rollout is centred on its own deal: per seat, the evaluation
 at the rollout's end minus the evaluation of the dealt state before the line,
-squashed by a logistic into (0, 1) (``centred_rewards``). What a deal gets
+squashed by a logistic into (0, 1) (``centred_rewards``); a rollout that ends
+the game is rewarded by place, then margin (``final_rewards``, §13.2). What a deal gets
 wrong of the hidden tiles and totals is in both terms and cancels, and the
 rewards keep their spread through the whole game: a VP is worth about the
 same reward at ply 20 and at ply 200, where an uncentred squash saturates
 (issue 26). The reward vector, 3–4 players included, is backed up the path.
+
+Before the search, root lines that would leave one of the seat's leaders to a
+revolt a rival wins outright (``keeping_leaders``: the board and the seat's
+own hand decide it, §6.4) are dropped when another line keeps them all: a
+play-out that does not happen to play the rival's revolt would value the
+leader as if safe (issue 26: "leaders left to lose").
 
 The budget is ``iterations``; ``time_limit`` (seconds of wall clock) stops
 the search early on a slow machine, the one way a given view, history and
@@ -44,15 +57,17 @@ from engine import Action, GameState
 from .decisions import quick_decision, settle, support
 from .evaluate import evaluate, squash
 from .heuristic import score_actions, score_threats
-from .tiers import EASY_NOISE, decision_values, plan_lines
+from .tiers import EASY_NOISE, decision_values, keeping_leaders, plan_lines
 
-DEFAULT_ITERATIONS = 200  # the site's default budget
+DEFAULT_ITERATIONS = 100  # the site's default budget: p95 within 1 s CPU (bench/bot_timing.py)
 DEFAULT_TIME_LIMIT = 2.5  # seconds: the wall-clock guard
 EXPLORATION = 0.15  # rewards of lines a VP apart differ by about 0.12 (REWARD_SCALE)
 REWARD_SCALE = 6.0  # evaluation units (about 3 per VP) squashed into a reward (evaluate.squash)
 PRIOR_VISITS = 3  # how many visits medium's valuation of a root move is worth
 ROLLOUT_LIMIT = 12  # plies at most after the tree, before the evaluation
 THREAT_FLOOR = 0.5  # an opponent's threat worth less than this is not played
+ROLLOUT_PLIES = 8  # plies of the other seats' turns played out after the reply (0: none)
+ROLLOUT_NOISE = 0.35  # score_actions units (about 3 per VP): easy's noise in the play-out
 QUIET = "quiet"  # the key of an opponent's quiet move in the tree
 
 
@@ -136,7 +151,8 @@ def hard_policy(
         lines[key] = line
         reward = squash([value - base], REWARD_SCALE)[0]
         root.children[key] = Node(seat, PRIOR_VISITS, PRIOR_VISITS * reward, PRIOR_VISITS)
-    keys = list(lines)  # medium's order, best first
+    keys = keeping_leaders(first, seat, lines)  # medium's order, best first
+    root.children = {k: root.children[k] for k in keys}
     rank = {k: i for i, k in enumerate(keys)}
     for i in range(max(1, iterations)):
         if i and time.perf_counter() - started > time_limit:
@@ -157,12 +173,38 @@ def centred_rewards(end: GameState, start: GameState, replier: int) -> list[floa
 
     ``start`` is the dealt state before the root's line, ``end`` the state the
     rollout reached; both are evaluated with the dangers of every seat but
-    ``replier`` (``evaluate``'s ``exempt``) and the difference squashed with
-    ``REWARD_SCALE``: 0.5 means the seat is where it started.
+    ``replier`` (``evaluate``'s ``exempt``: the seat to act at ``end``) and the
+    difference squashed with ``REWARD_SCALE``: 0.5 means the seat is where it
+    started. A finished ``end`` is scored by ``final_rewards``.
     """
+    if end.is_over:
+        return final_rewards(end)
     after = evaluate(end, exempt=replier)
     before = evaluate(start, exempt=replier)
     return squash([a - b for a, b in zip(after, before, strict=True)], REWARD_SCALE)
+
+
+def final_rewards(end: GameState) -> list[float]:
+    """Return per seat (index seat - 1) the reward of a finished game (RULES.md §13.2).
+
+    The place counts most: a seat that beats every other gets 0.75–1.0, one
+    beaten by every other 0–0.25, in between by the share of seats beaten;
+    within that band the final-score margin over the best other seat, squashed
+    (``REWARD_SCALE`` VP), keeps a safe win above a narrow one. A squash of the
+    evaluation's ``WIN_BONUS`` would give every winning line the same 0.999
+    (issue 26).
+    """
+    ranking = {p.seat: p for p in engine.final_ranking(end)}
+    n = end.num_players
+    out = []
+    for s in range(1, n + 1):
+        mine = ranking[s]
+        beaten = sum(1 for o in ranking.values() if o.rank > mine.rank)
+        tied = sum(1 for o in ranking.values() if o.rank == mine.rank) - 1
+        share = (beaten + 0.5 * tied) / (n - 1)
+        margin = mine.score - max(ranking[o].score for o in ranking if o != s)
+        out.append(0.75 * share + 0.25 * squash([float(margin)], REWARD_SCALE)[0])
+    return out
 
 
 def _iterate(
@@ -178,8 +220,9 @@ def _iterate(
     The line's actions are played while legal in this deal; decisions they
     raise are answered by ``quick_decision``; the rest of the turn, if any,
     by the best ``score_actions`` move. The next seat then chooses in the
-    tree, by UCB1 on its own reward, among its best threats (``QUIET``, a quiet move that is
-    not played, when it has none); a second threat of its follows greedily.
+    tree, by UCB1 on its own reward, among its best threats (``QUIET`` when it has none);
+    a second threat of its follows greedily, and the other seats' turns are played out
+    (``_play_out``).
     """
     node = root.children[key]
     path = [root, node]
@@ -212,10 +255,15 @@ def _iterate(
                 pass  # a threatening leader move that would unite kingdoms (§4.1)
             else:
                 state = _second_threat(state, actor, rng)
-    # Dangers are those left to every seat but the replying one (who may still act), whichever
-    # way the reply went, so that lines are compared alike.
     replier = turn % state.num_players + 1
-    rewards = centred_rewards(state, start, replier)
+    if ROLLOUT_PLIES:
+        state = _play_out(state, turn, cands, rng)
+        exempt = turn
+    else:
+        exempt = replier
+    # Dangers are those left to every seat but ``exempt`` (who may still act), whichever
+    # way the reply went, so that lines are compared alike.
+    rewards = centred_rewards(state, start, exempt)
     for n in path:
         n.visits += 1
         n.reward += rewards[n.seat - 1]
@@ -229,6 +277,26 @@ def _finish_turn(state: GameState, turn: int, cands: Candidates) -> GameState:
             action = quick_decision(state)
         else:
             action = cands.scored(state, turn)[0][1]
+        state = engine.apply(state, action)
+        plies += 1
+    return settle(state)
+
+
+def _play_out(state: GameState, turn: int, cands: Candidates, rng: random.Random) -> GameState:
+    """Return ``state`` after the other seats' turns, played on to ``turn``'s next (module doc).
+
+    Ordinary actions: one of the 6 best ``score_actions`` moves (RULES.md §2),
+    by score plus up to ``ROLLOUT_NOISE``; decisions by ``quick_decision``. At
+    most ``ROLLOUT_PLIES`` plies; the result has no decision pending. Reads
+    only ``state``, a deal from the searching seat's view.
+    """
+    plies = 0
+    while not state.is_over and state.active_seat != turn and plies < ROLLOUT_PLIES:
+        if state.pending is not None:
+            action = quick_decision(state)
+        else:
+            scored = cands.scored(state, state.active_seat)
+            action = max(scored[:6], key=lambda sa: sa[0] + ROLLOUT_NOISE * rng.random())[1]
         state = engine.apply(state, action)
         plies += 1
     return settle(state)

@@ -474,7 +474,7 @@ def score_threats(state: GameState, seat: int) -> list[tuple[float, engine.Actio
     """Return ``[(score, action)]`` for ``seat``'s conflict and treasure moves only, fast.
 
     The hard tier's model of an opponent's reply: wars started by a tile
-    between two kingdoms (§7.1), revolts by a leader placed next to a temple
+    between two kingdoms (§7.1), revolts by a leader placed or moved next to a temple
     of a kingdom holding a rival (§4.4, §6), traders and tiles that take
     treasures (§9), and catastrophes that strand leaders (§10), without
     building the whole ``legal_actions``. The actions are legal by
@@ -500,7 +500,10 @@ def score_threats(state: GameState, seat: int) -> list[tuple[float, engine.Actio
         if nk[s] == 1 and not river and any(board[y] == TEMPLE for y in NEIGHBOURS[s]):
             k = sc.square(s)[0][0]
             for who, c, _ in reg.leaders[k]:
-                if who != seat and on_board[c] < 0:
+                if who != seat:
+                    # From the supply or moved from the board (§4): a leader already placed
+                    # elsewhere starts the revolt as well (issue 26: left out, the search
+                    # never saw a doomed leader taken, and left it to lose).
                     out.append((sc.leader(c, s), PlaceLeader(c, s)))
             if on_board[TRADER] < 0 and sc.spot(s)[2] >= 2:
                 out.append((sc.leader(TRADER, s), PlaceLeader(TRADER, s)))

@@ -12,14 +12,16 @@ import random
 from dataclasses import replace
 
 import engine
-from engine import Action, CommitSupport, GameState, Pass, SwapTiles
+from engine import Action, CommitSupport, GameState, Pass, PlaceTile, SwapTiles
+from engine.botapi import RED
 
 from .common import binomial_cdf, scoring_tiles, unseen_fractions
 from .decisions import COLOUR_INDEX, quick_decision, settle, support
 from .evaluate import evaluate
-from .heuristic import score_actions
+from .heuristic import Scorer, score_actions
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
+EASY_GUARD = 30  # easy's best actions looked at for one that keeps its leaders (issue 26)
 MEDIUM_FIRST = 8  # medium's candidate first actions
 MEDIUM_SECOND = 5  # and second actions for each first
 MEDIUM_LAST = 10  # candidates when only one action is left
@@ -34,12 +36,22 @@ def random_policy(state: GameState, seat: int, rng: random.Random) -> Action:
 
 
 def easy_policy(state: GameState, seat: int, rng: random.Random) -> Action:
-    """Return the best-scoring action one action ahead, with a little noise (``heuristic``)."""
+    """Return the best-scoring action one action ahead, with a little noise (``heuristic``).
+
+    A turn's last action is the best of the first ``EASY_GUARD`` that leaves no
+    leader of ``seat`` doomed (``leaves_doomed``), when one does.
+    """
     if state.pending is not None:
         return quick_decision(state)
     scored = score_actions(state, seat)
-    best = max(scored, key=lambda sa: sa[0] + EASY_NOISE * rng.random())
-    return best[1]
+    ranked = sorted(scored, key=lambda sa: -(sa[0] + EASY_NOISE * rng.random()))
+    if state.actions_left == 1:
+        # The turn's last action keeps the seat's leaders from a certain revolt if one of
+        # the best few can (``keeping_leaders``, issue 26).
+        for _, action in ranked[:EASY_GUARD]:
+            if not leaves_doomed(state, seat, [action]):
+                return action
+    return ranked[0][1]
 
 
 def top(scored: list[tuple[float, Action]], k: int) -> list[Action]:
@@ -168,6 +180,70 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
     return lines
 
 
+def keeping_leaders(first: GameState, seat: int, lines: dict[str, list[Action]]) -> list[str]:
+    """Return the keys of ``lines`` that leave none of ``seat``'s leaders doomed, else all.
+
+    ``first`` is a deal of the seat's view with ``seat`` to act, ``lines``
+    maps a key to a turn's actions (best first); the keys come back in that
+    order. A leader is doomed when a rival leader entering an empty square
+    beside its kingdom's temples wins the revolt with no red committed,
+    against the leader's temples and every red left in the seat's hand at the
+    end of the line, before the refill (``heuristic.Scorer.doomed``, RULES.md
+    §6.2, §6.4). Where the seat can withdraw (§4), move or shield such a
+    leader this turn, only such lines stay: medium's danger term and hard's
+    play-outs weighed a certain loss against a tile's VP, and both left
+    leaders to lose (``bench/bot_sanity.py``, issue 26). Reads the board and
+    the seat's own hand; a line's decisions are answered by ``settle``.
+    """
+    keys = list(lines)
+    if first.pending is not None:
+        return keys
+    keep = [k for k in keys if not leaves_doomed(first, seat, lines[k])]
+    return keep or keys
+
+
+def leaves_doomed(state: GameState, seat: int, line: list[Action]) -> bool:
+    """Tell whether playing ``line`` in ``state`` leaves a leader of ``seat`` doomed.
+
+    ``line`` is one turn of ``seat``'s (``state.to_act``), played while legal
+    and the seat's turn; its reds (tiles, swaps, support committed in its own
+    conflicts) are counted off the hand, the refill at the turn's end is not
+    (§12): bench/bot_sanity.py seed 200, medium spent both reds on a revolt
+    and left its trader to one. See ``keeping_leaders``.
+    """
+    reds = state.hands[seat - 1][RED]
+    for action in line:
+        if state.is_over or state.active_seat != seat or state.pending is not None:
+            break
+        reds = min(reds, state.hands[seat - 1][RED])
+        if isinstance(action, PlaceTile) and action.color == RED:
+            reds -= 1
+        elif isinstance(action, SwapTiles):
+            reds -= action.counts[RED]
+        try:
+            state = engine.apply(state, action)
+        except engine.IllegalActionError:
+            return False
+        for _ in range(40):  # ``settle``, counting the reds the seat commits (§6.3)
+            p = state.pending
+            if p is None:
+                break
+            answer = quick_decision(state)
+            if isinstance(answer, CommitSupport) and p.seat == seat and p.support_color == "red":
+                reds -= answer.count  # committed, then the turn may end and refill (§12)
+            state = engine.apply(state, answer)
+    if state.is_over:
+        return False
+    if state.active_seat == seat:
+        reds = state.hands[seat - 1][RED]  # the turn goes on: no refill yet (§12)
+    hands = list(state.hands)
+    hand = list(hands[seat - 1])
+    hand[RED] = max(0, min(hand[RED], reds))
+    hands[seat - 1] = (hand[0], hand[1], hand[2], hand[3])
+    scorer = Scorer(replace(state, hands=tuple(hands)), seat)
+    return any(scorer.doomed(c) for c in range(4))
+
+
 def plan_turn(state: GameState, seat: int) -> tuple[float, list[Action]]:
     """Return the best ``(evaluation, actions)`` over candidate first × second actions (§2)."""
     return plan_lines(state, seat)[0]
@@ -181,10 +257,18 @@ def decision_values(state: GameState, seat: int) -> list[tuple[float, Action]]:
 
 
 def medium_policy(state: GameState, seat: int, rng: random.Random) -> Action:
-    """Return the first action of the best planned turn, or a decision's answer."""
+    """Return the first action of the best planned turn, or a decision's answer.
+
+    Among the planned turns, those that leave a leader of ``seat`` to a revolt
+    a rival wins outright are played only when no other is left
+    (``keeping_leaders``).
+    """
     if state.pending is not None:
         return medium_decision(state, seat)
-    return plan_turn(state, seat)[1][0]
+    lines: dict[str, list[Action]] = {}
+    for _, line in plan_lines(state, seat):
+        lines.setdefault(" ; ".join(str(a) for a in line), line)
+    return lines[keeping_leaders(state, seat, lines)[0]][0]
 
 
 __all__ = ["CommitSupport", "easy_policy", "medium_policy", "plan_turn", "random_policy"]

@@ -13,6 +13,37 @@ from engine.bots import choose_action
 HARD_TEST_BUDGET = 3  # iterations: enough to run every path of the search, fast
 NO_GUARD = 600.0  # seconds: the wall-clock guard never cuts a test search short
 
+# Hard against hard, bench/bot_sanity.py seed 203, ply 154: seat 1's farmer on i8 has 2
+# temples (h8, i7) and no red in hand; seat 2's farmer, on the board at m5, may move to e10
+# beside 3 (e9, e11, f10) and take it (§4, §6.4). Hard left it there and lost it.
+LEFT_TO_LOSE = """
+players: 2
+active: 1
+actions: 1
+hand 1: k b b b b
+hand 2: r r k b b b
+vp 1: red 9 black 33 blue 14 green 10 treasures 2
+vp 2: red 20 black 27 blue 34 green 20 treasures 3
+catastrophes 1: 0
+catastrophes 2: 2
+monument black-blue: b10
+bag: r 7 k 3 b 3 g 5
+seed: 680153880282415355
+
+    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p
+ 1  k  .  .  k  b  b  b  b  b  . r* 1K  b  .  .  .
+ 2 2K  r  .  k  b  k  k  k  .  .  .  .  b  .  . r*
+ 3  r  .  k  b  b  x  r  .  .  .  .  .  ~  b  .  .
+ 4  b  b  b  b  .  .  .  .  g  .  .  .  .  b  ~  ~
+ 5  k  k  .  k  .  g  .  .  .  .  g  g 2F r*  ~  ~
+ 6  g  .  .  k  .  g  .  .  g  .  .  .  . 1T  ~  .
+ 7  b  b  b  ~  .  .  .  g  r  .  .  .  ~  ~  ~  .
+ 8  g  x  g  b  b  ~  b  r 1F  .  .  .  ~  .  .  .
+ 9  g  .  .  r  r  g  b  b  b  b  ~  ~  ~  . r*  .
+10  g  #  #  .  . r* 2T  .  g  .  r  r  r  .  .  .
+11  r  #  #  g  r 2P  r  r  g  g  r  g  .  .  .  .
+"""
+
 
 @dataclass
 class Seen:

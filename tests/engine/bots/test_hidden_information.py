@@ -12,10 +12,12 @@ from dataclasses import replace
 
 import pytest
 
-from engine import GameState, view_for
+from engine import Determinizer, GameState, parse_diagram, view_for
 from engine.bots import choose_action
+from engine.bots.hard import keeping_leaders
+from engine.bots.tiers import plan_lines
 
-from .bot_helpers import NO_GUARD, Seen, bot_move, random_positions
+from .bot_helpers import LEFT_TO_LOSE, NO_GUARD, Seen, bot_move, random_positions
 
 
 def _scramble(state: GameState, seat: int, rng: random.Random) -> GameState:
@@ -80,7 +82,9 @@ LATE = list(random_positions(4, seed=17, late=25))  # near the end, where reward
 
 def test_search_at_a_real_budget_ignores_what_the_seat_cannot_see() -> None:
     """The hard tier's search (issue 26: rewards centred per deal, many deals, the
-    tie-break by medium's order) gives the same answer on twin positions."""
+    other seats' turns played out by the heuristic on each deal, finished games
+    rewarded by place, the tie-break by medium's order) gives the same answer on
+    twin positions."""
     rng = random.Random(11)
     for k, seen in enumerate(POSITIONS[:6] + LATE):
         seat = seen.state.to_act
@@ -99,3 +103,34 @@ def test_search_at_a_real_budget_ignores_what_the_seat_cannot_see() -> None:
             for s in (seen.state, other)
         ]
         assert answers[0] == answers[1]
+
+
+def test_the_guard_of_leaders_reads_only_what_the_seat_sees() -> None:
+    """Which root lines keep every leader from a certain revolt (``hard.keeping_leaders``,
+    issue 26) depends on the board and the seat's own hand only: twin positions, other
+    hands, bag and hidden totals re-dealt, give the same lines and the same choice."""
+    state = parse_diagram(LEFT_TO_LOSE)
+    rng = random.Random(5)
+    view = view_for(state, 1)
+    twins = [state] + [_scramble(state, 1, rng) for _ in range(2)]
+    kept = []
+    choices = []
+    for twin in twins:
+        assert view_for(twin, 1) == view
+        assert twin.hands[1] != state.hands[1] or twin.bag != state.bag or twin is state
+        first = Determinizer(view_for(twin, 1)).sample(random.Random(1))
+        lines = {" ; ".join(map(str, line)): line for _, line in plan_lines(first, 1)}
+        kept.append(keeping_leaders(first, 1, lines))
+        assert 0 < len(kept[-1]) < len(lines)  # some lines leave the farmer on i8 to lose
+        choices.append(
+            choose_action(
+                view_for(twin, 1),
+                None,
+                tier="hard",
+                seed=0,
+                iterations=SEARCH_BUDGET,
+                time_limit=NO_GUARD,
+            )
+        )
+    assert kept[0] == kept[1] == kept[2]
+    assert choices[0] == choices[1] == choices[2]

@@ -8,16 +8,27 @@ with nothing to do (§11), a leader left to a revolt it must lose (§4, §6).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from engine import Action, Pass, SwapTiles, legal_actions, view_for
+from engine import (
+    Action,
+    Pass,
+    PlaceLeader,
+    SwapTiles,
+    apply,
+    legal_actions,
+    parse_diagram,
+    view_for,
+)
 from engine.bots import choose_action
 from engine.bots.common import scoring_tiles
-from engine.bots.heuristic import PASS_SCORE, WITHDRAW_SCORE, score_actions
-from engine.bots.tiers import plan_lines
+from engine.bots.heuristic import PASS_SCORE, WITHDRAW_SCORE, score_actions, score_threats
+from engine.bots.tiers import leaves_doomed, plan_lines
 
 from ..engine_helpers import position
-from .bot_helpers import HARD_TEST_BUDGET, NO_GUARD
+from .bot_helpers import HARD_TEST_BUDGET, LEFT_TO_LOSE, NO_GUARD
 
 TIERS = ("easy", "medium", "hard")
 
@@ -151,3 +162,84 @@ def test_no_leader_is_placed_where_any_rival_takes_it() -> None:
     assert move in legal_actions(state)
     scored = {a: v for v, a in score_actions(state, 1)}
     assert scored[move] <= WITHDRAW_SCORE < PASS_SCORE
+
+
+def _revolts_won_outright(state, defender: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """Return the rival leader moves that start a revolt the attacker wins with no red."""
+    won = []
+    for action in legal_actions(state):
+        if not isinstance(action, PlaceLeader):
+            continue
+        conf = apply(state, action).conflict
+        if (
+            conf is not None
+            and conf.kind == "revolt"
+            and conf.defender == defender
+            and conf.attacker_base > conf.defender_base + state.hands[defender - 1][0]
+        ):
+            won.append(str(action))
+    return won
+
+
+def test_a_rival_s_leader_on_the_board_is_a_threat_to_the_search() -> None:
+    """The hard tier's model of the reply counts revolts by leaders moved on the board (§4)."""
+    state = apply(parse_diagram(LEFT_TO_LOSE), Action.parse("leader priest k2"))
+    assert state.active_seat == 2
+    before_refill = (parse_diagram(LEFT_TO_LOSE).hands[0], state.hands[1])
+    assert _revolts_won_outright(replace(state, hands=before_refill), 1) == ["leader farmer e10"]
+    assert Action.parse("leader farmer e10") in [a for _, a in score_threats(state, 2)]
+
+
+@pytest.mark.parametrize(
+    ("tier", "budget"), [("easy", 0), ("medium", 0), ("hard", HARD_TEST_BUDGET), ("hard", 30)]
+)
+def test_no_tier_leaves_a_leader_to_lose(tier: str, budget: int) -> None:
+    state = parse_diagram(LEFT_TO_LOSE)
+    assert _revolts_won_outright(replace(state, active_seat=2), 1) == ["leader farmer e10"]
+    for seed in range(6):
+        move = choose_action(
+            view_for(state, 1), None, tier=tier, seed=seed, iterations=budget, time_limit=NO_GUARD
+        )
+        after = apply(state, move)
+        after = replace(after, hands=(state.hands[0], after.hands[1]))  # no red drawn to help
+        assert _revolts_won_outright(after, 1) == [], (seed, str(move))
+
+
+# Medium against medium, bench/bot_sanity.py seed 200, ply 52: seat 2's farmer to b1 revolts
+# against seat 1's on b3 (b1 has 3 temples); seat 2 wins it by committing both its reds, and
+# its trader on c8 (1 temple, b8) is then left to seat 1's trader moved to b3 (2 temples).
+_SPENT_REDS = """
+players: 2
+active: 2
+actions: 1
+hand 1: r k b b b g
+hand 2: r r b b b g
+vp 1: red 7 black 8 blue 2 green 3 treasures 0
+vp 2: red 6 black 2 blue 4 green 2 treasures 1
+catastrophes 1: 0
+catastrophes 2: 2
+bag: r 27 k 20 b 24 g 22
+seed: 6260123591191214752
+
+    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p
+ 1  r  .  r  k  ~  ~  ~  ~  ~  . r*  .  ~  .  .  .
+ 2 1P r* 1K  .  ~ 1T  .  .  .  .  .  .  ~  .  . r*
+ 3  g 1F  r  ~  ~ r*  .  .  .  .  .  .  ~  ~  .  .
+ 4  b  b  b  ~  .  .  .  .  .  .  .  .  .  ~  ~  ~
+ 5  k  g  .  .  .  .  .  .  .  .  .  .  . r*  ~  ~
+ 6  k  g  .  .  .  .  .  .  .  .  .  .  .  .  ~  .
+ 7  ~  b  b  b  .  .  .  . r*  .  .  .  ~  ~  ~  .
+ 8  g  r 2T  ~  ~  ~  ~  .  .  .  .  .  ~  .  .  .
+ 9  g  .  x  .  .  .  ~  ~  ~  ~  ~  ~  ~  . r*  .
+10  .  x 2K  r  . r*  .  .  .  .  .  .  .  .  .  .
+11  .  .  g  .  .  .  .  .  .  . r*  .  .  .  .  .
+"""
+
+
+def test_reds_spent_in_the_seat_s_own_revolt_leave_its_leaders_bare() -> None:
+    state = parse_diagram(_SPENT_REDS)
+    revolt = Action.parse("leader farmer b1")
+    assert leaves_doomed(state, 2, [revolt])
+    assert not leaves_doomed(state, 2, [Action.parse("leader priest e10")])
+    for tier in ("medium", "hard"):
+        assert _choose(state, 2, tier) != revolt

@@ -7,13 +7,17 @@ reward early and late, where a squash of the raw evaluation saturated.
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
-from engine import GameState
+import engine
+from engine import GameState, Pass
+from engine.bots.decisions import settle
 from engine.bots.evaluate import evaluate, squash
-from engine.bots.hard import REWARD_SCALE, centred_rewards
+from engine.bots.hard import REWARD_SCALE, Candidates, _play_out, centred_rewards, final_rewards
 
 from ..engine_helpers import position
+from .bot_helpers import random_positions
 
 
 def _with_vp(state: GameState, seat: int, extra: tuple[int, int, int, int]) -> GameState:
@@ -52,3 +56,38 @@ def test_a_vp_is_worth_about_as_much_late_as_early() -> None:
         for s in (_late(), _with_vp(_late(), 1, (1, 1, 1, 1)))
     ]
     assert raw[1] - raw[0] < late
+
+
+def test_a_finished_game_is_rewarded_by_place_then_margin() -> None:
+    """Winning lines keep their spread: a wider win is worth more, every win more than a loss."""
+    start = _with_vp(_with_vp(_early(), 1, (10, 10, 10, 10)), 2, (8, 8, 8, 8))
+    narrow = replace(start, is_over=True)
+    wide = replace(_with_vp(start, 2, (-4, -4, -4, -4)), is_over=True)
+    won_narrow, lost_narrow = centred_rewards(narrow, start, 2)
+    won_wide, lost_wide = centred_rewards(wide, start, 2)
+    assert final_rewards(narrow) == [won_narrow, lost_narrow]
+    assert 0.75 < won_narrow < won_wide < 1.0
+    assert 0.0 < lost_wide < lost_narrow < 0.25
+    # A tie on the score sheets: both seats half way (RULES.md §13.2 breaks it on the next colour).
+    level = replace(start, vp=(start.vp[0], start.vp[0]), is_over=True)
+    assert final_rewards(level) == [0.5, 0.5]
+
+
+def test_a_play_out_stops_when_the_searching_seat_is_to_act_again() -> None:
+    """After the reply, the other seats' turns are played out, and no further (issue 26)."""
+    rng = random.Random(3)
+    played = 0
+    for seen in random_positions(6, seed=23):
+        state = seen.state
+        turn = state.to_act
+        assert turn is not None
+        if state.pending is not None or state.active_seat != turn:
+            continue
+        state = settle(engine.apply(state, Pass()))
+        if state.actions_left == 1 and state.active_seat == turn:
+            state = settle(engine.apply(state, Pass()))
+        end = _play_out(state, turn, Candidates(), rng)
+        assert end.is_over or end.active_seat == turn
+        assert end.pending is None
+        played += 1
+    assert played >= 3
