@@ -25,7 +25,8 @@ from django.http import HttpRequest
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject, lazy
 
-from games.models import Profile
+from games.models import Game, Profile, Seat
+from games.selectors.games import seat_for
 from games.text.seats import display_name
 
 _CACHE = "_games_viewer"
@@ -37,9 +38,16 @@ class Viewer:
 
     ``id`` the user's id (None: signed out); ``display_name`` as other players see it
     (``""`` signed out); ``language`` the language code the page speaks (``"en"``,
-    ``"zh-hans"``); ``time_zone`` an IANA name (``"Europe/Paris"``); ``seat`` the viewer's
-    seat (1–4) in the game a page shows, None for a spectator or a page of no game
-    (``at_seat``). ``is_authenticated``, ``is_anonymous`` and ``pk`` read as a user's do.
+    ``"zh-hans"``); ``time_zone`` an IANA name (``"Europe/Paris"``).
+
+    In the game a page shows (``viewer_in_game``, the one look-up of the viewer's seat in
+    a request): ``seat`` the viewer's seat (1–4), None for a spectator, before the start
+    or on a page of no game; ``seated`` whether they hold a seat (also before the start,
+    when it has no number yet); ``seat_is_bot`` whether a bot account holds it;
+    ``seat_dropped`` whether it was dropped (resigned or timed out, issue 6);
+    ``confirm_actions`` the player's wish to confirm each action in words (``Profile``).
+    ``is_authenticated``, ``is_anonymous`` and ``pk`` read as a user's do, so a ``Viewer``
+    serves the selectors that ask only who is looking (``selectors.games.UserLike``).
     """
 
     id: int | None
@@ -47,6 +55,10 @@ class Viewer:
     language: str
     time_zone: str
     seat: int | None = None
+    seated: bool = False
+    seat_is_bot: bool = False
+    seat_dropped: bool = False
+    confirm_actions: bool = True
 
     @property
     def pk(self) -> int | None:
@@ -66,11 +78,7 @@ class Viewer:
     @property
     def is_spectator(self) -> bool:
         """Whether the viewer holds no seat in the game the page shows."""
-        return self.seat is None
-
-    def at_seat(self, seat: int | None) -> Viewer:
-        """Return this viewer seated at ``seat`` (None: a spectator) in the page's game."""
-        return replace(self, seat=seat)
+        return not self.seated
 
 
 def _zone_of(user: Any) -> str:
@@ -99,6 +107,41 @@ def viewer_for_user(user: Any, *, language: str | None = None) -> Viewer:
     )
 
 
+def _confirm_actions(user: Any) -> bool:
+    try:
+        return bool(user.profile.confirm_actions)
+    except Profile.DoesNotExist:
+        return True
+
+
+def viewer_at_seat(seat: Seat, *, language: str | None = None) -> Viewer:
+    """Return the ``Viewer`` of the person holding ``seat``, seated at it.
+
+    ``seat`` comes with its user and profile (``selectors.games.with_seats``): no query.
+    """
+    return replace(
+        viewer_for_user(seat.user, language=language),
+        seat=seat.position,
+        seated=True,
+        seat_is_bot=seat.is_bot,
+        seat_dropped=seat.dropped_at is not None,
+        confirm_actions=_confirm_actions(seat.user),
+    )
+
+
+def viewer_in_game(user: Any, game: Game, *, language: str | None = None) -> Viewer:
+    """Return the ``Viewer`` of ``user`` (a row or ``AnonymousUser``) looking at ``game``.
+
+    The one look-up of the viewer's seat (``selectors.games.seat_for``) for a page: every
+    context builder reads it from the ``Viewer`` it is given. ``game`` comes with its
+    seats (``with_seats``): no query.
+    """
+    seat = seat_for(game, user) if user is not None else None
+    if seat is None:
+        return viewer_for_user(user, language=language)
+    return viewer_at_seat(seat, language=language)
+
+
 def viewer_of(request: HttpRequest) -> Viewer:
     """Return the request's ``Viewer``, resolved on first use and kept for the request."""
     known = getattr(request, _CACHE, None)
@@ -108,10 +151,11 @@ def viewer_of(request: HttpRequest) -> Viewer:
     return known
 
 
-def viewer_seated(request: HttpRequest, seat: int | None) -> Viewer:
-    """Return the request's ``Viewer`` at ``seat`` in the game the page shows (None: a
-    spectator), and keep it for the request: the page's ``viewer`` and ``user`` are it."""
-    viewer = viewer_of(request).at_seat(seat)
+def viewer_seated(request: HttpRequest, game: Game) -> Viewer:
+    """Return the request's ``Viewer`` in ``game`` (``viewer_in_game``) and keep it for the
+    request: the page's ``viewer`` and ``user`` are it. A view calls it once, when it has
+    the game it renders, and passes the ``Viewer`` to every context builder."""
+    viewer = viewer_in_game(getattr(request, "user", None), game)
     setattr(request, _CACHE, viewer)
     return viewer
 
