@@ -27,7 +27,7 @@ from games.selectors.games import seat_infos, seats_away_until
 from games.selectors.moves import LOG_PLIES, moves_recent
 from games.selectors.people import quiet_hours_of, vacation_current, vacations_until
 from games.text.gamelog import log_entries, marked_html
-from games.text.seats import SeatInfo, display_name, seat_label
+from games.text.seats import SeatInfo, display_name
 from games.web.community_page import since_chat
 from games.web.header import GameHeader
 from games.web.view_context import view_context
@@ -218,7 +218,10 @@ def game_context(
             and (game.is_public or game.invite_token in (invite_tokens or []))
         ),
         "invite_url": (f"/games/{game.pk}/invite/{game.invite_token}" if seated else ""),
-        "open_seats": [display_name(s.user) for s in game.seats.all()],
+        # The waiting room's list of who sat down (a started game names them on the board).
+        "open_seats": [display_name(s.user) for s in game.seats.all()]
+        if game.state is None
+        else [],
         "my_turn": game.status == Game.Status.ACTIVE
         and position is not None
         and position == game.to_act_seat,
@@ -249,13 +252,9 @@ def game_context(
     for entry in since_entries:
         changed |= entry["squares"]
     # "+1 red": the points scored since the viewer's last move, or by it when it is the last.
-    recent = ([m for m in moves if m.ply > last_mine] if last_mine else []) or moves[-1:]
-    scored = [
-        e
-        for m in recent
-        for e in engine.visible_events(m.events, position, game_over=game_over)
-        if e.get("code") == "vp_scored"
-    ]
+    # The visible events the log read already (one entry per move).
+    recent = ([e for e in entries if e["ply"] > last_mine] if last_mine else []) or entries[-1:]
+    scored = [ev for e in recent for ev in e["events"] if ev.get("code") == "vp_scored"]
     ctx.update(view_context(view, seats, changed=changed, scored=scored))
     # The window's plies (an undo leaves fewer than LOG_PLIES rows in it: fewer items).
     log = [e for e in entries if e["ply"] > game.version - LOG_PLIES]
@@ -276,7 +275,6 @@ def game_context(
         since_chat=since_chat(game, viewer, since=_move_time(moves, last_mine))
         if since_entries
         else [],
-        to_act_label=seat_label(seats, game.to_act_seat),
         can_replay=game_over or position is not None,
         can_rematch=game.status == Game.Status.FINISHED and seated and not viewer.seat_is_bot,
     )
