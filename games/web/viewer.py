@@ -7,8 +7,11 @@ in every page: ``user`` (the row), ``request`` (``request.user``), ``perms`` and
 ``messages`` (each holding the request or the user). ``page_values`` (a context processor,
 listed after Django's) replaces them on the site's own pages with small frozen values: the
 ``Viewer``, a ``PageRequest`` with what the templates read of the request, and the
-messages themselves. The admin and allauth's pages keep Django's values (they are not the
-site's templates; the admin is staff-only and has its own leak tests).
+messages themselves. allauth's pages (sign-up, login, password, email; drawn inside the
+site's layout) get the same values: their templates read only ``user.is_authenticated``
+and ``{% user_display user %}`` (``games.text.seats.display_name`` reads a ``Viewer``),
+and the layout reads ``request.url_name`` and ``signup_bot_tier``. The admin keeps
+Django's values (staff-only, with its own leak tests).
 
 Template tags, which are code, reach the request through ``request_of(context)`` (the
 ``RequestContext``'s own attribute, which no template variable names).
@@ -167,7 +170,8 @@ class PageRequest:
     The attribute names are the ``HttpRequest``'s, so ``{{ request.get_full_path }}`` reads
     the same: ``method`` (``"GET"``), ``path`` and ``get_full_path`` (with the query
     string), ``scheme`` (``"https"``), ``get_host`` (``"example.com:8000"``), ``htmx``
-    (whether HTMX asked for a partial).
+    (whether HTMX asked for a partial); ``url_name`` the name of the page's URL pattern
+    (``"account_signup"``, ``""`` when none), read of ``request.resolver_match``.
     """
 
     method: str
@@ -176,6 +180,7 @@ class PageRequest:
     scheme: str
     get_host: str
     htmx: bool
+    url_name: str = ""
 
     @classmethod
     def of(cls, request: HttpRequest) -> PageRequest:
@@ -187,31 +192,45 @@ class PageRequest:
             scheme=str(request.scheme),
             get_host=request.get_host(),
             htmx=bool(getattr(request, "htmx", False)),
+            url_name=str(getattr(getattr(request, "resolver_match", None), "url_name", "") or ""),
         )
 
 
-def _site_page(request: HttpRequest) -> bool:
-    """Whether ``request`` is answered by the site's own views (not the admin's, allauth's)."""
+def page_of(request: HttpRequest) -> str:
+    """Return whose page answers ``request``: ``"site"``, ``"allauth"`` or ``"other"``
+    (the admin)."""
     match = getattr(request, "resolver_match", None)
     if match is None:  # an error page (404, 403 CSRF): the site's templates
-        return True
-    return str(getattr(match.func, "__module__", "")).startswith("games.")
+        return "site"
+    module = str(getattr(match.func, "__module__", ""))
+    if module.startswith("games."):
+        return "site"
+    return "allauth" if module.startswith("allauth.") else "other"
 
 
 def page_values(request: HttpRequest) -> dict[str, Any]:
     """Context processor: the site's pages get values for ``user``, ``request``, ``perms``,
     ``messages`` (Django's own hold rows) and ``viewer``; lazily, so a partial that reads
     none of them costs no query."""
-    if not _site_page(request):
+    page = page_of(request)
+    if page == "other":
         return {}
     viewer = SimpleLazyObject(lambda: viewer_of(request))
-    return {
+    values: dict[str, Any] = {
         "viewer": viewer,
         "user": viewer,
         "request": SimpleLazyObject(lambda: PageRequest.of(request)),
         "perms": {},
         "messages": SimpleLazyObject(lambda: tuple(get_messages(request))),
     }
+    if page == "allauth":  # sign-up says which bot game follows (issue 32; lobby.BOT_AFTER_SIGNUP…)
+        values["signup_bot_tier"] = lazy(_signup_bot_tier, str)(request)
+    return values
+
+
+def _signup_bot_tier(request: HttpRequest) -> str:
+    session = getattr(request, "session", None)
+    return str(session.get("bot_after_signup", "") or "") if session is not None else ""
 
 
 def request_of(context: Any) -> HttpRequest | None:
