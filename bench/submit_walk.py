@@ -3,7 +3,9 @@
 Run from the repository root: ``python bench/submit_walk.py`` (SQLite in a temporary file) or
 ``scripts/with-postgres.sh python bench/submit_walk.py``. Options: ``--plies N`` played before
 measuring (default 30), ``--repeat N`` submits traced (default 40), ``--modules`` to print the
-modules of the last traced submit with their calls, ``--pairs N`` the busiest switches.
+modules of the last traced submit with their calls (``--functions``: and the functions
+entered in each, with their calls: why a submit enters a module), ``--pairs N`` the busiest
+switches.
 
 A 2-player game (seed 27) is played to ``--plies``; then the player to act posts a random offered
 action to ``/games/<id>/act`` as HTMX does (``HX-Request``), through Django's test client and
@@ -58,6 +60,7 @@ class Walk:
         self.calls = 0
         self.switches = 0
         self.modules: Counter[str] = Counter()
+        self.functions: Counter[tuple[str, str]] = Counter()
         self.pairs: Counter[tuple[str, str]] = Counter()
         self._files: dict[str, str | None] = {}
 
@@ -75,6 +78,7 @@ class Walk:
             return
         self.calls += 1
         self.modules[here] += 1
+        self.functions[here, frame.f_code.co_qualname] += 1
         below = frame.f_back
         while below is not None:
             caller = self._of(below)
@@ -91,6 +95,7 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=30)
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--modules", action="store_true")
+    parser.add_argument("--functions", action="store_true", help="with --modules: each function")
     parser.add_argument(
         "--cpu", action="store_true", help="time the submits (this process's CPU), untraced"
     )
@@ -179,6 +184,9 @@ def main() -> None:
     if args.modules:
         for module, count in sorted(walk.modules.items()):
             print(f"    {count:6d}  {module}")
+            if args.functions:
+                entered = [(f, c) for (m, f), c in walk.functions.items() if m == module]
+                print("            " + ", ".join(f"{f} {c}" for f, c in sorted(entered)))
     for (caller, callee), count in pairs.most_common(args.pairs):
         print(f"    {count:6d}  {caller} -> {callee}")
 

@@ -92,6 +92,7 @@ from .previews import (
     kingdom_split,
     ply_undoable,
     preview,
+    undo_window,
     undoable_plies,
 )
 from .rules import apply, new_game
@@ -184,6 +185,7 @@ __all__ = [
     "sample_action",
     "seen_action",
     "square_coords",
+    "undo_window",
     "undoable_plies",
     "view_for",
     "visible_events",

@@ -6,7 +6,8 @@ disagree with the rules: nothing here re-derives them. ``undoable_plies`` reads 
 of the turn so far (their actions and events) and says how many the active player may
 take back (issue 16): none once something was revealed (a tile drawn, a swap), once
 someone else had to answer or a decision started (a revolt, a war, a monument, a
-treasure), or once the turn ended.
+treasure), or once the turn ended. ``undo_window`` says, from the position alone, how many
+of the latest plies it could count at most, so the site reads no more of its history.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from .kinds import Color, ConflictKind, Leader, known
 from .kingdoms import label
 from .legality import legal_actions
 from .pieces import COLOR_NAMES, LEADER_NAMES
-from .rules import apply
+from .rules import ACTIONS_PER_TURN, apply
 from .state import GameState
 from .views import PlayerView
 
@@ -273,6 +274,21 @@ def ply_undoable(
     return True
 
 
+def undo_window(state: GameState | PlayerView) -> int:
+    """Return how many of the latest plies could be taken back now at most (0, 1 or 2).
+
+    From the position alone (a ``GameState`` or any seat's ``PlayerView``): the active
+    seat's actions of this turn so far (RULES.md §2: two a turn), 0 when a decision is
+    waiting or the game is over. Only the plies of the turn so far can be taken back, each
+    an action of the active seat (a turn's end, an answer or a conflict is a barrier), so
+    ``undoable_plies`` needs no more of the history than the last ``undo_window`` plies,
+    and none at a turn's start.
+    """
+    if state.is_over or state.pending is not None:
+        return 0
+    return max(0, ACTIONS_PER_TURN - state.actions_left)
+
+
 def undoable_plies(
     state: GameState | PlayerView,
     plies: Sequence[tuple[int, Action, Sequence[Event | Mapping[str, Any]]]],
@@ -281,16 +297,18 @@ def undoable_plies(
 
     ``state`` is the position now (a ``GameState`` or any seat's ``PlayerView``);
     ``plies`` the history so far, oldest first, each ``(seat, action, events)`` (the site
-    passes the tail of its move history; plies already taken back must be left out).
+    passes the last ``undo_window(state)`` plies of its move history, the only ones that
+    can count; plies already taken back must be left out).
     Counts back from the last ply while each was an ordinary action of the active seat
     that revealed nothing and asked nobody (``ply_undoable``); 0 when a decision is
     waiting or the game is over.
     """
-    if state.is_over or state.pending is not None:
+    window = undo_window(state)
+    if window == 0:
         return 0
     active = state.active_seat if isinstance(state, GameState) else _view_active(state)
     n = 0
-    for seat, action, events in reversed(plies):
+    for seat, action, events in reversed(plies[-window:]):
         if seat != active or not ply_undoable(None, action, events):
             break
         n += 1

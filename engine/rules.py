@@ -84,8 +84,11 @@ def new_game(num_players: int, seed: int, *, open_scoring: bool = False) -> Game
         discarded=0,
         monuments=(-1,) * len(MONUMENTS),
         active_seat=1,
-        actions_left=2,
+        actions_left=ACTIONS_PER_TURN,
     )
+
+
+ACTIONS_PER_TURN = 2  # RULES.md §2: up to two actions a turn
 
 
 def apply(state: GameState, action: Action) -> GameState:
@@ -280,4 +283,4 @@ def _end_turn(w: Work) -> None:
     if w.log:
         w.emit("turn_ended", seat=w.active, next=nxt)
     w.active = nxt
-    w.actions_left = 2
+    w.actions_left = ACTIONS_PER_TURN

@@ -109,6 +109,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     # after AuthenticationMiddleware: a logged-in player's Profile.language beats the browser's
     "games.web.middleware.ProfileLanguageMiddleware",
+    # allauth's class-based views put ``view`` (and through it request.user) in the context
+    "games.web.middleware.AllauthContextMiddleware",
 ]
 
 ROOT_URLCONF = "tigris_site.urls"

@@ -130,19 +130,33 @@ class NothingToUndo(GameError):
     )
 
 
+def _undo_tail(
+    game: Game, state: engine.GameState, moves: list[Move] | None = None
+) -> tuple[list[Move], int]:
+    """Return the plies that could be taken back now and how many may be.
+
+    The engine says from the position how many of the latest plies could count at most
+    (``engine.undo_window``: the active seat's actions of this turn, none at a turn's
+    start); only those are read (from ``moves``, the recent history in ply order when the
+    caller has it, else from the database) and judged by ``engine.undoable_plies``.
+    """
+    window = engine.undo_window(state) if game.status == Game.Status.ACTIVE else 0
+    if window == 0:
+        return [], 0
+    if moves is None:
+        moves = moves_turn_tail(game.pk, version=game.version, limit=window)
+    tail = [m for m in moves if not m.undone and not m.is_undo][-window:]
+    plies = [(m.seat, engine.Action.parse(m.action), m.events) for m in tail]
+    return tail, engine.undoable_plies(state, plies)
+
+
 def undoable_count(*, game: Game, state: engine.GameState, moves: list[Move] | None = None) -> int:
     """Return how many plies the active seat may take back now (``engine.undoable_plies``).
 
     ``moves`` is the recent history when the caller has read it already (the game page's
-    log, in ply order), else the turn's tail is read.
+    log, in ply order), else the turn's last plies are read (``_undo_tail``).
     """
-    if game.status != Game.Status.ACTIVE:
-        return 0
-    if moves is None:
-        moves = moves_turn_tail(game.pk, version=game.version)
-    tail = [m for m in moves if not m.undone and not m.is_undo]
-    plies = [(m.seat, engine.Action.parse(m.action), m.events) for m in tail[-12:]]
-    return engine.undoable_plies(state, plies)
+    return _undo_tail(game, state, moves)[1]
 
 
 def game_undo(*, game_id: int, user: UserLike, expected_version: int) -> SubmitResult:
@@ -168,9 +182,8 @@ def game_undo(*, game_id: int, user: UserLike, expected_version: int) -> SubmitR
         if held.position is None or held.position != game.to_act_seat:
             raise NotYourTurn()
         before = state_from_db(game.state or {})
-        tail = moves_turn_tail(game.pk, version=game.version)
-        plies = [(m.seat, engine.Action.parse(m.action), m.events) for m in tail]
-        if not tail or engine.undoable_plies(before, plies) < 1:
+        tail, undoable = _undo_tail(game, before)
+        if undoable < 1:
             raise NothingToUndo()
         taken = tail[-1]
         taken.undone = True

@@ -35,13 +35,16 @@ class ChatLine:
     mine: bool
 
 
-def chat_readable(game: Game, user: UserLike) -> bool:
+def chat_readable(game: Game, user: UserLike, *, seated: bool | None = None) -> bool:
     """Return whether ``user`` may read ``game``'s chat (a viewer of the game already).
 
     ``game`` comes with its seats (``with_seats``). Seated players always may; anyone
-    else only while ``Game.chat_spectators`` is on.
+    else only while ``Game.chat_spectators`` is on. ``seated``: whether ``user`` holds a
+    seat, when the caller knows (a page's ``Viewer``), else looked up.
     """
-    return seat_for(game, user) is not None or game.chat_spectators
+    if seated is None:
+        seated = seat_for(game, user) is not None
+    return seated or game.chat_spectators
 
 
 def _muted_ids(user: UserLike) -> list[int]:
@@ -57,14 +60,16 @@ def chat_lines(
     after_id: int = 0,
     since: datetime | None = None,
     limit: int = CHAT_LINES,
+    seated: bool | None = None,
 ) -> list[ChatLine]:
     """Return the chat of ``game`` that ``user`` may read, oldest first, the last ``limit``.
 
     ``after_id`` keeps only messages after that id (a poll), ``since`` those written after
-    that time ("since your last move"). Empty when ``user`` may not read the chat. One
-    query (the messages with their authors' profiles, the mutes as a subquery).
+    that time ("since your last move"). Empty when ``user`` may not read the chat
+    (``seated`` as in ``chat_readable``). One query (the messages with their authors'
+    profiles, the mutes as a subquery).
     """
-    if not chat_readable(game, user):
+    if not chat_readable(game, user, seated=seated):
         return []
     seats = {s.user_id: s.position for s in game.seats.all() if not s.is_bot}
     rows = ChatMessage.objects.filter(game_id=game.pk, id__gt=after_id)
@@ -229,12 +234,17 @@ def invitations_pending(user: UserLike) -> list[InvitationNotice]:
     ]
 
 
-def invitation_pending(game: Game, user: UserLike) -> InvitationNotice | None:
+def invitation_pending(
+    game: Game, user: UserLike, *, seated: bool | None = None
+) -> InvitationNotice | None:
     """Return ``user``'s pending invitation to ``game`` while it is open and they are not
-    seated in it (the game page offers accept and decline), else None."""
+    seated in it (the game page offers accept and decline), else None. ``seated`` as in
+    ``chat_readable``."""
     if not user.is_authenticated or game.status != Game.Status.OPEN:
         return None
-    if seat_for(game, user) is not None:
+    if seated is None:
+        seated = seat_for(game, user) is not None
+    if seated:
         return None
     row = (
         Invitation.objects.filter(

@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from games.models import Game, Profile, Seat
-from games.selectors.games import UserLike, with_seats
-from games.selectors.visibility import games_visible_to
+from games.selectors.games import with_seats
+from games.selectors.visibility import UserLike, games_visible_to
 from games.text.seats import display_name
 
 FINISHED_PAGE = 25  # the finished games a page of /games/finished lists

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import (
     BooleanField,
@@ -44,7 +43,17 @@ from games.selectors import waiting
 from games.selectors.people import Person, person_of
 from games.text.seats import SeatInfo, display_name, taken_over_name
 
-UserLike = AbstractBaseUser | AnonymousUser
+
+class UserLike(Protocol):
+    """Who is looking, as the reads ask it: a ``User`` row, ``AnonymousUser`` or a page's
+    ``Viewer`` (``games.web.viewer``), which answer the same two questions."""
+
+    @property
+    def pk(self) -> Any: ...
+
+    @property
+    def is_authenticated(self) -> bool: ...
+
 
 # The games waiting on a player lived here (``games.selectors.waiting`` now); callers import
 # them from here too.

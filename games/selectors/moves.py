@@ -70,11 +70,11 @@ def moves_all(game_id: int) -> list[Move]:
     return list(Move.objects.filter(game_id=game_id).played().order_by("ply"))
 
 
-def moves_turn_tail(game_id: int, *, version: int, limit: int = 12) -> list[Move]:
+def moves_turn_tail(game_id: int, *, version: int, limit: int) -> list[Move]:
     """Return the last ``limit`` plies of the line of play up to ``version``, in ply order.
 
-    A turn has two actions plus the answers to its decisions: what ``engine.undoable_plies``
-    reads to say what the active player may take back.
+    What ``engine.undoable_plies`` reads to say what the active player may take back:
+    ``limit`` is ``engine.undo_window`` of the position (at most a turn's two actions).
     """
     rows = Move.objects.filter(game_id=game_id, ply__lte=version).played().order_by("-ply")
     return list(reversed(rows[:limit]))

@@ -24,8 +24,7 @@ from games.models import (
     Seat,
     conservative_rating,
 )
-from games.selectors.games import UserLike
-from games.selectors.visibility import games_visible_to
+from games.selectors.visibility import UserLike, games_visible_to
 
 RECENT_GAMES = 10
 

@@ -336,12 +336,14 @@ def log_entries(
     game_over: bool,
     marked: bool = False,
 ) -> list[dict[str, Any]]:
-    """Return ``[{"ply", "seat", "who", "lines": [str], "text", "squares"}]`` for ``moves``.
+    """Return ``[{"ply", "seat", "who", "lines": [str], "text", "squares", "events"}]``.
 
     ``moves`` are ``Move`` rows (``ply``, ``seat``, ``events``, ``source``); only events
     the viewer may see are written, and that a standing order answered only in its
-    owner's log. ``text`` is the lines joined by spaces. ``marked`` (the game page) writes
-    each seat as a mark instead of its label, for ``marked_html``.
+    owner's log. ``text`` is the lines joined by spaces; ``events`` the move's events the
+    viewer may see (``engine.visible_events``), read once for the log and the page's
+    "+1 red". ``marked`` (the game page) writes each seat as a mark instead of its label,
+    for ``marked_html``.
     """
     language = get_language()
     names = tuple((n, info.username, info.dynasty) for n, info in sorted(seats.items()))
@@ -365,6 +367,7 @@ def log_entries(
                 "lines": list(lines),
                 "text": _sentences(lines, language),
                 "squares": set(squares),
+                "events": events,
             }
         )
     return out

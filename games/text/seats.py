@@ -82,7 +82,11 @@ def display_name(user: Any) -> str:
 
     A bot account shows its mark and tier instead (``bot_name``), in the reader's language.
     Reads ``user.profile`` (prefetch it in lists: ``games.selectors.games.with_seats``).
+    A page's ``Viewer`` (``games.web.viewer``, no row: allauth's ``{% user_display user %}``)
+    gives its own ``display_name``.
     """
+    if not hasattr(user, "get_username") and hasattr(user, "display_name"):
+        return str(user.display_name)
     try:
         profile = user.profile
     except ObjectDoesNotExist:

@@ -10,38 +10,33 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
 from games.models import CHAT_MAX_LENGTH, NOTE_MAX_LENGTH, Game
 from games.selectors import community
-from games.selectors.games import seat_for
 from games.selectors.moves import last_move_time
+from games.web.viewer import Viewer
 
-UserLike = AbstractBaseUser | AnonymousUser
 CHAT_OPEN = (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED)
 
 
-def _since(game: Game, user: UserLike) -> datetime | None:
-    seat = seat_for(game, user)
-    if seat is None or seat.position is None:
+def _since(game: Game, viewer: Viewer) -> datetime | None:
+    if viewer.seat is None:
         return None
-    return last_move_time(game.pk, seat=seat.position)
+    return last_move_time(game.pk, seat=viewer.seat)
 
 
 def chat_context(
-    game: Game, user: UserLike, *, error: str = "", info: str = "", typed: str = ""
+    game: Game, viewer: Viewer, *, error: str = "", info: str = "", typed: str = ""
 ) -> dict[str, Any]:
-    """Return ``{"chat": …}`` for ``games/_chat.html``: the lines ``user`` reads, and more.
+    """Return ``{"chat": …}`` for ``games/_chat.html``: the lines ``viewer`` reads, and more.
 
     ``lines`` are ``ChatLine`` values, each with ``new`` (written since the viewer's last
     move); ``can_write`` for a seated person while the chat is open; ``error``/``typed``
     a refused message and its text given back; ``muted`` the players of this game the
     viewer muted.
     """
-    seat = seat_for(game, user)
-    readable = community.chat_readable(game, user)
-    lines = community.chat_lines(game, user) if readable else []
-    since = _since(game, user)
+    readable = community.chat_readable(game, viewer, seated=viewer.seated)
+    lines = community.chat_lines(game, viewer, seated=viewer.seated) if readable else []
+    since = _since(game, viewer)
     shown = [
         {"line": line, "new": since is not None and line.created_at > since and not line.mine}
         for line in lines
@@ -53,9 +48,9 @@ def chat_context(
             "lines": shown,
             "last_id": lines[-1].pk if lines else 0,
             "any_new": any(item["new"] for item in shown),
-            "can_write": seat is not None and not seat.is_bot and game.status in CHAT_OPEN,
-            "can_report": user.is_authenticated,
-            "muted": community.muted_in_game(game, user),
+            "can_write": viewer.seated and not viewer.seat_is_bot and game.status in CHAT_OPEN,
+            "can_report": viewer.is_authenticated,
+            "muted": community.muted_in_game(game, viewer),
             "max_length": CHAT_MAX_LENGTH,
             "error": error,
             "info": info,
@@ -65,20 +60,19 @@ def chat_context(
     }
 
 
-def notes_context(game: Game, user: UserLike, *, in_replay: bool = False) -> dict[str, Any]:
+def notes_context(game: Game, viewer: Viewer, *, in_replay: bool = False) -> dict[str, Any]:
     """Return ``{"notes": …}``: the viewer's own notes box, or None for anyone else.
 
     A replay shows the author their notes once the game is over, never before.
     """
-    seat = seat_for(game, user)
-    if seat is None or seat.is_bot:
+    if not viewer.seated or viewer.seat_is_bot:
         return {"notes": None}
     if in_replay and game.status != Game.Status.FINISHED:
         return {"notes": None}
     return {
         "notes": {
             "game_id": game.pk,
-            "text": community.note_of(game_id=game.pk, user=user),
+            "text": community.note_of(game_id=game.pk, user=viewer),
             "max_length": NOTE_MAX_LENGTH,
             "read_only": in_replay,
         }
@@ -86,23 +80,25 @@ def notes_context(game: Game, user: UserLike, *, in_replay: bool = False) -> dic
 
 
 def since_chat(
-    game: Game, user: UserLike, *, since: datetime | None = None, limit: int = 20
+    game: Game, viewer: Viewer, *, since: datetime | None = None, limit: int = 20
 ) -> list[Any]:
-    """Return the chat lines written since ``user``'s last move (not theirs), for the log.
+    """Return the chat lines written since ``viewer``'s last move (not theirs), for the log.
 
     ``since`` is the time of that move when the caller has it (else it is read). A game
     read with ``chat_last_at`` (``with_viewer_facts``) and no chat since costs no query.
     """
-    since = since or _since(game, user)
+    since = since or _since(game, viewer)
     if since is None:
         return []
     if hasattr(game, "chat_last_at") and (game.chat_last_at is None or game.chat_last_at <= since):
         return []  # nothing written since: no line to read
-    return [line for line in community.chat_lines(game, user, since=since) if not line.mine][
-        -limit:
-    ]
+    return [
+        line
+        for line in community.chat_lines(game, viewer, since=since, seated=viewer.seated)
+        if not line.mine
+    ][-limit:]
 
 
-def invitation_context(game: Game, user: UserLike) -> dict[str, Any]:
-    """Return ``{"invitation": …}``: ``user``'s pending invitation to this open game, or None."""
-    return {"invitation": community.invitation_pending(game, user)}
+def invitation_context(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """Return ``{"invitation": …}``: ``viewer``'s pending invitation to this open game, or None."""
+    return {"invitation": community.invitation_pending(game, viewer, seated=viewer.seated)}

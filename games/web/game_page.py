@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
@@ -24,14 +23,15 @@ from games.core.timecontrol import time_control_of
 from games.models import Game, Move, Profile, Seat
 from games.play.quiet import quiet_running
 from games.play.submit import undoable_count
-from games.selectors.games import seat_for, seat_infos, seats_away_until
+from games.selectors.games import seat_infos, seats_away_until
 from games.selectors.moves import LOG_PLIES, moves_recent
 from games.selectors.people import quiet_hours_of, vacation_current, vacations_until
 from games.text.gamelog import log_entries, marked_html
-from games.text.seats import SeatInfo, display_name, seat_label
+from games.text.seats import SeatInfo, display_name
 from games.web.community_page import since_chat
 from games.web.header import GameHeader
 from games.web.view_context import view_context
+from games.web.viewer import Viewer
 
 
 @lru_cache(maxsize=16384)
@@ -59,14 +59,14 @@ def _marked(text: str, names: tuple[tuple[int, str, str], ...]) -> SafeString:
     return marked_html(text, seats)
 
 
-def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
+def clock_context(game: Game, viewer: Viewer) -> dict[str, Any]:
     """Return the public facts of the game's clock for the page (issue 6, time controls).
 
     ``{"seated", "deadline", "deadline_label", "deadline_mine", "paused", "tz", "away":
     [{"label", "until", "seat", "mine"}], "quiet": [{"label", "until", "mine"}], "quiet_allowed",
     "dropped": [{"label", "reason"}] (in progress only), "all_dropped", "can_resign"}``;
-    datetimes are aware (UTC) and the template shows them in ``tz``, the viewer's time
-    zone (UTC when anonymous or unset). ``mine``: the viewer's own, written as "you".
+    datetimes are aware (UTC) and the template shows them in ``tz``, the seated viewer's
+    time zone (UTC for a spectator, or when unset). ``mine``: the viewer's own, written as "you".
     ``seated``: whether the viewer plays in the game. Who is on vacation or in their quiet
     hours, and until when, tells when a person is away or asleep: only the players of the
     game learn it (it explains their clock); a spectator sees a paused clock as paused.
@@ -79,7 +79,7 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
     until = seats_away_until(seats)
     if until is None:  # seats read without their vacations
         until = vacations_until([s.user_id for s in seats])
-    mine = seat.position if seat is not None else None  # the viewer's seat, written "you"
+    mine = viewer.seat  # the viewer's seat, written "you"
     away = [
         {
             "label": labels[s.position],
@@ -91,15 +91,10 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
         if s.user_id in until
     ]
     paused = game.vacation_allowed and any(a["seat"] == game.deadline_seat for a in away)
-    tz = "UTC"
-    if seat is not None:
-        # The seats come with their users' profiles (``with_seats``): no query here.
-        try:
-            tz = seat.user.profile.time_zone or "UTC"
-        except Profile.DoesNotExist:
-            tz = "UTC"
+    # A seated viewer's comes from the profile the seats were read with: no query here.
+    tz = (str(viewer.time_zone) or "UTC") if viewer.seated else "UTC"
     active = game.status == Game.Status.ACTIVE
-    seated = seat is not None
+    seated = viewer.seated
     return {
         "seated": seated,
         "quiet": _in_quiet_hours(seats, labels, mine=mine) if active and seated else [],
@@ -125,7 +120,7 @@ def clock_context(game: Game, seat: Seat | None) -> dict[str, Any]:
         # Aborted because every seat resigned or dropped (issue 6), not by an administrator.
         "all_dropped": bool(seats) and all(s.dropped_at is not None for s in seats),
         "vacation_allowed": game.vacation_allowed,
-        "can_resign": active and seat is not None and seat.dropped_at is None,
+        "can_resign": active and seated and not viewer.seat_dropped,
     }
 
 
@@ -182,23 +177,9 @@ def bank_rows(
     return rows
 
 
-def _confirm_actions(seat: Seat | None) -> bool:
-    """Return whether the seat's player wants each action confirmed in words (Profile).
-
-    Only a seated player has actions to confirm. Reads the profile the game's seats were
-    fetched with (``with_seats``), so the page and the poll pay no extra query.
-    """
-    if seat is None:
-        return True
-    try:
-        return bool(seat.user.profile.confirm_actions)
-    except Profile.DoesNotExist:
-        return True
-
-
 def game_context(
     game: Game,
-    user: AbstractBaseUser | AnonymousUser,
+    viewer: Viewer,
     *,
     invite_tokens: list[str] | None = None,
     error: str | None = None,
@@ -206,7 +187,10 @@ def game_context(
     typed_action: str = "",
     state: engine.GameState | None = None,
 ) -> dict[str, Any]:
-    """Return the context of ``games/game.html`` for ``user`` looking at ``game``.
+    """Return the context of ``games/game.html`` for ``viewer`` looking at ``game``.
+
+    ``viewer`` is the request's ``Viewer`` in this game (``viewer_in_game``: its seat looked
+    up once); ``game`` comes with its seats, users and profiles (``with_seats``).
 
     ``error`` is a refusal to show, ``typed_action`` the refused action put back in the
     typed-action box, ``next_game_id`` another game waiting for the viewer. ``state`` is
@@ -218,27 +202,31 @@ def game_context(
     values; the log shows the last ``LOG_PLIES`` plies, with the events since the viewer's
     last move marked.
     """
-    seat = seat_for(game, user)
-    position = seat.position if seat else None
+    position = viewer.seat
+    seated = viewer.seated
     ctx: dict[str, Any] = {
-        "game": GameHeader.of(game, seated=seat is not None),
+        "game": GameHeader.of(game, seated=seated),
         "seat": position,
-        "seated": seat is not None,
+        "seated": seated,
         "error": error,
         "typed_action": typed_action,
         "next_game_id": next_game_id,
         "can_join": (
             game.status == Game.Status.OPEN
-            and seat is None
-            and user.is_authenticated
+            and not seated
+            and viewer.is_authenticated
             and (game.is_public or game.invite_token in (invite_tokens or []))
         ),
-        "invite_url": (f"/games/{game.pk}/invite/{game.invite_token}" if seat is not None else ""),
-        "open_seats": [display_name(s.user) for s in game.seats.all()],
+        "invite_url": (f"/games/{game.pk}/invite/{game.invite_token}" if seated else ""),
+        # The waiting room's list of who sat down (a started game names them on the board).
+        "open_seats": [display_name(s.user) for s in game.seats.all()]
+        if game.state is None
+        else [],
         "my_turn": game.status == Game.Status.ACTIVE
         and position is not None
         and position == game.to_act_seat,
-        "confirm_actions": _confirm_actions(seat),
+        # Only a seated player has actions to confirm (their profile's wish, issue 16).
+        "confirm_actions": viewer.confirm_actions if seated else True,
         # Where the hand's and the decision's forms post (the analysis board posts elsewhere).
         "act_url": reverse("games:act", args=[game.pk]),
         "preview_url": reverse("games:preview", args=[game.pk]),
@@ -247,7 +235,7 @@ def game_context(
         ctx["started"] = False
         return ctx
     ctx["started"] = True
-    ctx["clock"] = clock_context(game, seat)
+    ctx["clock"] = clock_context(game, viewer)
     seats = seat_infos(game)
     if state is None:
         state = game_state(game)
@@ -264,13 +252,9 @@ def game_context(
     for entry in since_entries:
         changed |= entry["squares"]
     # "+1 red": the points scored since the viewer's last move, or by it when it is the last.
-    recent = ([m for m in moves if m.ply > last_mine] if last_mine else []) or moves[-1:]
-    scored = [
-        e
-        for m in recent
-        for e in engine.visible_events(m.events, position, game_over=game_over)
-        if e.get("code") == "vp_scored"
-    ]
+    # The visible events the log read already (one entry per move).
+    recent = ([e for e in entries if e["ply"] > last_mine] if last_mine else []) or entries[-1:]
+    scored = [ev for e in recent for ev in e["events"] if ev.get("code") == "vp_scored"]
     ctx.update(view_context(view, seats, changed=changed, scored=scored))
     # The window's plies (an undo leaves fewer than LOG_PLIES rows in it: fewer items).
     log = [e for e in entries if e["ply"] > game.version - LOG_PLIES]
@@ -288,12 +272,11 @@ def game_context(
         log_truncated=game.version > LOG_PLIES,
         since=since_entries,
         # The chat since the viewer's last move joins that part of the log (issue 18).
-        since_chat=since_chat(game, user, since=_move_time(moves, last_mine))
+        since_chat=since_chat(game, viewer, since=_move_time(moves, last_mine))
         if since_entries
         else [],
-        to_act_label=seat_label(seats, game.to_act_seat),
         can_replay=game_over or position is not None,
-        can_rematch=game.status == Game.Status.FINISHED and seat is not None and not seat.is_bot,
+        can_rematch=game.status == Game.Status.FINISHED and seated and not viewer.seat_is_bot,
     )
     # Undo (issue 16): the active player's own quiet actions of this turn, from the log's rows.
     ctx["can_undo"] = bool(

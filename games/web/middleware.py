@@ -27,6 +27,7 @@ from django.utils import translation
 
 from games.accounts import profiles
 from games.models import Profile
+from games.web.viewer import page_of
 
 CACHE_SECONDS = 24 * 3600  # a miss costs one query; a change writes the cache at once
 
@@ -84,3 +85,29 @@ class ProfileLanguageMiddleware:
             translation.activate(language)
             request.LANGUAGE_CODE = language
         return self.get_response(request)
+
+
+class AllauthContextMiddleware:
+    """Drop ``view`` from the context of allauth's pages (issue 27).
+
+    A class-based view puts itself in its template's context, and ``view.request.user`` is
+    the signed-in ``User`` row, from which a template reaches every game of theirs (a
+    game's seed and snapshot). allauth's templates never read ``view``; the site's own
+    views are functions. ``user`` and ``request`` are values there too
+    (``games.web.viewer.page_values``).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        """Wrap ``get_response``."""
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        """Answer the request unchanged (the work is in ``process_template_response``)."""
+        return self.get_response(request)
+
+    def process_template_response(self, request: HttpRequest, response: Any) -> Any:
+        """Remove ``view`` from an allauth page's context before it is rendered."""
+        data = getattr(response, "context_data", None)
+        if isinstance(data, dict) and page_of(request) == "allauth":
+            data.pop("view", None)
+        return response

@@ -8,36 +8,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
 from games.models import Game
-from games.selectors.games import seat_for
 from games.selectors.orders import orders_rows
 from games.web.forms_orders import StandingOrdersForm
+from games.web.viewer import Viewer
 
 
 def game_orders_panel(
-    game: Game, user: AbstractBaseUser | AnonymousUser, *, form: StandingOrdersForm | None = None
+    game: Game, viewer: Viewer, *, form: StandingOrdersForm | None = None
 ) -> dict[str, Any] | None:
-    """Return ``{"form", "seat", "follows_default"}`` for ``user``'s own seat, else None.
+    """Return ``{"form", "seat", "follows_default"}`` for ``viewer``'s own seat, else None.
 
     None for a spectator, a bot's seat, a dropped seat, and a game over or aborted.
     ``form`` is a bound form to show again with its errors.
     """
-    seat = seat_for(game, user)
     if (
-        seat is None
-        or seat.is_bot
-        or seat.dropped_at is not None
+        not viewer.seated
+        or viewer.id is None
+        or viewer.seat_is_bot
+        or viewer.seat_dropped
         or game.status not in (Game.Status.OPEN, Game.Status.ACTIVE)
     ):
         return None
-    own, default = orders_rows(user_id=seat.user_id, game_id=game.pk)
+    own, default = orders_rows(user_id=viewer.id, game_id=game.pk)
     if form is None:
         form = StandingOrdersForm(
             initial=StandingOrdersForm.initial_for(own, default), for_game=True
         )
-    return {"form": form, "seat": seat.position, "follows_default": own is None}
+    return {"form": form, "seat": viewer.seat, "follows_default": own is None}
 
 
 def default_orders_form(user_id: int) -> StandingOrdersForm:

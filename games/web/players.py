@@ -11,7 +11,6 @@ from typing import Any
 
 import engine
 from games.text.seats import SeatInfo, seat_label
-from games.text.waiting import waiting_text
 from games.text.words import (
     COLOR_NAME,
     COLORS,
@@ -166,17 +165,16 @@ def ranking(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> list[dict
 def decision(view: engine.PlayerView, seats: Mapping[int, SeatInfo]) -> dict[str, Any] | None:
     """Return the pending decision for the panel, or None when no decision is pending.
 
-    ``{"kind", "seat", "mine", "waiting", "conflict", "color", "support_color",
-    "attacker", "defender", "attacker_strength", "defender_strength", "options", "count"}``
-    with seats as labels; every value is public (RULES.md §15).
+    ``{"kind", "seat", "mine", "conflict", "color", "support_color", "attacker",
+    "defender", "attacker_strength", "defender_strength", "options", "count"}`` with the
+    attacker's and defender's labels and the conflict's and colours' words; every value is
+    public (RULES.md §15). Who is waited on is the page's ``waiting``, written once.
     """
     pending = view.pending
     if pending is None or view.is_over:
         return None
     out = pending.to_dict()
     out["mine"] = view.seat is not None and pending.seat == view.seat
-    out["waiting"] = waiting_text(view, seats)
-    out["who"] = seat_label(seats, pending.seat)
     out["conflict_name"] = conflict_name(pending.conflict)
     out["color_name"] = color_word(pending.color)
     out["support_color_name"] = color_word(pending.support_color)

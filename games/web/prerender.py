@@ -40,7 +40,7 @@ from games.core.stamps import PARTIAL_TTL, stamp_key
 from games.models import Game, Profile
 from games.selectors.games import with_seats
 from games.web.game_page import game_context
-from games.web.viewer import viewer_for_user
+from games.web.viewer import viewer_at_seat
 
 TTL = PARTIAL_TTL  # seconds: bounds how stale the clock's "due in" wording can be
 CSRF_MARK = "csrf-token-of-the-browser-that-polls"
@@ -84,8 +84,8 @@ def partials_store(game: Game, *, stamp: str, except_seat: int | None = None) ->
         except Profile.DoesNotExist:
             language = settings.LANGUAGE_CODE
         with translation.override(language):
-            context = game_context(game, user)
-            viewer = viewer_for_user(user, language=language)  # a value, never the row
+            viewer = viewer_at_seat(seat, language=language)  # a value, never the row
+            context = game_context(game, viewer)
             context.update(user=viewer, viewer=viewer, csrf_token=CSRF_MARK)
             # The #game partial only: the next game and the navigation's count concern
             # other games too, and the poll renders them fresh (views.game_poll).

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.utils.translation import gettext as _
 
 import engine
@@ -18,8 +17,9 @@ from games.core.states import game_state
 from games.models import Game, Move
 from games.play.errors import IllegalAction
 from games.play.submit import NothingToUndo, parse_action, undoable_count
-from games.selectors.games import seat_for, seat_infos
+from games.selectors.games import seat_infos
 from games.text.previews import preview_lines
+from games.web.viewer import Viewer
 
 
 @dataclass(frozen=True)
@@ -32,27 +32,25 @@ class PreviewAnswer:
 
 
 def action_preview(
-    game: Game, user: AbstractBaseUser | AnonymousUser, *, action: str, version: int | None
+    game: Game, viewer: Viewer, *, action: str, version: int | None
 ) -> PreviewAnswer:
-    """Return the preview of ``action`` (notation, or ``undo``) for ``user``'s seat in ``game``.
+    """Return the preview of ``action`` (notation, or ``undo``) for ``viewer``'s seat in ``game``.
 
     Refused, with the message the submit service would give, when the user holds no seat,
     does not act now, the page is older than the game (``version``) or the engine refuses
     the action (its reason, in the player's language).
     """
     try:
-        return PreviewAnswer(lines=tuple(_lines(game, user, action=action, version=version)))
+        return PreviewAnswer(lines=tuple(_lines(game, viewer, action=action, version=version)))
     except GameError as exc:
         return PreviewAnswer(error=str(exc), status=exc.status)
 
 
-def _lines(
-    game: Game, user: AbstractBaseUser | AnonymousUser, *, action: str, version: int | None
-) -> list[str]:
-    seat = seat_for(game, user)
-    if seat is None or seat.position is None:
+def _lines(game: Game, viewer: Viewer, *, action: str, version: int | None) -> list[str]:
+    position = viewer.seat
+    if position is None:
         raise NotAPlayer()
-    if game.status != Game.Status.ACTIVE or game.to_act_seat != seat.position:
+    if game.status != Game.Status.ACTIVE or game.to_act_seat != position:
         raise NotYourTurn()
     if version is not None and version != game.version:
         raise StaleVersion()
@@ -62,9 +60,9 @@ def _lines(
             raise NothingToUndo()
         return [_("Takes back your last action: the board is as it was before it.")]
     parsed = parse_action(action)
-    view = engine.view_for(state, seat.position)
+    view = engine.view_for(state, position)
     try:
         preview = engine.preview(view, parsed)
     except engine.IllegalActionError as exc:
         raise IllegalAction(str(exc), code=exc.code, params=exc.params) from None
-    return preview_lines(preview, seat_infos(game), seat.position)
+    return preview_lines(preview, seat_infos(game), position)

@@ -4,22 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
 import engine
 from games.core.states import replay
 from games.models import Game
-from games.selectors.games import seat_for, seat_infos
+from games.selectors.games import seat_infos
 from games.selectors.moves import moves_all
 from games.text.gamelog import log_entries, marked_html
 from games.text.waiting import waiting_text
 from games.web.header import GameHeader
 from games.web.view_context import view_context
+from games.web.viewer import Viewer
 
 
-def replay_context(
-    game: Game, user: AbstractBaseUser | AnonymousUser, *, ply: int | None
-) -> dict[str, Any]:
+def replay_context(game: Game, viewer: Viewer, *, ply: int | None) -> dict[str, Any]:
     """Return the context of ``games/replay.html``: the board at ``ply`` as the viewer saw it.
 
     Re-applies the moves from the seed up to ``ply`` (default: the last) and renders
@@ -27,8 +24,7 @@ def replay_context(
     replay finished games only); a finished game's replay shows every hand and total at
     every ply. ``ply`` is clamped to 0..version.
     """
-    seat = seat_for(game, user)
-    position = seat.position if seat else None
+    position = viewer.seat
     moves = moves_all(game.pk)
     last = len(moves)
     ply = last if ply is None else max(0, min(ply, last))
@@ -46,7 +42,7 @@ def replay_context(
     changed = entries[-1]["squares"] if entries else set()
     ctx = view_context(view, seats, changed=changed)
     ctx.update(
-        game=GameHeader.of(game, seated=seat is not None),
+        game=GameHeader.of(game, seated=viewer.seated),
         seat=position,
         ply=ply,
         last=last,

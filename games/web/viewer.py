@@ -7,8 +7,11 @@ in every page: ``user`` (the row), ``request`` (``request.user``), ``perms`` and
 ``messages`` (each holding the request or the user). ``page_values`` (a context processor,
 listed after Django's) replaces them on the site's own pages with small frozen values: the
 ``Viewer``, a ``PageRequest`` with what the templates read of the request, and the
-messages themselves. The admin and allauth's pages keep Django's values (they are not the
-site's templates; the admin is staff-only and has its own leak tests).
+messages themselves. allauth's pages (sign-up, login, password, email; drawn inside the
+site's layout) get the same values: their templates read only ``user.is_authenticated``
+and ``{% user_display user %}`` (``games.text.seats.display_name`` reads a ``Viewer``),
+and the layout reads ``request.url_name`` and ``signup_bot_tier``. The admin keeps
+Django's values (staff-only, with its own leak tests).
 
 Template tags, which are code, reach the request through ``request_of(context)`` (the
 ``RequestContext``'s own attribute, which no template variable names).
@@ -25,7 +28,8 @@ from django.http import HttpRequest
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject, lazy
 
-from games.models import Profile
+from games.models import Game, Profile, Seat
+from games.selectors.games import seat_for
 from games.text.seats import display_name
 
 _CACHE = "_games_viewer"
@@ -37,9 +41,16 @@ class Viewer:
 
     ``id`` the user's id (None: signed out); ``display_name`` as other players see it
     (``""`` signed out); ``language`` the language code the page speaks (``"en"``,
-    ``"zh-hans"``); ``time_zone`` an IANA name (``"Europe/Paris"``); ``seat`` the viewer's
-    seat (1–4) in the game a page shows, None for a spectator or a page of no game
-    (``at_seat``). ``is_authenticated``, ``is_anonymous`` and ``pk`` read as a user's do.
+    ``"zh-hans"``); ``time_zone`` an IANA name (``"Europe/Paris"``).
+
+    In the game a page shows (``viewer_in_game``, the one look-up of the viewer's seat in
+    a request): ``seat`` the viewer's seat (1–4), None for a spectator, before the start
+    or on a page of no game; ``seated`` whether they hold a seat (also before the start,
+    when it has no number yet); ``seat_is_bot`` whether a bot account holds it;
+    ``seat_dropped`` whether it was dropped (resigned or timed out, issue 6);
+    ``confirm_actions`` the player's wish to confirm each action in words (``Profile``).
+    ``is_authenticated``, ``is_anonymous`` and ``pk`` read as a user's do, so a ``Viewer``
+    serves the selectors that ask only who is looking (``selectors.games.UserLike``).
     """
 
     id: int | None
@@ -47,6 +58,10 @@ class Viewer:
     language: str
     time_zone: str
     seat: int | None = None
+    seated: bool = False
+    seat_is_bot: bool = False
+    seat_dropped: bool = False
+    confirm_actions: bool = True
 
     @property
     def pk(self) -> int | None:
@@ -66,11 +81,7 @@ class Viewer:
     @property
     def is_spectator(self) -> bool:
         """Whether the viewer holds no seat in the game the page shows."""
-        return self.seat is None
-
-    def at_seat(self, seat: int | None) -> Viewer:
-        """Return this viewer seated at ``seat`` (None: a spectator) in the page's game."""
-        return replace(self, seat=seat)
+        return not self.seated
 
 
 def _zone_of(user: Any) -> str:
@@ -99,6 +110,41 @@ def viewer_for_user(user: Any, *, language: str | None = None) -> Viewer:
     )
 
 
+def _confirm_actions(user: Any) -> bool:
+    try:
+        return bool(user.profile.confirm_actions)
+    except Profile.DoesNotExist:
+        return True
+
+
+def viewer_at_seat(seat: Seat, *, language: str | None = None) -> Viewer:
+    """Return the ``Viewer`` of the person holding ``seat``, seated at it.
+
+    ``seat`` comes with its user and profile (``selectors.games.with_seats``): no query.
+    """
+    return replace(
+        viewer_for_user(seat.user, language=language),
+        seat=seat.position,
+        seated=True,
+        seat_is_bot=seat.is_bot,
+        seat_dropped=seat.dropped_at is not None,
+        confirm_actions=_confirm_actions(seat.user),
+    )
+
+
+def viewer_in_game(user: Any, game: Game, *, language: str | None = None) -> Viewer:
+    """Return the ``Viewer`` of ``user`` (a row or ``AnonymousUser``) looking at ``game``.
+
+    The one look-up of the viewer's seat (``selectors.games.seat_for``) for a page: every
+    context builder reads it from the ``Viewer`` it is given. ``game`` comes with its
+    seats (``with_seats``): no query.
+    """
+    seat = seat_for(game, user) if user is not None else None
+    if seat is None:
+        return viewer_for_user(user, language=language)
+    return viewer_at_seat(seat, language=language)
+
+
 def viewer_of(request: HttpRequest) -> Viewer:
     """Return the request's ``Viewer``, resolved on first use and kept for the request."""
     known = getattr(request, _CACHE, None)
@@ -108,10 +154,11 @@ def viewer_of(request: HttpRequest) -> Viewer:
     return known
 
 
-def viewer_seated(request: HttpRequest, seat: int | None) -> Viewer:
-    """Return the request's ``Viewer`` at ``seat`` in the game the page shows (None: a
-    spectator), and keep it for the request: the page's ``viewer`` and ``user`` are it."""
-    viewer = viewer_of(request).at_seat(seat)
+def viewer_seated(request: HttpRequest, game: Game) -> Viewer:
+    """Return the request's ``Viewer`` in ``game`` (``viewer_in_game``) and keep it for the
+    request: the page's ``viewer`` and ``user`` are it. A view calls it once, when it has
+    the game it renders, and passes the ``Viewer`` to every context builder."""
+    viewer = viewer_in_game(getattr(request, "user", None), game)
     setattr(request, _CACHE, viewer)
     return viewer
 
@@ -123,7 +170,8 @@ class PageRequest:
     The attribute names are the ``HttpRequest``'s, so ``{{ request.get_full_path }}`` reads
     the same: ``method`` (``"GET"``), ``path`` and ``get_full_path`` (with the query
     string), ``scheme`` (``"https"``), ``get_host`` (``"example.com:8000"``), ``htmx``
-    (whether HTMX asked for a partial).
+    (whether HTMX asked for a partial); ``url_name`` the name of the page's URL pattern
+    (``"account_signup"``, ``""`` when none), read of ``request.resolver_match``.
     """
 
     method: str
@@ -132,6 +180,7 @@ class PageRequest:
     scheme: str
     get_host: str
     htmx: bool
+    url_name: str = ""
 
     @classmethod
     def of(cls, request: HttpRequest) -> PageRequest:
@@ -143,31 +192,45 @@ class PageRequest:
             scheme=str(request.scheme),
             get_host=request.get_host(),
             htmx=bool(getattr(request, "htmx", False)),
+            url_name=str(getattr(getattr(request, "resolver_match", None), "url_name", "") or ""),
         )
 
 
-def _site_page(request: HttpRequest) -> bool:
-    """Whether ``request`` is answered by the site's own views (not the admin's, allauth's)."""
+def page_of(request: HttpRequest) -> str:
+    """Return whose page answers ``request``: ``"site"``, ``"allauth"`` or ``"other"``
+    (the admin)."""
     match = getattr(request, "resolver_match", None)
     if match is None:  # an error page (404, 403 CSRF): the site's templates
-        return True
-    return str(getattr(match.func, "__module__", "")).startswith("games.")
+        return "site"
+    module = str(getattr(match.func, "__module__", ""))
+    if module.startswith("games."):
+        return "site"
+    return "allauth" if module.startswith("allauth.") else "other"
 
 
 def page_values(request: HttpRequest) -> dict[str, Any]:
     """Context processor: the site's pages get values for ``user``, ``request``, ``perms``,
     ``messages`` (Django's own hold rows) and ``viewer``; lazily, so a partial that reads
     none of them costs no query."""
-    if not _site_page(request):
+    page = page_of(request)
+    if page == "other":
         return {}
     viewer = SimpleLazyObject(lambda: viewer_of(request))
-    return {
+    values: dict[str, Any] = {
         "viewer": viewer,
         "user": viewer,
         "request": SimpleLazyObject(lambda: PageRequest.of(request)),
         "perms": {},
         "messages": SimpleLazyObject(lambda: tuple(get_messages(request))),
     }
+    if page == "allauth":  # sign-up says which bot game follows (issue 32; lobby.BOT_AFTER_SIGNUP…)
+        values["signup_bot_tier"] = lazy(_signup_bot_tier, str)(request)
+    return values
+
+
+def _signup_bot_tier(request: HttpRequest) -> str:
+    session = getattr(request, "session", None)
+    return str(session.get("bot_after_signup", "") or "") if session is not None else ""
 
 
 def request_of(context: Any) -> HttpRequest | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.previews import ConflictPreview, Score, preview, undoable_plies
+from engine.previews import ConflictPreview, Score, preview, undo_window, undoable_plies
 from tests.engine.rules_helpers import play, position
 
 REVOLT_BOARD = {"f5": "r", "g5": "2K", "h5": "r", "h3": "r"}
@@ -88,6 +88,22 @@ def test_undoable_plies_stop_at_the_turns_start_and_at_any_barrier() -> None:
     )
     tail = [(1, act("commit 0"), list(done.events))]
     assert done.pending is None and undoable_plies(done, tail) == 0
+
+
+def test_the_undo_window_is_the_active_seats_actions_of_this_turn() -> None:
+    """RULES.md §2: two actions a turn; the site reads no more plies than the engine names."""
+    state = position({"e5": "r", "f5": "1K"}, hands={1: "k k b"})
+    assert undo_window(state) == 0  # a turn's start: nothing to read
+    a1 = act("tile black a1")
+    s1 = engine.apply(state, a1)
+    assert undo_window(s1) == undo_window(engine.view_for(s1, 2)) == 1
+    quiet = (1, a1, list(s1.events))
+    # However long the history handed over, only the window counts.
+    assert undoable_plies(s1, [quiet, quiet, quiet]) == 1
+    s2 = engine.apply(s1, act("tile black a2"))
+    assert s2.active_seat == 2 and undo_window(s2) == 0  # the turn ended
+    revolt = play(position(REVOLT_BOARD, hands={1: "r r k", 2: "r b"}), "leader king h4")
+    assert revolt.pending is not None and undo_window(revolt) == 0  # a decision waits
 
 
 def test_a_catastrophe_previews_the_tile_it_destroys_and_the_kingdom_it_splits() -> None:

@@ -25,6 +25,7 @@ from games.core.stamps import games_changed
 from games.models import Game
 from games.selectors import community as selectors
 from games.web.community_page import chat_context
+from games.web.viewer import viewer_seated
 from games.web.views.game import HtmxHttpRequest, _viewable_game
 
 
@@ -45,7 +46,7 @@ def _chat_answer(
             messages.success(request, info)
         return redirect(reverse("games:game", args=[game_id]) + "#chat")
     game = _viewable_game(request, game_id)
-    ctx = chat_context(game, request.user, error=error, info=info, typed=typed)
+    ctx = chat_context(game, viewer_seated(request, game), error=error, info=info, typed=typed)
     return render(request, "games/_chat.html#chat", ctx, status=status)
 
 
@@ -53,7 +54,8 @@ def _chat_answer(
 def chat_lines(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The chat's poll: 204 while nothing was written after ``?after=N``, else the lines."""
     game = _viewable_game(request, game_id)  # 404 for a game the viewer may not see
-    if not selectors.chat_readable(game, request.user):
+    viewer = viewer_seated(request, game)
+    if not selectors.chat_readable(game, viewer, seated=viewer.seated):
         raise Http404("chat closed to spectators")
     try:
         after = int(request.GET.get("after", ""))
@@ -61,7 +63,7 @@ def chat_lines(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         after = -1
     if after >= 0 and not selectors.chat_has_new(game_id, after_id=after):
         return HttpResponse(status=204)
-    return render(request, "games/_chat.html#chat-lines", chat_context(game, request.user))
+    return render(request, "games/_chat.html#chat-lines", chat_context(game, viewer))
 
 
 @require_POST

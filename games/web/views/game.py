@@ -102,18 +102,19 @@ def _render_game(
     **extra: Any,
 ) -> HttpResponse:
     waiting, next_game_id = _waiting(request, game)  # the next game and the navigation's count
+    # The viewer's seat, looked up once: every part of the page reads it from the Viewer.
+    viewer = viewer_seated(request, game)
     ctx = game_context(
-        game, request.user, invite_tokens=_invites(request), next_game_id=next_game_id, **extra
+        game, viewer, invite_tokens=_invites(request), next_game_id=next_game_id, **extra
     )
     ctx["games_waiting"] = waiting
-    viewer_seated(request, ctx["seat"])  # the page's viewer: seated, or a spectator
     if not request.htmx:  # beside the #game partial: charts, chat, notes (issue 18)
         ctx.update(colour_charts_context(game))
-        ctx.update(chat_context(game, request.user))
-        ctx.update(notes_context(game, request.user))
-        ctx.update(invitation_context(game, request.user))
+        ctx.update(chat_context(game, viewer))
+        ctx.update(notes_context(game, viewer))
+        ctx.update(invitation_context(game, viewer))
         # For its owner only (issue 17): standing orders.
-        ctx["orders_panel"] = game_orders_panel(game, request.user, form=orders_form)
+        ctx["orders_panel"] = game_orders_panel(game, viewer, form=orders_form)
         ctx["tournament"] = tournament_of_game(game.pk)  # issue 30: the event it belongs to
     if template is None:
         template = "games/game_htmx.html" if request.htmx else "games/game.html"
@@ -330,7 +331,10 @@ def game_preview(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     except (KeyError, ValueError):
         version = None
     answer = action_preview(
-        game, request.user, action=request.GET.get("action", "")[:64], version=version
+        game,
+        viewer_seated(request, game),
+        action=request.GET.get("action", "")[:64],
+        version=version,
     )
     return render(request, "games/_preview.html", {"answer": answer}, status=answer.status)
 
@@ -341,18 +345,17 @@ def game_replay(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = _viewable_game(request, game_id)
     if game.state is None:
         raise Http404("not started")
-    seat = selectors.seat_for(game, request.user)
-    if game.status != Game.Status.FINISHED and seat is None:
+    viewer = viewer_seated(request, game)
+    if game.status != Game.Status.FINISHED and viewer.seat is None:
         messages.error(request, _("Only players can replay a game in progress."))
         return redirect("games:game", game_id=game.pk)
     try:
         ply = int(request.GET["ply"]) if "ply" in request.GET else None
     except ValueError:
         ply = None
-    viewer_seated(request, seat.position if seat is not None else None)
-    ctx = replay_context(game, request.user, ply=ply)
+    ctx = replay_context(game, viewer, ply=ply)
     if not request.htmx:  # beside the #replay partial (issue 18): only after the end
         ctx.update(colour_charts_context(game))
-        ctx.update(notes_context(game, request.user, in_replay=True))
+        ctx.update(notes_context(game, viewer, in_replay=True))
     template = "games/replay.html#replay" if request.htmx else "games/replay.html"
     return render(request, template, ctx)

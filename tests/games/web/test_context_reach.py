@@ -113,11 +113,40 @@ PLAYER_PAGES: dict[str, Callable[[World], str]] = {
     "settings": lambda w: "/settings",
     "replay_live": lambda w: f"/games/{w.game.pk}/replay",
     "play_bot": lambda w: "/games/bot",
+    # allauth's own pages, inside the site's layout (templates/allauth/layouts/base.html)
+    "account_email": lambda w: "/accounts/email/",
+    "account_set_password": lambda w: "/accounts/password/set/",  # no password yet
+    "account_logout": lambda w: "/accounts/logout/",
+}
+# allauth's pages for someone signed out (a signed-in viewer is sent on from most).
+ANONYMOUS_PAGES: dict[str, Callable[[World], str]] = {
+    "account_login": lambda w: "/accounts/login/",
+    "account_signup": lambda w: "/accounts/signup/",
+    "account_reset_password": lambda w: "/accounts/password/reset/",
+    "account_reset_password_done": lambda w: "/accounts/password/reset/done/",
+    "account_inactive": lambda w: "/accounts/inactive/",
 }
 
-CASES = [(page, viewer) for page in PAGES for viewer in VIEWERS] + [
-    (page, "player") for page in PLAYER_PAGES
-]
+# What allauth itself builds and the site does not, left on its pages (issue 27, not yet
+# replaced): the forms that change the signed-in account hold it (``form.user``: password
+# change, reauthentication, adding an address), and the email page lists the account's
+# ``EmailAddress`` rows. Named one by one: anything else found on these pages fails, and
+# ``user``, ``request`` and ``view`` are values there too (page_values, the middleware).
+ALLAUTH_OWN = ("form.user: ", "emailaddresses[", "emailaddress_radios[")
+
+
+def _found(page: str, found: list[str]) -> list[str]:
+    """Return the findings of ``page`` but allauth's own (``ALLAUTH_OWN``) on its pages."""
+    if not page.startswith("account_"):
+        return found
+    return [f for f in found if not f.split(": ", 1)[-1].startswith(ALLAUTH_OWN)]
+
+
+CASES = (
+    [(page, viewer) for page in PAGES for viewer in VIEWERS]
+    + [(page, "player") for page in PLAYER_PAGES]
+    + [(page, "anonymous") for page in ANONYMOUS_PAGES]
+)
 
 
 def _get(client: Client, path: str) -> Any:
@@ -129,15 +158,14 @@ def _get(client: Client, path: str) -> Any:
 @pytest.mark.parametrize(("page", "viewer"), CASES, ids=[f"{p}-{v}" for p, v in CASES])
 def test_no_template_context_reaches_a_model_row(world: World, page: str, viewer: str) -> None:
     client = VIEWERS[viewer](world)
-    path = {**PAGES, **PLAYER_PAGES}[page](world)
+    path = {**PAGES, **PLAYER_PAGES, **ANONYMOUS_PAGES}[page](world)
     with templates_reached() as reached:
         response = _get(client, path)
     assert response.status_code in (200, 204), (path, response.status_code)
     if response.status_code == 200:
         assert reached.templates, f"{path} rendered no template"
-    assert not reached.found, "a template could reach a model row:\n" + "\n".join(
-        sorted(set(reached.found))
-    )
+    found = _found(page, reached.found)
+    assert not found, "a template could reach a model row:\n" + "\n".join(sorted(set(found)))
 
 
 def test_no_context_of_a_move_and_its_partials_reaches_a_model_row(world: World) -> None:

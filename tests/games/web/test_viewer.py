@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -9,6 +11,7 @@ from django.template import Context, Template
 from django.test import Client
 
 from games.models import Profile
+from games.selectors import games as selectors_games
 from games.web.viewer import PageRequest, Viewer
 from tests.games.factories import UserFactory, client_for, started_game
 
@@ -85,3 +88,34 @@ def test_the_viewers_lazy_name_exposes_text_only() -> None:
         Context({"viewer": viewer})
     )
     assert shown == f"{seats[1].username}|UTC"
+
+
+def _seat_lookups(client: Client, path: str, **headers: Any) -> tuple[int, int]:
+    """Return (status, how many times ``selectors.games.seat_for`` ran) for one request."""
+    code = selectors_games.seat_for.__code__
+    calls = 0
+
+    def count(frame: FrameType, event: str, _arg: Any) -> None:
+        nonlocal calls
+        if event == "call" and frame.f_code is code:
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        response = client.get(path, **headers)
+    finally:
+        sys.setprofile(None)
+    return response.status_code, calls
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_game_page_looks_the_viewers_seat_up_once(htmx: bool) -> None:
+    """The seat is resolved into the ``Viewer`` once and passed down (issue 27): no context
+    builder (the board, clock, chat, notes, orders, invitation) looks it up again."""
+    game, seats = started_game(2)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    for who in (seats[1], UserFactory()):
+        client = client_for(who)
+        client.get(f"/games/{game.pk}/", **headers)  # the session's language filled in once
+        assert _seat_lookups(client, f"/games/{game.pk}/", **headers) == (200, 1)
+    assert _seat_lookups(client_for(seats[1]), f"/games/{game.pk}/replay") == (200, 1)
