@@ -27,12 +27,12 @@ def _pinned_classes(address: str) -> dict[str, type[HTTPConnectionPool]]:
     def connect_to_address(connection: HTTPConnection) -> socket.socket:
         # urllib3 resolves ``_dns_host``; the TLS layer reads ``host`` only after the socket
         # is open, so the certificate is still checked against the endpoint's name.
-        name = connection._dns_host  # type: ignore[attr-defined]
-        connection._dns_host = address  # type: ignore[attr-defined]
+        name = connection._dns_host
+        connection._dns_host = address
         try:
             return HTTPConnection._new_conn(connection)
         finally:
-            connection._dns_host = name  # type: ignore[attr-defined]
+            connection._dns_host = name
 
     class PinnedHTTP(HTTPConnection):
         def _new_conn(self) -> socket.socket:
@@ -62,7 +62,7 @@ class _PinnedAdapter(HTTPAdapter):
 
 
 class _NoRedirects(requests.Session):
-    def request(self, *args: Any, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
         kwargs["allow_redirects"] = False
         return super().request(*args, **kwargs)
 
