@@ -2,8 +2,9 @@
 
 Only the HTTP post pywebpush makes (``Session.post`` of the pinned session it is given,
 ``games.push.sending``) is replaced: the encryption, the VAPID signature and our delivery
-code all run; ``test_a_push_connects_to_the_address_checked`` lets the session connect. Each browser is a real P-256 key pair and
-auth secret, so a test reads what the browser would (``Pushes.payloads``).
+code all run (``test_a_push_connects_to_the_address_checked…`` lets the session connect).
+Each browser is a real P-256 key pair and auth secret, so a test reads what the browser
+would (``Pushes.payloads``).
 """
 
 from __future__ import annotations
