@@ -173,6 +173,9 @@ class VersionWatch:
         self._waiting_marks_of = waiting_marks
         self.versions: dict[LiveKey, int] = {}
         self._events: dict[LiveKey, set[asyncio.Event]] = {}
+        # streams following a key for their whole life (``follow``): between two of a
+        # stream's waits the key stays watched, so a version published then is not missed
+        self._followed: dict[LiveKey, int] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-versions")
 
@@ -190,7 +193,32 @@ class VersionWatch:
     @property
     def watched(self) -> int:
         """How many games have a stream waiting on them in this process."""
-        return len(self._events)
+        return len(self._events.keys() | self._followed.keys())
+
+    def _busy(self) -> bool:
+        return bool(self._events or self._followed)
+
+    @contextlib.contextmanager
+    def follow(self, game_id: LiveKey) -> Iterator[None]:
+        """Keep ``game_id`` watched (and the Redis subscription up) while the block runs.
+
+        A stream follows its game for its whole life: without it, the game would be
+        forgotten between two ``wait`` calls (while an event is being sent), the Redis
+        listener could stop with it, and a version published in that gap would only come
+        with the next read of the version column (``LIVE_FALLBACK_SECONDS`` later).
+        """
+        self._followed[game_id] = self._followed.get(game_id, 0) + 1
+        self._start()
+        try:
+            yield
+        finally:
+            left = self._followed[game_id] - 1
+            if left:
+                self._followed[game_id] = left
+            else:
+                del self._followed[game_id]
+                if game_id not in self._events:
+                    self.versions.pop(game_id, None)
 
     def _start(self) -> None:
         if self._tasks and not all(t.done() for t in self._tasks):
@@ -208,8 +236,8 @@ class VersionWatch:
 
     async def _read_loop(self) -> None:
         loop = asyncio.get_running_loop()
-        while self._events:
-            ids = list(self._events)
+        while self._busy():
+            ids = list(self._events.keys() | self._followed.keys())
             try:
                 found = await loop.run_in_executor(self._reader, self._read, ids)
             except Exception:  # a database that does not answer: try again next tick
@@ -224,12 +252,12 @@ class VersionWatch:
         return read_marks(ids, self._versions_of, self._waiting_marks_of)
 
     async def _listen(self) -> None:
-        while self._events:
+        while self._busy():
             try:
                 client = aredis.Redis.from_url(self.redis_url)
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(LIVE_CHANNEL)
-                    while self._events:
+                    while self._busy():
                         message = await pubsub.get_message(
                             ignore_subscribe_messages=True, timeout=1.0
                         )
@@ -266,7 +294,8 @@ class VersionWatch:
                 waiting.discard(event)
                 if not waiting:
                     del self._events[game_id]
-                    self.versions.pop(game_id, None)
+                    if game_id not in self._followed:
+                        self.versions.pop(game_id, None)
 
 
 async def stream_async(
@@ -290,13 +319,14 @@ async def stream_async(
         yield key_event(game_id, current)
     loop = asyncio.get_running_loop()
     end = loop.time() + times.lifetime
-    while (remaining := end - loop.time()) > 0:
-        version = await watch.wait(game_id, known, min(times.heartbeat, remaining))
-        if version is None:
-            yield HEARTBEAT
-        else:
-            known = version
-            yield key_event(game_id, version)
+    with watch.follow(game_id):
+        while (remaining := end - loop.time()) > 0:
+            version = await watch.wait(game_id, known, min(times.heartbeat, remaining))
+            if version is None:
+                yield HEARTBEAT
+            else:
+                known = version
+                yield key_event(game_id, version)
 
 
 HANDOFF_HEADER = "X-Live-Stream"

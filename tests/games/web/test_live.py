@@ -314,3 +314,32 @@ def test_the_asgi_hand_off_names_a_waiting_room() -> None:
     name, value = live.handoff(core_live.WaitingRoom(42), 1, 2)
     assert value == "w42 1 2"
     assert live.handoff(42, 1, 2)[1] == "42 1 2"
+
+
+def test_a_version_published_between_two_events_of_a_stream_is_not_missed(
+    redis_url: str, settings: object
+) -> None:
+    """While a stream sends one event its game stays watched and Redis heard: the next
+    version, published in that gap, comes at once (not with a read seconds later)."""
+    settings.LIVE_REDIS_URL = redis_url  # type: ignore[attr-defined]
+
+    async def scenario() -> list[str]:
+        watch = live.VersionWatch(poll=60.0, redis_url=redis_url, versions=lambda ids: {})
+        stream = live.stream_async(
+            5, 2, current=2, times=live.StreamTimes(poll=60, heartbeat=5, lifetime=5), watch=watch
+        )
+        got = [await anext(stream)]
+        waiting = asyncio.ensure_future(anext(stream))
+        await asyncio.sleep(0.5)  # the subscription is up
+        await asyncio.to_thread(core_live.publish, 5, 3)
+        got.append(await asyncio.wait_for(waiting, 3))
+        await asyncio.sleep(1.5)  # the event is being sent: the stream is not waiting
+        await asyncio.to_thread(core_live.publish, 5, 4)
+        await asyncio.sleep(0.5)
+        got.append(await asyncio.wait_for(anext(stream), 1.5))
+        await stream.aclose()
+        assert watch.watched == 0  # forgotten once its stream ends
+        return got
+
+    got = asyncio.run(scenario())
+    assert got[1:] == [live.version_event(3), live.version_event(4)]
