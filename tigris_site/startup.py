@@ -61,7 +61,6 @@ def check_database_or_exit() -> None:
     import os
     from concurrent.futures import ThreadPoolExecutor
 
-    from django.db import connection
     from django.db.utils import OperationalError
 
     try:
@@ -75,7 +74,7 @@ def check_database_or_exit() -> None:
             with ThreadPoolExecutor(max_workers=1) as pool:
                 pool.submit(_connect).result()
         else:
-            connection.ensure_connection()
+            _connect()  # closed again: a server that forks (gunicorn --preload) shares none
     except OperationalError as exc:
         url = redact_url(os.environ.get("DATABASE_URL", "(default SQLite)"))
         reason = (
