@@ -14,9 +14,27 @@ the server, as ``make run`` does: from the person's last commit of a turn to the
 showing the bot's first action and its whole turn. ``--idle N`` then holds N idle streams
 on one game and prints the server process's memory and threads.
 
+``--production`` runs the production stack instead: the README's layout — gunicorn's sync
+workers for the pages and polls, uvicorn ``--workers 2`` for the streams, a small proxy in
+front sending ``/games/<id>/live`` to uvicorn and the rest to gunicorn, as nginx would
+(``--all-asgi``: uvicorn serves everything, no proxy) —, PostgreSQL (``DATABASE_URL``: run it under
+``scripts/with-postgres.sh``), a throw-away Redis as the broker, the cache (partials
+rendered ahead) and the live pub/sub, a Celery worker on the ``celery`` queue and the bots'
+worker on ``bots`` (``BOT_PAUSE_SECONDS``: ``--bot-pause``); the bots' figure then comes
+from the bots' worker, not ``run_sweeps``.
+
+Beside each figure it prints where the time went, per ply, from the other player's page:
+the commit to the stream's event reaching the page (fan-out), the event to the page's
+fetch of its partial leaving (script), the fetch (server time to first byte, then the
+download) and the answer to the DOM (swap); and a baseline measured in the same run: the
+round trip of an unchanged poll (204) from the page, which moves with the machine's load
+as the figures do. ``uptime``'s load is printed with each figure.
+
     .venv/bin/python bench/live_latency.py --moves 120
     .venv/bin/python bench/live_latency.py --moves 120 --redis
     .venv/bin/python bench/live_latency.py --moves 0 --bot-turns 20 --idle 1000
+    scripts/with-postgres.sh .venv/bin/python bench/live_latency.py --production \
+        --moves 120 --bot-turns 20
 
 Check ``uptime`` first: on a shared machine the figures move with the load.
 """
@@ -26,6 +44,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -40,6 +59,27 @@ sys.path.insert(0, str(ROOT))
 
 OBSERVER = """
 window.__seen = {};
+window.__event = {};
+window.__streams = {opened: 0, errors: 0};
+performance.setResourceTimingBufferSize(100000);
+(function () {
+  // the stream's events, timed as they reach the page (before game.js's own listener)
+  var Native = window.EventSource;
+  if (!Native) { return; }
+  var Timed = function (url, init) {
+    var source = new Native(url, init);
+    source.addEventListener("open", function () { window.__streams.opened += 1; });
+    source.addEventListener("error", function () { window.__streams.errors += 1; });
+    source.addEventListener("version", function (ev) {
+      if (!(ev.data in window.__event)) {
+        window.__event[ev.data] = performance.timeOrigin + performance.now();
+      }
+    });
+    return source;
+  };
+  Timed.prototype = Native.prototype;
+  window.EventSource = Timed;
+})();
 new MutationObserver(function () {
   var root = document.getElementById("game");
   var v = root && root.dataset.version;
@@ -55,7 +95,99 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
 
 
+BREAKDOWN = """
+([v, prev]) => {
+  var abs = function (t) { return performance.timeOrigin + t; };
+  var fetches = performance.getEntriesByType("resource").filter(
+    function (e) { return e.name.indexOf("/poll?version=" + prev) >= 0; });
+  var f = fetches[fetches.length - 1];
+  return {event: window.__event[v] || null, dom: window.__seen[v] || null,
+          start: f ? abs(f.startTime) : null, request: f ? abs(f.requestStart) : null,
+          first: f ? abs(f.responseStart) : null, end: f ? abs(f.responseEnd) : null};
+}
+"""
+
+BASELINE = """
+async (url) => {
+  var t0 = performance.now();
+  var r = await fetch(url, {headers: {"HX-Request": "true"}});
+  await r.text();
+  return {status: r.status, ms: performance.now() - t0};
+}
+"""
+
+STAGES = (
+    ("fan-out: commit → the stream's event on the page", "committed", "event"),
+    ("script: event → the partial's fetch leaves", "event", "start"),
+    ("server: fetch → first byte", "start", "first"),
+    ("download: first → last byte", "first", "end"),
+    ("swap: answer → DOM", "end", "dom"),
+)
+
+
+LIVE_PATH = re.compile(rb"^/games/[0-9]+/live(\?|$)")
+
+
+def proxy(port: int, web: int, live: int) -> None:
+    """Serve 127.0.0.1:``port``: streams (``LIVE_PATH``) to ``live``, the rest to ``web``.
+
+    Stands in for the README's nginx: one request a connection (``Connection: close``), so
+    each is routed by its own path; bytes are passed on as they come (no buffering).
+    """
+    import asyncio
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+        except (asyncio.IncompleteReadError, ConnectionError):
+            writer.close()
+            return
+        lines = head.split(b"\r\n")
+        target = lines[0].split(b" ")[1] if len(lines[0].split(b" ")) > 1 else b"/"
+        kept = [line for line in lines[1:-2] if not line.lower().startswith(b"connection:")]
+        head = b"\r\n".join([lines[0], *kept, b"Connection: close", b"", b""])
+        upstream = live if LIVE_PATH.match(target) else web
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", upstream)
+        up_writer.write(head)
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    async def serve() -> None:
+        server = await asyncio.start_server(handle, "127.0.0.1", port, backlog=1024)
+        async with server:
+            await server.serve_forever()
+
+    asyncio.run(serve())
+
+
+def uptime() -> str:
+    """The machine's load averages (1, 5, 15 min) and its cores, as ``uptime`` gives them."""
+    one, five, fifteen = os.getloadavg()
+    return f"load {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+def summary(values: list[float]) -> str:
+    """``n``, p50, p95, max and mean of ``values`` (milliseconds)."""
+    if not values:
+        return "n=0"
+    return (f"n={len(values)}  p50={percentile(values, 0.5):.0f} ms  "
+            f"p95={percentile(values, 0.95):.0f} ms  max={max(values):.0f} ms  "
+            f"mean={statistics.fmean(values):.0f} ms")  # fmt: skip
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["proxy"]:  # the production run's stand-in for nginx
+        proxy(*(int(n) for n in sys.argv[2:5]))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=100)
     parser.add_argument("--poll", type=float, default=0.4, help="LIVE_POLL_SECONDS")
@@ -72,7 +204,24 @@ def main() -> None:
     parser.add_argument(
         "--idle", type=int, default=0, help="then hold N idle streams: the server's memory"
     )
+    parser.add_argument(
+        "--production",
+        action="store_true",
+        help="uvicorn workers, PostgreSQL (DATABASE_URL), Redis, Celery and bots' workers",
+    )
+    parser.add_argument("--web-workers", type=int, default=3, help="gunicorn's, --production")
+    parser.add_argument(
+        "--all-asgi", action="store_true", help="--production with uvicorn serving every page"
+    )
+    parser.add_argument(
+        "--bot-pause", type=float, default=1.0, help="BOT_PAUSE_SECONDS, --production"
+    )
     args = parser.parse_args()
+    if args.production:
+        args.redis = True
+        args.database_url = args.database_url or os.environ.get("DATABASE_URL", "")
+        if not args.database_url.startswith("postgres"):
+            parser.error("--production needs PostgreSQL: run it under scripts/with-postgres.sh")
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("LIVE_", "CACHE_"))}
@@ -87,7 +236,19 @@ def main() -> None:
         if args.redis:
             from tests import services
 
-            env["LIVE_REDIS_URL"] = stack.enter_context(services.redis_server())
+            env["LIVE_REDIS_URL"] = redis_url = stack.enter_context(services.redis_server())
+            if args.production:
+                env |= {
+                    "CELERY_BROKER_URL": redis_url,
+                    "CELERY_TASK_ALWAYS_EAGER": "0",
+                    "CACHE_URL": redis_url.removesuffix("/0") + "/1",
+                    "BOT_PAUSE_SECONDS": str(args.bot_pause),
+                    "DEBUG": "0",
+                    "SECRET_KEY": "bench-" + "x" * 50,
+                    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+                    "SITE_URL": "http://127.0.0.1",
+                    "SECURE_SSL_REDIRECT": "0",  # no TLS proxy in front here
+                }
         os.environ.update(env)
         import django
 
@@ -95,20 +256,54 @@ def main() -> None:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
+        if args.production:
+            call_command("collectstatic", interactive=False, verbosity=0)  # whitenoise's
         from tests import services
 
         port = services.free_port()
+        split = args.production and not args.all_asgi
+        live_port = services.free_port() if split else port
+        workers = ["--workers", "2"] if args.production else []
         server = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "tigris_site.asgi:application", "--port",
-             str(port), "--log-level", "warning", "--timeout-graceful-shutdown", "1"],
+             str(live_port), "--log-level", "warning", "--timeout-graceful-shutdown", "1",
+             *workers],
             cwd=ROOT, env=env,
         )  # fmt: skip
+        streams_pid = server.pid
         stack.callback(server.wait)
         stack.callback(server.terminate)
-        services.wait_for_port(port, server, seconds=30)
+        if split:
+            services.wait_for_port(live_port, server, seconds=120)
+            web_port = services.free_port()
+            pages = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "tigris_site.wsgi", "--workers",
+                 str(args.web_workers), "--bind", f"127.0.0.1:{web_port}", "--log-level",
+                 "warning", "--preload", "--timeout", "120"],
+                cwd=ROOT, env=env,
+            )  # fmt: skip
+            stack.callback(pages.wait)
+            stack.callback(pages.terminate)
+            services.wait_for_port(web_port, pages, seconds=120)
+            server = subprocess.Popen(
+                [sys.executable, __file__, "proxy", str(port), str(web_port), str(live_port)],
+                cwd=ROOT, env=env,
+            )  # fmt: skip
+        if args.production:
+            # the email/push/render worker and the bots' worker, as the README runs them
+            stack.enter_context(services.celery_worker(env["CELERY_BROKER_URL"], env))
+            stack.enter_context(
+                services.celery_worker(env["CELERY_BROKER_URL"], env, queues="bots")
+            )
+        stack.callback(server.wait)
+        stack.callback(server.terminate)
+        services.wait_for_port(port, server, seconds=120)
         base = f"http://127.0.0.1:{port}"
+        print(f"stack: {stack_name(args)}; {uptime()} at the start", flush=True)
         figures = play(base, args) if args.moves else {}
-        if args.bot_turns:
+        if args.bot_turns and args.production:
+            figures |= bot_turns(base, args)
+        elif args.bot_turns:
             sweeps = subprocess.Popen(
                 [sys.executable, "manage.py", "run_sweeps"], cwd=ROOT, env=env,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -117,16 +312,26 @@ def main() -> None:
             stack.callback(sweeps.terminate)
             figures |= bot_turns(base, args)
         if args.idle:
-            idle_streams(port, server.pid, args.idle)
-    load = os.getloadavg()
-    fan_out = "Redis pub/sub" if args.redis else f"the version column every {args.poll} s"
-    print(f"load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
-          f"({os.cpu_count()} cores); fan-out: {fan_out}")  # fmt: skip
+            idle_streams(port, streams_pid, args.idle)
+    print(f"{uptime()} at the end; stack: {stack_name(args)}")
     for who, values in figures.items():
-        ms = [v * 1000 for v in values]
-        print(f"{who}: n={len(ms)}  p50={percentile(ms, 0.5):.0f} ms  "
-              f"p95={percentile(ms, 0.95):.0f} ms  max={max(ms):.0f} ms  "
-              f"mean={statistics.fmean(ms):.0f} ms")  # fmt: skip
+        if who.startswith("  "):
+            print(f"{who}: {summary(values)}")  # a stage or a baseline, already in ms
+        else:
+            print(f"{who}: {summary([v * 1000 for v in values])}")
+
+
+def stack_name(args: argparse.Namespace) -> str:
+    """Say what serves the run: server, database, fan-out, workers."""
+    if args.production:
+        web = ("uvicorn --workers 2 for everything" if args.all_asgi else
+               f"gunicorn --workers {args.web_workers} (pages, polls) + uvicorn --workers 2 "
+               f"(streams) behind a proxy")  # fmt: skip
+        return (f"production: {web}, PostgreSQL, Redis (broker, cache, pub/sub), Celery "
+                f"worker + bots' worker (BOT_PAUSE_SECONDS={args.bot_pause})")  # fmt: skip
+    database = "PostgreSQL" if args.database_url.startswith("postgres") else "SQLite"
+    fan_out = "Redis pub/sub" if args.redis else f"the version column every {args.poll} s"
+    return f"uvicorn, {database}, fan-out through {fan_out}, run_sweeps for the bots"
 
 
 def new_game() -> tuple[Any, dict[int, Any]]:
@@ -202,6 +407,7 @@ def _page_for(browser: Any, base: str, user: Any, game_id: int) -> Any:
     client = Client()
     client.force_login(user)
     context = browser.new_context()
+    context.set_default_timeout(120_000)  # a loaded machine: pages may come slowly
     context.add_cookies(
         [{"name": "sessionid", "url": base, "value": client.cookies["sessionid"].value}]
     )
@@ -290,6 +496,8 @@ def play(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
 
     rng = random.Random(args.seed)
     figures: dict[str, list[float]] = {"the mover's other tab": [], "the other player": []}
+    stages: dict[str, list[float]] = {f"  {name}": [] for name, _a, _b in STAGES}
+    baseline: list[float] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"]
@@ -307,6 +515,7 @@ def play(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
                     client = Client()
                     client.force_login(user)
                     context = browser.new_context()
+                    context.set_default_timeout(120_000)  # a loaded machine: pages may come slowly
                     context.add_cookies([{"name": "sessionid", "url": base,
                                           "value": client.cookies["sessionid"].value}])  # fmt: skip
                     context.add_init_script(OBSERVER)
@@ -339,9 +548,24 @@ def play(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
                     continue
                 who = "the mover's other tab" if n == mover else "the other player"
                 figures[who].append((seen - committed) / 1000)
+                if n != mover:
+                    times = page.evaluate(BREAKDOWN, [version, str(game.version - 1)])  # type: ignore[attr-defined]
+                    times["committed"] = committed
+                    for name, since, until in STAGES:
+                        if times.get(since) and times.get(until):
+                            stages[f"  {name}"].append(times[until] - times[since])
+                    answer = page.evaluate(  # type: ignore[attr-defined]
+                        BASELINE, f"/games/{game.pk}/poll?version={version}"
+                    )
+                    if answer["status"] == 204:
+                        baseline.append(answer["ms"])
             time.sleep(args.gap * rng.uniform(0.5, 1.5))
+        for n, page in pages.items():
+            streams = page.evaluate("window.__streams")  # type: ignore[attr-defined]
+            print(f"seat {n}'s page in the last game: its stream opened {streams['opened']} "
+                  f"times, failed {streams['errors']} times")  # fmt: skip
         browser.close()
-    return figures
+    return figures | stages | {"  baseline: an unchanged poll's round trip (204)": baseline}
 
 
 if __name__ == "__main__":

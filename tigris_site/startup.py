@@ -41,15 +41,40 @@ def setup_django_or_exit() -> None:
         fail(str(exc))
 
 
-def check_database_or_exit() -> None:
-    """Open a connection to the default database or exit 2 naming ``DATABASE_URL``."""
-    import os
-
+def _connect() -> None:
     from django.db import connection
-    from django.db.utils import OperationalError
 
     try:
         connection.ensure_connection()
+    finally:
+        connection.close()  # this thread's: it ends with the check
+
+
+def check_database_or_exit() -> None:
+    """Open a connection to the default database or exit 2 naming ``DATABASE_URL``.
+
+    uvicorn's worker processes (``--workers N``) import the app inside their running event
+    loop, where Django refuses a database call (``SynchronousOnlyOperation``): there the
+    check runs in a thread of its own.
+    """
+    import asyncio
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db.utils import OperationalError
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        in_loop = False
+    else:
+        in_loop = True
+    try:
+        if in_loop:
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                pool.submit(_connect).result()
+        else:
+            _connect()  # closed again: a server that forks (gunicorn --preload) shares none
     except OperationalError as exc:
         url = redact_url(os.environ.get("DATABASE_URL", "(default SQLite)"))
         reason = (

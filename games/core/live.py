@@ -1,5 +1,9 @@
 """Tell the open game pages that a game moved (issue 29): ``publish(game_id, version)``.
 
+An open game's page (its waiting room) hears of a seat taken or given up the same way:
+``publish(WaitingRoom(game_id), mark)``, the mark being ``Game.waiting_mark`` — a
+counter of the room's changes, nothing about who joined.
+
 The message says only *which* game is now at *which* version — what the game page already
 shows in ``data-version`` and what its poll answers —, never what changed: each page then
 asks for its own partial, through the same visibility rule as a poll.
@@ -14,6 +18,7 @@ query per process, which sees the commits of every process (``run_sweeps`` inclu
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from functools import cache, partial
 
 import redis
@@ -25,27 +30,47 @@ log = logging.getLogger(__name__)
 LIVE_CHANNEL = "tigris:game-version"
 
 
+@dataclass(frozen=True)
+class WaitingRoom:
+    """The waiting room of open game ``game_id``: watched for its ``Game.waiting_mark``."""
+
+    game_id: int
+
+
+LiveKey = int | WaitingRoom  # a game's id (its version is watched) or its waiting room
+WAITING_PREFIX = "w"
+
+
 @cache
 def _client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0)
 
 
-def message(game_id: int, version: int) -> str:
-    """Return the pub/sub payload for ``game_id`` at ``version``: ``"12:34"``."""
+def message(game_id: LiveKey, version: int) -> str:
+    """Return the pub/sub payload for ``game_id`` at ``version``: ``"12:34"``.
+
+    A waiting room's mark: ``"w12:3"`` (``WaitingRoom(12)`` at mark 3).
+    """
+    if isinstance(game_id, WaitingRoom):
+        return f"{WAITING_PREFIX}{game_id.game_id}:{version}"
     return f"{game_id}:{version}"
 
 
-def parse_message(data: bytes | str) -> tuple[int, int] | None:
-    """Return ``(game_id, version)`` from a payload, or None for anything else."""
+def parse_message(data: bytes | str) -> tuple[LiveKey, int] | None:
+    """Return ``(game_id or WaitingRoom, version or mark)`` from a payload, or None."""
     text = data.decode("ascii", "replace") if isinstance(data, bytes) else data
     game, _sep, version = text.partition(":")
+    waiting = game.startswith(WAITING_PREFIX)
+    game = game.removeprefix(WAITING_PREFIX)
     if not (game.isdigit() and version.isdigit()):
         return None
-    return int(game), int(version)
+    return (WaitingRoom(int(game)) if waiting else int(game)), int(version)
 
 
-def publish(game_id: int, version: int) -> None:
+def publish(game_id: LiveKey, version: int) -> None:
     """Publish that ``game_id`` is at ``version`` now, when Redis is configured.
+
+    ``game_id`` may be a ``WaitingRoom``: then ``version`` is its ``Game.waiting_mark``.
 
     Robust: a Redis that does not answer is logged in one line; the streams' own check of
     the version column (every ``LIVE_FALLBACK_SECONDS`` with Redis) and the pages' polls
@@ -60,6 +85,6 @@ def publish(game_id: int, version: int) -> None:
         log.warning("live event for game %s v%s not published: %s", game_id, version, exc)
 
 
-def publish_on_commit(game_id: int, version: int) -> None:
+def publish_on_commit(game_id: LiveKey, version: int) -> None:
     """``publish`` once the current transaction commits (at once outside of one)."""
     transaction.on_commit(partial(publish, game_id, version), robust=True)

@@ -65,6 +65,10 @@ class Game(models.Model):
     seed = models.BigIntegerField(default=_new_seed, editable=False)
     state = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(default=0)
+    # The waiting room's change marker (issue 29): one more at each seat taken or given up
+    # and when an open game is aborted or expires, so an open game's page hears of a join
+    # as a game in progress hears of a move (``version`` stays 0 until the game starts).
+    waiting_mark = models.PositiveIntegerField(default=0, editable=False)
     to_act_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     # Whether a bot plays the seat to act now (issue 31): kept by ``botturns.bot_to_act_mark``
     # wherever ``to_act_seat`` or a seat's player changes, so the bots' sweep reads the games

@@ -29,6 +29,17 @@ from games.outbox import notifications, webhooks
 from games.play import ratings
 
 
+def waiting_room_changed(*, game: Game) -> None:
+    """A seat of the open ``game`` (row locked) was taken or given up, or the game closed.
+
+    Count it in ``game.waiting_mark`` (saved now) and, after the commit, tell the open
+    pages of its waiting room (``live.WaitingRoom``): the mark only, never who.
+    """
+    game.waiting_mark += 1
+    game.save(update_fields=["waiting_mark", "updated_at"])
+    live.publish_on_commit(live.WaitingRoom(game.pk), game.waiting_mark)
+
+
 def game_started(*, game: Game) -> None:
     """The last seat filled and the engine state exists: tell every player, tell the pages."""
     notifications.notify_game_started(game=game)

@@ -157,6 +157,7 @@ def game_join(*, game_id: int, user: UserLike, invite_token: str | None = None) 
         if len(seats) >= game.num_players:
             raise JoinRefused(_("This game is full."))
         Seat.objects.create(game=game, user_id=user_id)
+        effects.waiting_room_changed(game=game)
         if len(seats) + 1 == game.num_players:
             game_start(game=game)
     return game
@@ -178,6 +179,7 @@ def game_leave(*, game_id: int, user: UserLike) -> Game:
         if not game.seats.exists():
             game.status = Game.Status.ABORTED
             game.save(update_fields=["status", "updated_at"])
+        effects.waiting_room_changed(game=game)
     return game
 
 
@@ -228,11 +230,14 @@ def game_abort(*, game_id: int) -> Game:
         game = locked_game(game_id)
         if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
             raise GameNotActive(_("Only open games and games in progress can be aborted."))
+        was_open = game.status == Game.Status.OPEN
         game.status = Game.Status.ABORTED
         game.to_act_seat = None
         game.deadline = None
         game.save(update_fields=["status", "to_act_seat", "deadline", "updated_at"])
         notifications.notify_game_aborted(game=game)
+        if was_open:
+            effects.waiting_room_changed(game=game)
     return game
 
 
@@ -247,6 +252,7 @@ def game_expire(*, game_id: int) -> bool:
             return False
         game.status = Game.Status.EXPIRED
         game.save(update_fields=["status", "updated_at"])
+        effects.waiting_room_changed(game=game)
         notifications.notification_create(
             user_id=game.creator_id,
             game=game,

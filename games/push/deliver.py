@@ -8,7 +8,9 @@ unsubscribed or expired it), so the subscription is deleted with its rows; 408, 
 5xx, a timeout or a connection error are transient (back to pending, Celery retries with
 the email outbox's backoff); anything else fails the row for good. A row is held while its
 recipient is in their quiet hours, and a single turn's push the player has acted on since
-is skipped, like its email.
+is skipped, like its email. The endpoint is checked again at each post, and the post
+connects to the address that check resolved (``games.push.sending``): a host that
+resolves to our own network by then (DNS rebinding) is refused, and reaches nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from games.mail.deliver import MAX_RETRIES, REQUEUE_AFTER, STUCK_AFTER, retry_de
 from games.mail.notification import still_owed
 from games.models import PushDelivery, PushSubscription
 from games.push.keys import vapid_keys, vapid_subject
+from games.push.sending import pinned_session
 from games.push.subscriptions import endpoint_checked
 from games.selectors.people import quiet_until
 
@@ -82,9 +85,11 @@ def push_deliver(delivery_id: int) -> str:
         return "skipped"
     subscription = row.subscription
     try:
-        endpoint_checked(subscription.endpoint)  # again: its host may resolve elsewhere now
+        # again: its host may resolve elsewhere now; the post goes to the address checked
+        addresses = endpoint_checked(subscription.endpoint)
     except GameError as exc:
         return _failed(row, f"refused: {exc}")
+    session = pinned_session(addresses[0])
     try:
         webpush(
             subscription_info={
@@ -96,6 +101,7 @@ def push_deliver(delivery_id: int) -> str:
             vapid_claims={"sub": vapid_subject()},
             ttl=settings.WEBPUSH_TTL,
             timeout=settings.WEBPUSH_TIMEOUT,
+            requests_session=session,
         )
     except WebPushException as exc:
         status = exc.response.status_code if exc.response is not None else None
@@ -108,6 +114,8 @@ def push_deliver(delivery_id: int) -> str:
         return _failed(row, f"HTTP {status}: {exc}")
     except (requests.RequestException, OSError) as exc:
         return _transient(row, f"{type(exc).__name__}: {exc}")
+    finally:
+        session.close()
     _finish(delivery_id, status=SENT)
     PushSubscription.objects.filter(pk=subscription.pk).update(last_sent_at=timezone.now())
     return "sent"

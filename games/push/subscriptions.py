@@ -36,14 +36,19 @@ def _b64url_bytes(text: str) -> bytes | None:
         return None
 
 
-def endpoint_checked(endpoint: str) -> None:
-    """Raise ``GameError`` unless the site may post to ``endpoint`` (https, public address)."""
+def endpoint_checked(endpoint: str) -> list[str]:
+    """Return the addresses ``endpoint``'s host resolves to now, every one of them public.
+
+    Raises ``GameError`` unless the site may post to ``endpoint``: https, a host resolving
+    to global unicast addresses only (``games.webhooks.addresses``), not too long.
+    """
     if not endpoint or len(endpoint) > MAX_ENDPOINT_LENGTH:
         raise GameError(_("This browser's push address cannot be used."))
     try:
-        checked_target(endpoint)
+        _host, _port, addresses = checked_target(endpoint)
     except WebhookURLError as exc:
         raise GameError(_("This browser's push address cannot be used.")) from exc
+    return addresses
 
 
 def subscription_save(*, user: Any, endpoint: str, p256dh: str, auth: str) -> PushSubscription:

@@ -56,6 +56,7 @@ class PollFacts(NamedTuple):
     version: int
     openly_viewable: bool
     updated_at: datetime
+    waiting_mark: int = 0
 
 
 def game_poll_facts(game_id: int) -> PollFacts | None:
@@ -68,13 +69,13 @@ def game_poll_facts(game_id: int) -> PollFacts | None:
     row = (
         Game.objects.filter(pk=game_id)
         .annotate(open=ExpressionWrapper(OPEN_TO_ANYONE, output_field=BooleanField()))
-        .values_list("version", "open", "updated_at")
+        .values_list("version", "open", "updated_at", "waiting_mark")
         .first()
     )
     if row is None:
         return None
-    version, openly, updated_at = row
-    return PollFacts(version, bool(openly), updated_at)
+    version, openly, updated_at, waiting_mark = row
+    return PollFacts(version, bool(openly), updated_at, waiting_mark)
 
 
 def game_versions(game_ids: Sequence[int]) -> dict[int, int]:
@@ -85,3 +86,12 @@ def game_versions(game_ids: Sequence[int]) -> dict[int, int]:
     A version is a number the game page shows anyway; nothing hidden is read.
     """
     return dict(Game.objects.filter(pk__in=list(game_ids)).values_list("pk", "version"))
+
+
+def game_waiting_marks(game_ids: Sequence[int]) -> dict[int, int]:
+    """Return ``{game_id: waiting_mark}`` of the games among ``game_ids`` that exist.
+
+    The waiting rooms' ``game_versions``: one indexed query; the mark counts the room's
+    changes (a seat taken or given up), which its page shows anyway.
+    """
+    return dict(Game.objects.filter(pk__in=list(game_ids)).values_list("pk", "waiting_mark"))

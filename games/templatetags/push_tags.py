@@ -1,4 +1,4 @@
-"""The settings page's browser notifications control (issue 29)."""
+"""The browser notifications control of the settings page and of a game page (issue 29)."""
 
 from __future__ import annotations
 
@@ -25,3 +25,17 @@ def push_panel(context: Any) -> dict[str, Any]:
         return {"show": False}
     keys = vapid_keys()
     return {"show": True, "panel": panel_values(user, keys.public if keys else "")}
+
+
+@register.inclusion_tag("games/_push_control.html", takes_context=True)
+def push_control(context: Any) -> dict[str, Any]:
+    """Render the game page's one-line control: the settings page's, without the count.
+
+    Shown to a signed-in viewer when push is set up (a VAPID key); gives the template the
+    site's public key only. It reads no table: the game page's queries stay as they were.
+    """
+    user = getattr(request_of(context), "user", None)
+    keys = vapid_keys() if user is not None and user.is_authenticated else None
+    if keys is None:
+        return {"show": False}
+    return {"show": True, "public_key": keys.public}

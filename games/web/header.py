@@ -21,7 +21,8 @@ class GameHeader:
     ``version`` (plies applied), ``num_players``, ``seats_taken``, the flags (``is_public``,
     ``is_rated``, ``open_scoring``, ``vacation_allowed``), ``deadline`` (aware, UTC; None
     without one), ``to_act_seat``, and the ``time_control`` (days per move, a time bank or
-    none: ``games.core.timecontrol``, issues 6 and 17)."""
+    none: ``games.core.timecontrol``, issues 6 and 17), and an open game's
+    ``waiting_mark`` (its waiting room's changes, for the live stream: issue 29)."""
 
     pk: int
     status: str
@@ -36,6 +37,7 @@ class GameHeader:
     deadline: datetime | None
     to_act_seat: int | None
     time_control: TimeControl = NoLimit()
+    waiting_mark: int = 0
 
     @staticmethod
     def of(game: Game, *, seated: bool = False) -> GameHeader:
@@ -58,4 +60,5 @@ class GameHeader:
             deadline=game.deadline if seated else None,
             to_act_seat=game.to_act_seat,
             time_control=time_control_of(game),
+            waiting_mark=game.waiting_mark,
         )

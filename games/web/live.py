@@ -2,8 +2,11 @@
 
 An event says only that the game is now at version N (``id: N``, ``event: version``,
 ``data: N``) — what the page's ``data-version`` and its poll show anyway; the page then
-fetches its own partial through the poll, under the poll's visibility rule. Nothing a
-viewer may not see is in the stream (``tests/games/web/test_leaks.py`` reads it too).
+fetches its own partial through the poll, under the poll's visibility rule. An open
+game's page (its waiting room, ``?waiting=M``) hears ``event: seats`` with the room's
+change marker instead (``Game.waiting_mark``: a seat taken or given up, the game closed),
+and nothing of who. Nothing a viewer may not see is in the stream
+(``tests/games/web/test_leaks.py`` reads it too).
 
 Where a new version comes from, in each web process, for all its streams at once
 (``VersionWatch``):
@@ -39,8 +42,8 @@ import redis.asyncio as aredis
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-from games.core.live import LIVE_CHANNEL, parse_message
-from games.selectors.visibility import game_versions
+from games.core.live import LIVE_CHANNEL, LiveKey, WaitingRoom, parse_message
+from games.selectors.visibility import game_versions, game_waiting_marks
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +54,35 @@ HEARTBEAT = ": keep-alive\n\n"
 def version_event(version: int) -> str:
     """Return the Server-Sent Event announcing ``version``: its id is the version too."""
     return f"id: {version}\nevent: version\ndata: {version}\n\n"
+
+
+def seats_event(mark: int) -> str:
+    """Return the Server-Sent Event announcing a waiting room's change ``mark``."""
+    return f"id: {mark}\nevent: seats\ndata: {mark}\n\n"
+
+
+def key_event(key: LiveKey, mark: int) -> str:
+    """Return the event announcing ``key`` (a game or its ``WaitingRoom``) at ``mark``."""
+    return seats_event(mark) if isinstance(key, WaitingRoom) else version_event(mark)
+
+
+Reader = Callable[[list[int]], dict[int, int]]
+
+
+def read_marks(
+    keys: list[LiveKey],
+    versions: Reader = game_versions,
+    waiting_marks: Reader = game_waiting_marks,
+) -> dict[LiveKey, int]:
+    """Return the current mark of each of ``keys`` that exists: games' versions, rooms' marks."""
+    games = [k for k in keys if not isinstance(k, WaitingRoom)]
+    rooms = [k.game_id for k in keys if isinstance(k, WaitingRoom)]
+    found: dict[LiveKey, int] = {}
+    if games:
+        found.update(dict(versions(games).items()))
+    if rooms:
+        found.update({WaitingRoom(g): m for g, m in waiting_marks(rooms).items()})
+    return found
 
 
 def stream_start() -> str:
@@ -77,14 +109,16 @@ class StreamTimes:
 
 
 def stream_sync(
-    game_id: int,
+    game_id: LiveKey,
     known: int,
     *,
     current: int,
     times: StreamTimes,
-    versions: Callable[[list[int]], dict[int, int]] = game_versions,
+    versions: Reader = game_versions,
 ) -> Iterator[str]:
     """Yield the events of ``game_id`` after version ``known`` (WSGI: one thread per stream).
+
+    ``game_id`` may be a ``WaitingRoom``: its marks are read and announced instead.
 
     ``current`` is the version read when the stream was asked for: announced at once when
     it is not ``known`` (a stale page, a reconnection after a move). Reads the version
@@ -94,10 +128,10 @@ def stream_sync(
     yield stream_start()
     if current != known:
         known = current
-        yield version_event(current)
+        yield key_event(game_id, current)
     start = last = time.monotonic()
     while time.monotonic() - start < times.lifetime:
-        version = versions([game_id]).get(game_id)
+        version = read_marks([game_id], versions).get(game_id)
         if not connection.in_atomic_block:
             connection.close()  # not held between reads: a WSGI stream may idle for minutes
         if version is None:
@@ -105,7 +139,7 @@ def stream_sync(
         if version != known:
             known = version
             last = time.monotonic()
-            yield version_event(version)
+            yield key_event(game_id, version)
         elif time.monotonic() - last >= times.heartbeat:
             last = time.monotonic()
             yield HEARTBEAT
@@ -130,13 +164,18 @@ class VersionWatch:
         *,
         poll: float,
         redis_url: str = "",
-        versions: Callable[[list[int]], dict[int, int]] = game_versions,
+        versions: Reader = game_versions,
+        waiting_marks: Reader = game_waiting_marks,
     ) -> None:
         self.poll = poll
         self.redis_url = redis_url
         self._versions_of = versions
-        self.versions: dict[int, int] = {}
-        self._events: dict[int, set[asyncio.Event]] = {}
+        self._waiting_marks_of = waiting_marks
+        self.versions: dict[LiveKey, int] = {}
+        self._events: dict[LiveKey, set[asyncio.Event]] = {}
+        # streams following a key for their whole life (``follow``): between two of a
+        # stream's waits the key stays watched, so a version published then is not missed
+        self._followed: dict[LiveKey, int] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-versions")
 
@@ -154,7 +193,32 @@ class VersionWatch:
     @property
     def watched(self) -> int:
         """How many games have a stream waiting on them in this process."""
-        return len(self._events)
+        return len(self._events.keys() | self._followed.keys())
+
+    def _busy(self) -> bool:
+        return bool(self._events or self._followed)
+
+    @contextlib.contextmanager
+    def follow(self, game_id: LiveKey) -> Iterator[None]:
+        """Keep ``game_id`` watched (and the Redis subscription up) while the block runs.
+
+        A stream follows its game for its whole life: without it, the game would be
+        forgotten between two ``wait`` calls (while an event is being sent), the Redis
+        listener could stop with it, and a version published in that gap would only come
+        with the next read of the version column (``LIVE_FALLBACK_SECONDS`` later).
+        """
+        self._followed[game_id] = self._followed.get(game_id, 0) + 1
+        self._start()
+        try:
+            yield
+        finally:
+            left = self._followed[game_id] - 1
+            if left:
+                self._followed[game_id] = left
+            else:
+                del self._followed[game_id]
+                if game_id not in self._events:
+                    self.versions.pop(game_id, None)
 
     def _start(self) -> None:
         if self._tasks and not all(t.done() for t in self._tasks):
@@ -163,7 +227,7 @@ class VersionWatch:
         if self.redis_url:
             self._tasks.append(asyncio.create_task(self._listen()))
 
-    def note(self, game_id: int, version: int) -> None:
+    def note(self, game_id: LiveKey, version: int) -> None:
         """Record ``game_id`` at ``version`` (versions only grow) and wake its streams."""
         if version > self.versions.get(game_id, -1):
             self.versions[game_id] = version
@@ -172,8 +236,8 @@ class VersionWatch:
 
     async def _read_loop(self) -> None:
         loop = asyncio.get_running_loop()
-        while self._events:
-            ids = list(self._events)
+        while self._busy():
+            ids = list(self._events.keys() | self._followed.keys())
             try:
                 found = await loop.run_in_executor(self._reader, self._read, ids)
             except Exception:  # a database that does not answer: try again next tick
@@ -183,17 +247,17 @@ class VersionWatch:
                 self.note(game_id, version)
             await asyncio.sleep(self.poll)
 
-    def _read(self, ids: list[int]) -> dict[int, int]:
+    def _read(self, ids: list[LiveKey]) -> dict[LiveKey, int]:
         close_old_connections()  # this thread's connection, as a request would
-        return self._versions_of(ids)
+        return read_marks(ids, self._versions_of, self._waiting_marks_of)
 
     async def _listen(self) -> None:
-        while self._events:
+        while self._busy():
             try:
                 client = aredis.Redis.from_url(self.redis_url)
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(LIVE_CHANNEL)
-                    while self._events:
+                    while self._busy():
                         message = await pubsub.get_message(
                             ignore_subscribe_messages=True, timeout=1.0
                         )
@@ -205,7 +269,7 @@ class VersionWatch:
                 log.warning("live: Redis pub/sub unavailable: %s", exc)
                 await asyncio.sleep(1.0)
 
-    async def wait(self, game_id: int, known: int, timeout: float) -> int | None:
+    async def wait(self, game_id: LiveKey, known: int, timeout: float) -> int | None:
         """Return ``game_id``'s version once it differs from ``known``; None after ``timeout`` s."""
         event = asyncio.Event()
         self._events.setdefault(game_id, set()).add(event)
@@ -230,11 +294,12 @@ class VersionWatch:
                 waiting.discard(event)
                 if not waiting:
                     del self._events[game_id]
-                    self.versions.pop(game_id, None)
+                    if game_id not in self._followed:
+                        self.versions.pop(game_id, None)
 
 
 async def stream_async(
-    game_id: int,
+    game_id: LiveKey,
     known: int,
     *,
     current: int,
@@ -251,16 +316,17 @@ async def stream_async(
     yield stream_start()
     if current != known:
         known = current
-        yield version_event(current)
+        yield key_event(game_id, current)
     loop = asyncio.get_running_loop()
     end = loop.time() + times.lifetime
-    while (remaining := end - loop.time()) > 0:
-        version = await watch.wait(game_id, known, min(times.heartbeat, remaining))
-        if version is None:
-            yield HEARTBEAT
-        else:
-            known = version
-            yield version_event(version)
+    with watch.follow(game_id):
+        while (remaining := end - loop.time()) > 0:
+            version = await watch.wait(game_id, known, min(times.heartbeat, remaining))
+            if version is None:
+                yield HEARTBEAT
+            else:
+                known = version
+                yield key_event(game_id, version)
 
 
 HANDOFF_HEADER = "X-Live-Stream"
@@ -307,9 +373,12 @@ class LiveStreams:
         await self.app({**scope, SCOPE_KEY: True}, receive, capture)
         if "handoff" not in held:
             return
-        game_id, known, current = (int(n) for n in held["handoff"].split())
+        game, known, current = held["handoff"].split()
+        key: LiveKey = WaitingRoom(int(game[1:])) if game.startswith("w") else int(game)
         await send(held["start"])
-        stream = stream_async(game_id, known, current=current, times=StreamTimes.from_settings())
+        stream = stream_async(
+            key, int(known), current=int(current), times=StreamTimes.from_settings()
+        )
         gone = asyncio.ensure_future(_disconnected(receive))
         try:
             while True:
@@ -343,6 +412,7 @@ async def empty_body() -> AsyncIterator[str]:
         yield chunk
 
 
-def handoff(game_id: int, known: int, current: int) -> tuple[str, str]:
-    """The header by which a view hands a stream to ``LiveStreams``."""
-    return HANDOFF_HEADER, f"{game_id} {known} {current}"
+def handoff(game_id: LiveKey, known: int, current: int) -> tuple[str, str]:
+    """The header by which a view hands a stream to ``LiveStreams`` (a room's id: ``w12``)."""
+    game = f"w{game_id.game_id}" if isinstance(game_id, WaitingRoom) else str(game_id)
+    return HANDOFF_HEADER, f"{game} {known} {current}"

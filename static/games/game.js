@@ -438,14 +438,24 @@
   // each new version of the game and nothing else; a page behind it fetches its own partial
   // through the poll (/games/<id>/poll?version=N), in any tab, whoever is to act. Where the
   // stream fails or never opens (a proxy that buffers it), the poll itself runs, backing off
-  // from 2 s to 30 s, and the stream is tried again at each poll. Separate functions, kept
-  // apart from the board's behaviour above.
+  // from 2 s to 30 s, and the stream is tried again at each poll. An open game's page (its
+  // waiting room: data-live-mark="waiting") does the same with its room's change marker
+  // (data-waiting; "seats" events, ?waiting=M): a seat taken or given up, the game started.
+  // Separate functions, kept apart from the board's behaviour above.
   var LIVE_FIRST_MS = 2000, LIVE_MAX_MS = 30000, LIVE_OPEN_MS = 10000;
   var live = {source: null, url: "", latest: -1, failures: 0, timer: null, opening: null, busy: 0, posting: null};
 
   function liveRoot() { var root = game(); return root && root.dataset.live ? root : null; }
 
-  function livePageVersion(root) { return parseInt(root.dataset.version, 10); }
+  // "version" (a game in progress) or "waiting" (an open game's room): what the page's
+  // stream and poll name, and the page's own mark of it.
+  function liveKind(root) { return root.dataset.liveMark === "waiting" ? "waiting" : "version"; }
+
+  function livePageVersion(root) { return parseInt(root.dataset[liveKind(root)], 10); }
+
+  function liveQuery(root) { return "?" + liveKind(root) + "=" + encodeURIComponent(root.dataset[liveKind(root)]); }
+
+  function liveKey(root) { return root.dataset.live + liveQuery(root).split("=")[0]; }
 
   // The page's partial when the game moved past it (the poll answers 204 otherwise); not
   // while one of the page's own requests is out (its answer brings the new board).
@@ -453,7 +463,7 @@
     var root = liveRoot();
     if (!root || live.busy || live.posting || !window.htmx) { return Promise.resolve(); }
     live.busy += 1;
-    var url = root.dataset.poll + "?version=" + encodeURIComponent(root.dataset.version);
+    var url = root.dataset.poll + liveQuery(root);
     return window.htmx.ajax("GET", url, {source: root, target: "#game", swap: "outerHTML"}).then(
       function () { live.busy -= 1; }, function () { live.busy -= 1; });
   }
@@ -489,14 +499,16 @@
     if (!root || !window.EventSource) { if (root) { liveFallbackOnly(); } return; }
     if (live.source) { live.source.close(); }
     live.url = url;
-    var source = live.source = new EventSource(url + "?version=" + encodeURIComponent(root.dataset.version));
+    var source = live.source = new EventSource(root.dataset.live + liveQuery(root));
     live.opening = setTimeout(function () { if (live.source === source) { liveFallback(); } }, LIVE_OPEN_MS);
     source.onopen = function () { clearTimeout(live.opening); live.opening = null; live.failures = 0; };
-    source.addEventListener("version", function (ev) {
+    function heard(ev) {
       var version = parseInt(ev.data, 10);
       if (version > live.latest) { live.latest = version; }
       liveCatchUp();
-    });
+    }
+    source.addEventListener("version", heard);
+    source.addEventListener("seats", heard);
     source.onerror = function () { if (live.source === source) { liveFallback(); } };
   }
 
@@ -517,9 +529,10 @@
   function liveStart() {
     var root = liveRoot();
     if (!root) { liveStop(); return; }
-    if (live.url === root.dataset.live && (live.source || live.timer)) { liveCatchUp(); return; }
+    if (live.url === liveKey(root) && (live.source || live.timer)) { liveCatchUp(); return; }
     liveStop();
-    liveOpen(root.dataset.live);
+    live.latest = -1;  // a new stream (a waiting room's game started): its own marks
+    liveOpen(liveKey(root));
   }
 
   // An action sent from the page: its answer brings the new board; the stream's news waits

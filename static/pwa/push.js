@@ -1,4 +1,5 @@
-// The settings page's browser notifications control (issue 29, templates/accounts/_push.html).
+// The browser notifications control (issue 29) of the settings page (templates/accounts/
+// _push.html) and of a game page, a bell (templates/games/_push_control.html, data-compact).
 // Turning on asks the browser's permission, subscribes through the service worker's
 // PushManager with the site's VAPID public key, and posts the subscription (CSRF header);
 // turning off posts its endpoint for the site to forget, then unsubscribes. Words come from
@@ -11,7 +12,16 @@
   var status = document.getElementById("push-status");
   var d = panel.dataset;
 
-  function say(text) { if (status) { status.textContent = text; } }
+  var hush = null;
+  function say(text) {
+    if (!status) { return; }
+    status.textContent = text;
+    // the bell's words float over the game: they go after a while (the settings' stay)
+    if (button.dataset.compact) {
+      clearTimeout(hush);
+      hush = setTimeout(function () { status.textContent = ""; }, 8000);
+    }
+  }
   // Our own words (the panel's, the server's) are shown; a browser's own error is not in the
   // page's language, so it is said as "could not turn on".
   function ours(text) { var err = new Error(text); err.ours = true; return err; }
@@ -48,7 +58,13 @@
   }
 
   function show(on) {
-    button.textContent = on ? d.labelOff : d.labelOn;
+    var label = on ? d.labelOff : d.labelOn;
+    if (button.dataset.compact) {  // the game page's bell: its words are its name
+      button.setAttribute("aria-label", label);
+      button.title = label;
+    } else {
+      button.textContent = label;
+    }
     button.setAttribute("aria-pressed", on ? "true" : "false");
     button.dataset.on = on ? "1" : "";
     button.hidden = false;

@@ -5,7 +5,8 @@ reading the version column as in the embedded mode.
 A move made elsewhere — another tab, the other player's device (the service, called from
 this test's process), a bot's sweep (a thread here, standing in for ``run_sweeps``) — reaches
 the page through the stream, which names the version; the page fetches its partial. With the
-stream blocked, the poll's back-off brings it instead.
+stream blocked, the poll's back-off brings it instead. An open game's page (its waiting
+room) hears each seat taken or given up the same way, then the game's start.
 """
 
 from __future__ import annotations
@@ -157,5 +158,40 @@ def test_with_the_stream_blocked_the_page_still_updates_by_polling(
         _at_version(page, version)
         assert streams, "the page never tried the stream"
         assert 200 in polls
+    finally:
+        context.close()
+
+
+def test_a_waiting_room_shows_each_join_and_leave_and_then_the_game(
+    browser: Any, asgi_server: str
+) -> None:
+    creator, guest, third = UserFactory(), UserFactory(), UserFactory()
+    game = lifecycle.game_create(creator=creator, num_players=3)
+    context = _signed_in(browser, asgi_server, creator)
+    try:
+        page = context.new_page()
+        polls, streams = _polls(page), _polls(page, "/live?")
+        page.goto(f"{asgi_server}/games/{game.pk}/")
+        page.wait_for_selector("#game[data-live-mark='waiting']")
+        page.evaluate("window.__marker = 7")
+        seats_line = ".waiting-room p"
+        assert page.text_content(seats_line).startswith("1 of 3 seats taken")
+        lifecycle.game_join(game_id=game.pk, user=guest)
+        page.wait_for_function(
+            f"document.querySelector('{seats_line}').textContent.startsWith('2 of 3')"
+        )
+        lifecycle.game_leave(game_id=game.pk, user=guest)
+        page.wait_for_function(
+            f"document.querySelector('{seats_line}').textContent.startsWith('1 of 3')"
+        )
+        lifecycle.game_join(game_id=game.pk, user=guest)
+        lifecycle.game_join(game_id=game.pk, user=third)  # the last seat: the game starts
+        page.wait_for_selector("#game[data-version='0'] #board")
+        assert page.evaluate("window.__marker") == 7, "the page was reloaded"
+        assert polls and set(polls) == {200}, polls  # fetched on the stream's word only
+        # the board's own stream follows the room's: a move reaches the page
+        version = _other_player_moves(game, {s.position: s.user for s in game.seats.all()})
+        _at_version(page, version)
+        assert all(status == 200 for status in streams) and len(streams) == 2, streams
     finally:
         context.close()

@@ -177,3 +177,122 @@ def test_a_browser_that_cannot_subscribe_is_told_so_in_the_players_language(
         assert not PushSubscription.objects.exists()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            {
+                "on": "Notifications are on in this browser.",
+                "off_label": "Turn off notifications in this browser",
+            },
+        ),
+        ("zh-hans", {"on": "此浏览器的通知已开启。", "off_label": "在此浏览器中关闭通知"}),
+    ],
+)
+def test_the_game_page_control_turns_notifications_on_through_the_same_endpoint(
+    browser: Any, live_server: Any, monkeypatch: Any, language: str, words: dict[str, str]
+) -> None:
+    monkeypatch.setattr(addresses, "resolve", lambda host, port: ["93.184.216.34"])
+    game, seats = started_game(2)
+    context, page = _settings_page(browser, live_server, seats[1], language)
+    context.add_init_script(FAKE_PUSH_MANAGER)
+    try:
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        toggle = page.locator("#notifications #push-toggle")
+        toggle.click()
+        page.wait_for_function(
+            "document.getElementById('push-status').textContent !== ''", polling=100
+        )
+        assert page.locator("#push-status").text_content() == words["on"]
+        assert toggle.get_attribute("aria-label") == words["off_label"]
+        assert toggle.get_attribute("aria-pressed") == "true"
+        (row,) = PushSubscription.objects.all()
+        assert row.user_id == seats[1].pk and row.endpoint.endswith("/settings-test")
+    finally:
+        context.close()
+
+
+def test_a_spectator_has_no_control(browser: Any, live_server: Any) -> None:
+    game, seats = started_game(2)
+    context, page = _settings_page(browser, live_server, UserFactory(), "en")
+    try:
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        assert page.locator("#game").count() == 1
+        assert page.locator("#notifications").count() == 0  # not their game
+    finally:
+        context.close()
+
+
+# In the worker: the notification a push showed, clicked as the browser would dispatch it.
+# No DevTools command clicks a notification, and a script-made event may neither extend
+# its life (``waitUntil``) nor open a window, so the click is dispatched with those two
+# hooks recorded: what the worker's own handler asks for is what is checked.
+CLICK_IN_WORKER = """async () => {
+  const [n] = await self.registration.getNotifications();
+  const asked = {opened: [], focused: []};
+  const openWindow = self.clients.openWindow.bind(self.clients);
+  self.clients.openWindow = (url) => { asked.opened.push(url); return Promise.resolve(null); };
+  const matchAll = self.clients.matchAll.bind(self.clients);
+  self.clients.matchAll = (o) => matchAll(o).then(tabs => tabs.map(t => ({url: t.url,
+    focus() { asked.focused.push(t.url); return Promise.resolve(t); }})));
+  let done = null;
+  const ev = new NotificationEvent("notificationclick", {notification: n});
+  Object.defineProperty(ev, "waitUntil", {value: (p) => { done = p; }});
+  self.dispatchEvent(ev);
+  await done;
+  self.clients.openWindow = openWindow;
+  self.clients.matchAll = matchAll;
+  const left = await self.registration.getNotifications();
+  return {...asked, closed: left.length === 0};
+}"""
+
+
+def test_clicking_a_delivered_notification_opens_the_games_link(
+    browser: Any, live_server: Any
+) -> None:
+    game, seats = started_game(2)
+    row = Notification.objects.create(
+        user=seats[1], game=game, ply=0, kind=NotificationKind.REMINDER, send_after=game.created_at
+    )
+    payload = push_payload([row], language="en")
+    context = browser.new_context()
+    context.set_default_timeout(15_000)
+    context.grant_permissions(["notifications"], origin=live_server.url)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/")
+        page.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)")
+        cdp = context.new_cdp_session(page)
+        registration = _registration_id(cdp, page, f"{live_server.url}/")
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": live_server.url, "registrationId": registration,
+             "data": json.dumps(payload, ensure_ascii=False)},
+        )  # fmt: skip
+        page.wait_for_function(f"({SHOWN}).then(ns => ns.length > 0)", polling=100)
+        (worker,) = context.service_workers
+        game_url = f"{live_server.url}/games/{game.pk}/"
+        # no tab on the game: the click opens one on the game's page
+        assert worker.evaluate(CLICK_IN_WORKER) == {
+            "opened": [game_url],
+            "focused": [],
+            "closed": True,
+        }
+        # a tab already on the game: the click brings it forward instead
+        page.goto(game_url)
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {"origin": live_server.url, "registrationId": registration,
+             "data": json.dumps(payload, ensure_ascii=False)},
+        )  # fmt: skip
+        page.wait_for_function(f"({SHOWN}).then(ns => ns.length > 0)", polling=100)
+        assert worker.evaluate(CLICK_IN_WORKER) == {
+            "opened": [],
+            "focused": [game_url],
+            "closed": True,
+        }
+    finally:
+        context.close()

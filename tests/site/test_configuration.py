@@ -87,3 +87,36 @@ def test_postgresql_prepares_repeated_queries_unless_told_off() -> None:
     lines = bad.stderr.strip().splitlines()
     assert bad.returncode == 2 and len(lines) == 1, bad.stderr
     assert lines[0].startswith("error: PG_PREPARE_THRESHOLD: 'soon' is neither")
+
+
+IMPORT_IN_LOOP = (
+    "import asyncio\n"
+    "async def main():\n"
+    "    import tigris_site.asgi\n"
+    "    print('loaded', type(tigris_site.asgi.application).__name__)\n"
+    "asyncio.run(main())\n"
+)
+
+
+def _import_asgi_in_a_loop(**env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in OUR_VARIABLES}
+    return subprocess.run(
+        [sys.executable, "-c", IMPORT_IN_LOOP],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "tigris_site.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_asgi_app_loads_inside_a_running_event_loop() -> None:
+    # uvicorn --workers N imports the app in each worker's running loop (the README's
+    # production command): the database check must not be refused there.
+    result = _import_asgi_in_a_loop()
+    assert result.returncode == 0, result.stderr
+    assert "loaded LiveStreams" in result.stdout
+    url = f"postgres://tigris:hunter2@127.0.0.1:{free_port()}/tigris"
+    result = _import_asgi_in_a_loop(**{**PRODUCTION, "DATABASE_URL": url})
+    assert result.returncode == 2
+    assert result.stderr.strip().startswith("error: DATABASE_URL: cannot connect to postgres")

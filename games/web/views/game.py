@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from games.core.errors import GameError, MalformedAction
+from games.core.live import LiveKey, WaitingRoom
 from games.models import Game, Move
 from games.play import lifecycle, submit, timeouts
 from games.play.errors import IllegalAction
@@ -235,8 +236,8 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Answer 204 while the game is still at ``?version=N``; else the viewer's partial.
 
-    A waiting room polls with ``?waiting=N`` instead (N seats taken: a join or the start
-    does not change the version) and gets 204 while the game is open with N seats.
+    A waiting room polls with ``?waiting=M`` instead (M its ``Game.waiting_mark``: a join
+    or the start does not change the version) and gets 204 while the game is open at M.
 
     The unchanged answer to a public game costs one indexed query and renders nothing; a
     private or aborted game first checks that the viewer may see it (else 404), so a poll
@@ -246,8 +247,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """
     if "waiting" in request.GET:
         game = _viewable_game(request, game_id)
-        taken = str(len(game.seats.all()))
-        if game.status == Game.Status.OPEN and request.GET["waiting"] == taken:
+        if game.status == Game.Status.OPEN and request.GET["waiting"] == str(game.waiting_mark):
             return HttpResponse(status=204)
         return _render_game(request, game, template="games/game_htmx.html")
     facts = game_poll_facts(game_id)
@@ -284,7 +284,9 @@ def game_live(request: HtmxHttpRequest, game_id: int) -> StreamingHttpResponse:
     """The game's live stream (issue 29): Server-Sent Events naming each new version.
 
     The version the page shows comes as ``?version=N``, or as ``Last-Event-ID`` when the
-    browser reconnects; a game already past it is announced at once. Visibility is the
+    browser reconnects; a game already past it is announced at once. An open game's page
+    asks with ``?waiting=M`` (its ``Game.waiting_mark``) and hears its waiting room's
+    marks (``event: seats``) the same way. Visibility is the
     poll's: a game the viewer may not see is 404 (and a public game answers before the
     viewer is looked up, as its poll does). Each event carries the version only
     (``games.web.live``). Under ASGI the stream is a coroutine; under WSGI it holds a thread.
@@ -294,23 +296,27 @@ def game_live(request: HtmxHttpRequest, game_id: int) -> StreamingHttpResponse:
         raise Http404("no game")
     if not facts.openly_viewable:
         _viewable_game(request, game_id)
+    waiting = "waiting" in request.GET
+    key: LiveKey = WaitingRoom(game_id) if waiting else game_id
+    current = facts.waiting_mark if waiting else facts.version
     known = -1
-    for raw in (request.headers.get("Last-Event-ID", ""), request.GET.get("version", "")):
+    page_mark = request.GET.get("waiting" if waiting else "version", "")
+    for raw in (request.headers.get("Last-Event-ID", ""), page_mark):
         if raw.strip().isdigit():
             known = int(raw)
             break
     if isinstance(request, ASGIRequest) and request.scope.get(live.SCOPE_KEY):
         # tigris_site.asgi streams it once this handler, and its thread, are done.
         handed = StreamingHttpResponse(live.empty_body(), content_type="text/event-stream")
-        name, value = live.handoff(game_id, known, facts.version)
+        name, value = live.handoff(key, known, current)
         handed[name] = value
         return handed
     times = live.StreamTimes.from_settings()
     content: Any
     if isinstance(request, ASGIRequest):
-        content = live.stream_async(game_id, known, current=facts.version, times=times)
+        content = live.stream_async(key, known, current=current, times=times)
     else:
-        content = live.stream_sync(game_id, known, current=facts.version, times=times)
+        content = live.stream_sync(key, known, current=current, times=times)
     response = StreamingHttpResponse(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache, no-transform"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

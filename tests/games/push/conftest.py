@@ -1,8 +1,10 @@
 """Fixtures of the push tests: a fake push service behind pywebpush's HTTP post, and browsers.
 
-Only the HTTP post pywebpush makes (``requests.post``) is replaced: the encryption, the
-VAPID signature and our delivery code all run. Each browser is a real P-256 key pair and
-auth secret, so a test reads what the browser would (``Pushes.payloads``).
+Only the HTTP post pywebpush makes (``Session.post`` of the pinned session it is given,
+``games.push.sending``) is replaced: the encryption, the VAPID signature and our delivery
+code all run (``test_a_push_connects_to_the_address_checked…`` lets the session connect).
+Each browser is a real P-256 key pair and auth secret, so a test reads what the browser
+would (``Pushes.payloads``).
 """
 
 from __future__ import annotations
@@ -95,6 +97,8 @@ def pushes(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Pushes:
     """
     settings.PUSH_QUEUED = True
     service = Pushes()
-    monkeypatch.setattr(requests, "post", service.post)
+    monkeypatch.setattr(
+        requests.Session, "post", lambda _session, url, **kwargs: service.post(url, **kwargs)
+    )
     monkeypatch.setattr(addresses, "resolve", lambda host, port: ["93.184.216.34"])
     return service

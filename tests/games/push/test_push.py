@@ -40,6 +40,8 @@ from tests.games.push.conftest import Pushes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+REAL_SESSION_POST = __import__("requests").Session.post  # before the fixture replaces it
+
 LATE = datetime(2026, 3, 8, 4, 0, tzinfo=UTC)  # 23:00 in New York
 MORNING = datetime(2026, 3, 8, 11, 0, tzinfo=UTC)  # 07:00 EDT: the quiet hours end
 
@@ -270,6 +272,73 @@ def test_a_private_push_address_is_refused(pushes: Pushes, monkeypatch: Any) -> 
     with pytest.raises(GameError):
         browser.subscribe(UserFactory())
     assert not PushSubscription.objects.exists()
+
+
+def _owed_push(pushes: Pushes) -> PushDelivery:
+    """A pending push row to one subscribed browser, not posted yet."""
+    game, seats = started_game(2)
+    pushes.browser("one").subscribe(seats[1])
+    row = Notification.objects.create(
+        user=seats[1], game=game, ply=0, kind=NotificationKind.REMINDER, send_after=game.created_at
+    )
+    (delivery,) = push_owed([row])  # not executed: no on-commit outside a transaction here
+    PushDelivery.objects.filter(pk=delivery.pk).update(status="pending")
+    pushes.posts.clear()  # the game's start, pushed already
+    return delivery
+
+
+def test_an_endpoint_resolving_to_our_network_at_send_time_is_refused(
+    pushes: Pushes, monkeypatch: Any
+) -> None:
+    from games.webhooks import addresses
+
+    delivery = _owed_push(pushes)  # subscribed while its host resolved to a public address
+    for private in ("10.0.0.8", "127.0.0.1", "169.254.169.254", "::ffff:192.168.1.1", "fd00::1"):
+        PushDelivery.objects.filter(pk=delivery.pk).update(status="pending")
+        monkeypatch.setattr(addresses, "resolve", lambda host, port, ip=private: [ip])
+        assert deliver.push_deliver(delivery.pk) == "failed", private
+        delivery.refresh_from_db()
+        assert delivery.status == "failed" and delivery.error.startswith("refused"), private
+    # one public address among private ones is refused too: any of them could be reached
+    PushDelivery.objects.filter(pk=delivery.pk).update(status="pending")
+    monkeypatch.setattr(addresses, "resolve", lambda host, port: ["93.184.216.34", "10.0.0.8"])
+    assert deliver.push_deliver(delivery.pk) == "failed"
+    assert pushes.posts == []
+
+
+def test_a_push_connects_to_the_address_checked_not_a_new_answer(
+    pushes: Pushes, monkeypatch: Any
+) -> None:
+    import socket
+
+    import requests
+    import urllib3.util.connection
+
+    delivery = _owed_push(pushes)
+    monkeypatch.setattr(requests.Session, "post", REAL_SESSION_POST)  # the real transport
+    asked: list[object] = []
+
+    def rebinding(host: str, *args: Any, **kwargs: Any) -> Any:
+        asked.append(host)  # a second lookup would answer with our own network
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.8", 443))]
+
+    def no_network(address: tuple[str, int], *args: Any, **kwargs: Any) -> Any:
+        asked.append(address)
+        raise OSError("no network in the tests")
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    monkeypatch.setattr(urllib3.util.connection, "create_connection", no_network)
+    with pytest.raises(deliver.TransientPushError):
+        deliver.push_deliver(delivery.pk)
+    # the checked address (the fixture's resolve), once, and never a lookup of the host
+    assert asked == [("93.184.216.34", 443)]
+
+
+def test_a_push_service_redirect_is_not_followed(pushes: Pushes) -> None:
+    delivery = _owed_push(pushes)
+    pushes.statuses = [307]
+    assert deliver.push_deliver(delivery.pk) == "failed"
+    assert len(pushes.posts) == 1 and pushes.posts[0]["url"].startswith("https://push.example.net")
 
 
 def test_signed_out_and_forged_requests_change_nothing(pushes: Pushes) -> None:

@@ -37,7 +37,7 @@ def _fast_streams(settings: Any) -> None:
     settings.LIVE_STREAM_SECONDS = 0.3
 
 
-EVENT_LINE = re.compile(r"(retry: \d+|: [a-z-]+|id: \d+|event: version|data: \d+|)")
+EVENT_LINE = re.compile(r"(retry: \d+|: [a-z-]+|id: \d+|event: (version|seats)|data: \d+|)")
 
 
 def first_chunks(response: object, n: int) -> str:
@@ -230,3 +230,116 @@ def test_the_asgi_middleware_streams_a_handed_off_answer_and_passes_the_rest() -
     refused = asyncio.run(serve(app_answering(404, [(b"content-type", b"text/html")]), 0.1))
     assert [m["type"] for m in refused] == ["http.response.start", "http.response.body"]
     assert refused[0]["status"] == 404
+
+
+def _root(client: Client, game_id: int) -> str:
+    page = client.get(f"/games/{game_id}/").content.decode()
+    root = re.search(r'<div id="game"[^>]*>', page)
+    assert root is not None
+    return root.group(0)
+
+
+def test_a_waiting_room_hears_each_join_and_leave_as_a_mark_and_nothing_else() -> None:
+    creator, guest, third = UserFactory(), UserFactory(), UserFactory()
+    game = lifecycle.game_create(creator=creator, num_players=3)
+    watcher = client_for(UserFactory())  # a stranger looking at a public open game
+    root = _root(watcher, game.pk)
+    assert f'data-live="/games/{game.pk}/live"' in root and 'data-live-mark="waiting"' in root
+    mark = int(re.search(r'data-waiting="(\d+)"', root).group(1))  # type: ignore[union-attr]
+    assert "hx-trigger" not in root  # no blind polling while the stream works
+    poll = f"/games/{game.pk}/poll?waiting={mark}"
+    assert watcher.get(poll, HTTP_HX_REQUEST="true").status_code == 204
+    lifecycle.game_join(game_id=game.pk, user=guest)
+    lifecycle.game_leave(game_id=game.pk, user=guest)
+    lifecycle.game_join(game_id=game.pk, user=third)  # as many seats as before: still news
+    response = watcher.get(f"/games/{game.pk}/live?waiting={mark}")
+    text = first_chunks(response, 2)
+    assert text == live.stream_start() + live.seats_event(mark + 3)
+    assert all(EVENT_LINE.fullmatch(line) for line in text.split("\n")), text
+    assert guest.username not in text and third.username not in text
+    # the page's poll brings the room as it is now
+    changed = watcher.get(poll, HTTP_HX_REQUEST="true")
+    assert changed.status_code == 200 and f'data-waiting="{mark + 3}"' in changed.content.decode()
+
+
+def test_a_join_publishes_the_rooms_mark_after_the_commit_and_the_start_the_version(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: object
+) -> None:
+    creator, guest = UserFactory(), UserFactory()
+    game = lifecycle.game_create(creator=creator, num_players=2)
+    published: list[tuple[object, int]] = []
+    monkeypatch.setattr(core_live, "publish", lambda g, v: published.append((g, v)))
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:  # type: ignore[operator]
+        lifecycle.game_join(game_id=game.pk, user=guest)
+    assert published == []  # nothing before the commit
+    for callback in callbacks:
+        callback()
+    game.refresh_from_db()
+    assert published == [(core_live.WaitingRoom(game.pk), game.waiting_mark), (game.pk, 0)]
+
+
+def test_a_waiting_rooms_mark_travels_through_redis_apart_from_versions(
+    redis_url: str, settings: object
+) -> None:
+    settings.LIVE_REDIS_URL = redis_url  # type: ignore[attr-defined]
+    room = core_live.WaitingRoom(5)
+    assert core_live.parse_message(core_live.message(room, 4)) == (room, 4)
+    assert core_live.parse_message(b"5:4") == (5, 4)
+    assert core_live.parse_message(b"w5:x") is None and core_live.parse_message(b"ww5:1") is None
+
+    async def scenario() -> list[str]:
+        watch = live.VersionWatch(
+            poll=60.0, redis_url=redis_url, versions=lambda ids: {}, waiting_marks=lambda ids: {}
+        )
+        stream = live.stream_async(
+            room,
+            2,
+            current=2,
+            times=live.StreamTimes(poll=60, heartbeat=5, lifetime=5),
+            watch=watch,
+        )
+        got = [await anext(stream)]
+        waiting = asyncio.ensure_future(anext(stream))
+        await asyncio.sleep(0.5)  # the subscription is up
+        await asyncio.to_thread(core_live.publish, 5, 9)  # the game's version: not the room's
+        await asyncio.to_thread(core_live.publish, room, 3)
+        got.append(await asyncio.wait_for(waiting, 3))
+        await stream.aclose()
+        return got
+
+    assert asyncio.run(scenario())[1] == live.seats_event(3)
+
+
+def test_the_asgi_hand_off_names_a_waiting_room() -> None:
+    name, value = live.handoff(core_live.WaitingRoom(42), 1, 2)
+    assert value == "w42 1 2"
+    assert live.handoff(42, 1, 2)[1] == "42 1 2"
+
+
+def test_a_version_published_between_two_events_of_a_stream_is_not_missed(
+    redis_url: str, settings: object
+) -> None:
+    """While a stream sends one event its game stays watched and Redis heard: the next
+    version, published in that gap, comes at once (not with a read seconds later)."""
+    settings.LIVE_REDIS_URL = redis_url  # type: ignore[attr-defined]
+
+    async def scenario() -> list[str]:
+        watch = live.VersionWatch(poll=60.0, redis_url=redis_url, versions=lambda ids: {})
+        stream = live.stream_async(
+            5, 2, current=2, times=live.StreamTimes(poll=60, heartbeat=5, lifetime=5), watch=watch
+        )
+        got = [await anext(stream)]
+        waiting = asyncio.ensure_future(anext(stream))
+        await asyncio.sleep(0.5)  # the subscription is up
+        await asyncio.to_thread(core_live.publish, 5, 3)
+        got.append(await asyncio.wait_for(waiting, 3))
+        await asyncio.sleep(1.5)  # the event is being sent: the stream is not waiting
+        await asyncio.to_thread(core_live.publish, 5, 4)
+        await asyncio.sleep(0.5)
+        got.append(await asyncio.wait_for(anext(stream), 1.5))
+        await stream.aclose()
+        assert watch.watched == 0  # forgotten once its stream ends
+        return got
+
+    got = asyncio.run(scenario())
+    assert got[1:] == [live.version_event(3), live.version_event(4)]

@@ -44,9 +44,9 @@ def test_the_waiting_room_sees_players_join_and_the_game_start_without_reloading
 
     def poll() -> Any:
         page = room.get(f"/games/{game.pk}/").content.decode()
-        found = re.search(r'hx-get="([^"]+)"', page)
-        assert found is not None and "waiting=" in found.group(1)
-        return found.group(1).replace("&amp;", "&")
+        found = re.search(r'data-poll="([^"]+)"[^>]*data-waiting="(\d+)"', page)
+        assert found is not None
+        return f"{found.group(1)}?waiting={found.group(2)}"
 
     url = poll()
     # Nothing changed: 204, so the page (and a selected invitation link) stays as it is.
