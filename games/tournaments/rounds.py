@@ -26,7 +26,7 @@ from games.models import (
     TournamentRound,
     TournamentTable,
 )
-from games.play import lifecycle, timeouts
+from games.play import lifecycle, limits, timeouts
 from games.play.ratings import display_rating
 from games.tournaments import pairing
 from games.tournaments.standings import (
@@ -264,16 +264,7 @@ def tournament_advance(*, tournament_id: int) -> str:
         if round_ is None or round_.finished_at is not None:
             return "nothing to do"
         now = timezone.now()
-        pending = list(round_.tables.filter(finished_at__isnull=True).select_related("game"))
-        recorded = 0
-        for table in pending:
-            game = table.game
-            if game is None or game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
-                continue
-            _table_record(tournament, table, game)
-            table.finished_at = now
-            table.save(update_fields=["finished_at"])
-            recorded += 1
+        recorded = _round_record(tournament, round_, now)
         if round_.tables.filter(finished_at__isnull=True).exists():
             return "recorded" if recorded else "nothing to do"
         round_.finished_at = now
@@ -287,6 +278,51 @@ def tournament_advance(*, tournament_id: int) -> str:
             return "finished"
         round_start(tournament=tournament)
         return f"round {tournament.current_round} started"
+
+
+def _round_record(tournament: Tournament, round_: TournamentRound, now: Any) -> int:
+    """Record every ended table of ``round_`` not recorded yet; return how many."""
+    pending = list(round_.tables.filter(finished_at__isnull=True).select_related("game"))
+    recorded = 0
+    for table in pending:
+        game = table.game
+        if game is None or game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
+            continue
+        _table_record(tournament, table, game)
+        table.finished_at = now
+        table.save(update_fields=["finished_at"])
+        recorded += 1
+    return recorded
+
+
+def tournament_close(*, tournament_id: int) -> bool:
+    """Finish the running tournament now: its games in progress are ended and ranked.
+
+    For a league's season at its end (``games.tournaments.leagues``): under the
+    tournament's row lock, each game of the current round still in progress is ended as
+    its position stands (``limits.game_end_at_limit``, RULES.md §13.2), its table
+    recorded, and the tournament finished without the rounds left. Returns whether it
+    was closed now (False when not running, so a second call does nothing).
+    """
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if tournament.status != Tournament.Status.RUNNING:
+            return False
+        running = Game.objects.filter(
+            tournament_table__round__tournament=tournament, status=Game.Status.ACTIVE
+        ).values_list("pk", flat=True)
+        for game_id in list(running):
+            limits.game_end_at_limit(game_id=game_id)
+        now = timezone.now()
+        round_ = tournament.round_set.filter(number=tournament.current_round).first()
+        if round_ is not None and round_.finished_at is None:
+            _round_record(tournament, round_, now)
+            round_.finished_at = now
+            round_.save(update_fields=["finished_at"])
+        tournament.status = Tournament.Status.FINISHED
+        tournament.finished_at = now
+        tournament.save(update_fields=["status", "finished_at"])
+    return True
 
 
 def _table_record(tournament: Tournament, table: TournamentTable, game: Game) -> None:
