@@ -203,9 +203,13 @@ def _last_results(season: LeagueSeason) -> dict[int, divisions.LastResult]:
     )
     if previous is None:
         return {}
+    moves: dict[str, divisions.Move] = {"up": "up", "down": "down", "stay": "stay"}
+    rows = previous.members.filter(division__isnull=False, final_rank__isnull=False)
     return {
-        m.user_id: divisions.LastResult(division=m.division, place=m.final_rank, move=m.move)
-        for m in previous.members.filter(division__isnull=False, final_rank__isnull=False)
+        m.user_id: divisions.LastResult(
+            division=m.division or 0, place=m.final_rank or 0, move=moves[m.move]
+        )
+        for m in rows
     }
 
 
@@ -288,9 +292,7 @@ def season_end_due(*, season_id: int) -> str:
         if season.status != LeagueSeason.Status.RUNNING:
             return "nothing to do"
         division_rows = list(season.divisions.select_related("tournament").order_by("number"))
-        running = [
-            d for d in division_rows if d.tournament.status == Tournament.Status.RUNNING
-        ]
+        running = [d for d in division_rows if d.tournament.status == Tournament.Status.RUNNING]
         if running and (season.ends_at is None or season.ends_at > now):
             return "nothing to do"
         for division in running:

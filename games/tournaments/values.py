@@ -162,8 +162,15 @@ def header_of(t: Tournament, players: int) -> TournamentHeader:
 def tournaments_list(
     user: Any, *, status: str | None = None, limit: int = 100
 ) -> list[TournamentHeader]:
-    """Return the tournaments ``user`` may see, newest first (``status`` filters)."""
-    rows = Tournament.objects.filter(visible(user)).distinct().order_by("-created_at", "-pk")
+    """Return the tournaments ``user`` may see, newest first (``status`` filters).
+
+    A league's divisions are listed on their league's page, not here.
+    """
+    rows = (
+        Tournament.objects.filter(visible(user), league_division__isnull=True)
+        .distinct()
+        .order_by("-created_at", "-pk")
+    )
     if status:
         rows = rows.filter(status=status)
     found = list(rows[:limit])

@@ -73,7 +73,13 @@ def test_returning_players_are_ordered_by_where_their_result_sends_them() -> Non
 
 
 def test_moves_top_middle_and_bottom_division() -> None:
-    assert moves(1, 3, [1, 2, 3, 4, 5], 1) == {1: "stay", 2: "stay", 3: "stay", 4: "stay", 5: "down"}
+    assert moves(1, 3, [1, 2, 3, 4, 5], 1) == {
+        1: "stay",
+        2: "stay",
+        3: "stay",
+        4: "stay",
+        5: "down",
+    }
     assert moves(2, 3, [1, 2, 3, 4, 5], 2) == {1: "up", 2: "up", 3: "stay", 4: "down", 5: "down"}
     assert moves(3, 3, [1, 2, 3, 4], 1) == {1: "up", 2: "stay", 3: "stay", 4: "stay"}
     assert moves(1, 1, [1, 2, 3, 4], 2) == dict.fromkeys([1, 2, 3, 4], "stay")

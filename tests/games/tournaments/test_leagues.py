@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 import time_machine
-from django.utils import timezone
 
 from games.models import (
     Game,
