@@ -38,6 +38,7 @@ from games.models import (
     Tournament,
     TournamentPlayer,
 )
+from games.outbox import tournaments as outbox_tournaments
 from games.play.access import UserLike, user_id_of
 from games.play.ratings import display_rating
 from games.tournaments import divisions, pairing, rounds
@@ -316,6 +317,14 @@ def season_end_due(*, season_id: int) -> str:
         season.status = LeagueSeason.Status.FINISHED
         season.finished_at = now
         season.save(update_fields=["status", "finished_at"])
+        division_of = {
+            user_id: division.tournament_id
+            for division in division_rows
+            for user_id in TournamentPlayer.objects.filter(
+                tournament_id=division.tournament_id
+            ).values_list("user_id", flat=True)
+        }
+        outbox_tournaments.notify_season_over(season=season.number, members=division_of)
         LeagueSeason.objects.create(
             league_id=season.league_id,
             number=season.number + 1,

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games.models import (
     Game,
+    LeagueDivision,
     Profile,
     Seat,
     Tournament,
@@ -26,6 +27,7 @@ from games.models import (
     TournamentRound,
     TournamentTable,
 )
+from games.outbox import tournaments as outbox_tournaments
 from games.play import lifecycle, limits, timeouts
 from games.play.ratings import display_rating
 from games.tournaments import pairing
@@ -192,6 +194,8 @@ def round_start(*, tournament: Tournament) -> TournamentRound:
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     table_no = 0
+    games: dict[int, list[int]] = {}
+    byes: list[int] = []
     for ids in plan.tables:
         seated = [p for p in ids if p in active]  # a withdrawn round-robin seed sits out
         if len(seated) < 2:
@@ -199,6 +203,7 @@ def round_start(*, tournament: Tournament) -> TournamentRound:
             continue
         table_no += 1
         game = _game_create(tournament, [active[p] for p in seated])
+        games[game.pk] = [active[p] for p in seated]
         table = TournamentTable.objects.create(round=round_, number=table_no, game=game)
         for p in seated:
             TournamentEntry.objects.create(table=table, player_id=p)
@@ -206,8 +211,12 @@ def round_start(*, tournament: Tournament) -> TournamentRound:
         if p not in active:
             continue
         table_no += 1
+        byes.append(active[p])
         table = TournamentTable.objects.create(round=round_, number=table_no, finished_at=now)
         TournamentEntry.objects.create(table=table, player_id=p, points=tournament.bye_points)
+    outbox_tournaments.notify_round_started(
+        tournament_id=tournament.pk, number=number, games=games, byes=byes
+    )
     return round_
 
 
@@ -275,6 +284,7 @@ def tournament_advance(*, tournament_id: int) -> str:
             tournament.status = Tournament.Status.FINISHED
             tournament.finished_at = now
             tournament.save(update_fields=["status", "finished_at"])
+            _tell_over(tournament)
             return "finished"
         round_start(tournament=tournament)
         return f"round {tournament.current_round} started"
@@ -323,6 +333,17 @@ def tournament_close(*, tournament_id: int) -> bool:
         tournament.finished_at = now
         tournament.save(update_fields=["status", "finished_at"])
     return True
+
+
+def _tell_over(tournament: Tournament) -> None:
+    """Tell the players the tournament is over; a league's division waits for its season's
+    end, whose email says the place and the move (``leagues.season_end_due``)."""
+    if LeagueDivision.objects.filter(tournament=tournament).exists():
+        return
+    outbox_tournaments.notify_tournament_over(
+        tournament_id=tournament.pk,
+        user_ids=tournament.players.values_list("user_id", flat=True),
+    )
 
 
 def _table_record(tournament: Tournament, table: TournamentTable, game: Game) -> None:
