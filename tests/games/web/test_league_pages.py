@@ -13,7 +13,7 @@ from django.test import Client
 
 from games.accounts import tokens
 from games.models import Game, League, LeagueMember, LeagueSeason
-from games.tournaments import leagues, sweeps
+from games.tournaments import leagues, services, sweeps
 from tests.games.factories import UserFactory, client_for
 from tests.games.leaks import assert_json_no_leak, assert_no_leak
 from tests.games.playing import randomly, submit
@@ -160,3 +160,24 @@ def test_the_create_form_refuses_bad_input_and_creates_nothing(change, message) 
 def test_a_bad_season_is_not_found(query: str) -> None:
     league = leagues.league_create(creator=UserFactory(), settings=leagues.LeagueSettings(name="L"))
     assert Client().get(f"/leagues/{league.pk}/{query}").status_code == 404
+
+
+def test_a_profile_links_the_players_leagues_and_the_tournaments_the_viewer_may_see() -> None:
+    league, users, games = _running_league()
+    player = users[1]
+    hidden = services.tournament_create(
+        creator=UserFactory(),
+        settings=services.TournamentSettings(name="Secret Cup", access="link"),
+    )
+    services.tournament_register(
+        tournament_id=hidden.pk, user=player, invite_token=hidden.invite_token
+    )
+    with templates_reached() as reached:
+        page = Client().get(f"/players/{player.pk}/")
+    assert not reached.found, reached.found
+    text = page.content.decode()
+    assert f'href="/leagues/{league.pk}/">Ziggurat League</a> · Season 1 · Division 1' in text
+    assert "Secret Cup" not in text  # a link-only event only to those who may see it
+    assert "Secret Cup" in client_for(player).get(f"/players/{player.pk}/").content.decode()
+    for game in games:
+        assert_no_leak(page.content, game, None)
