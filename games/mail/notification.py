@@ -26,7 +26,6 @@ from games.models import (
     Notification,
     NotificationKind,
     Seat,
-    Tournament,
 )
 from games.play.timeouts import TIMEOUTS_TO_DROP
 from games.selectors.community import ChatLine, chat_since_for_user, invitation_pending
@@ -288,7 +287,8 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
     number (a round), the recipient's own place and move in their division (a season's
     end, from their ``LeagueMember`` row) and when the next season starts.
     """
-    tournament = Tournament.objects.get(pk=row.tournament_id)
+    tournament = row.tournament
+    assert tournament is not None  # the caller sends only a row of an event here
     event = tournament.name
     context: dict[str, Any] = {
         "event_name": event,

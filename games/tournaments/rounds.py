@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from games.core.errors import JoinRefused
 from games.models import (
     Game,
     LeagueDivision,
@@ -43,6 +44,7 @@ from games.tournaments.standings import (
 log = logging.getLogger(__name__)
 
 TIMEOUT_GAMES_TO_WITHDRAW = 2  # a player who times out of two games is withdrawn (issue 30)
+BOT_SEAT_TIER = "medium"  # the bots that fill seats of an unrated event that allows them
 
 
 def locked_tournament(tournament_id: int) -> Tournament:
@@ -195,14 +197,17 @@ def round_start(*, tournament: Tournament) -> TournamentRound:
     tournament.save(update_fields=["current_round"])
     table_no = 0
     games: dict[int, list[int]] = {}
-    byes: list[int] = []
+    bye_users: list[int] = []
+    fill = tournament.bots_fill_seats and not tournament.is_rated
     for ids in plan.tables:
         seated = [p for p in ids if p in active]  # a withdrawn round-robin seed sits out
         if len(seated) < 2:
             plan = pairing.RoundPlan(tables=plan.tables, byes=(*plan.byes, *seated))
             continue
         table_no += 1
-        game = _game_create(tournament, [active[p] for p in seated])
+        empty = tournament.table_size - len(seated) if fill else 0
+        game = _game_create(tournament, [active[p] for p in seated], bots=empty)
+        assert game is not None  # two people or more: a game is made, with bots or without
         games[game.pk] = [active[p] for p in seated]
         table = TournamentTable.objects.create(round=round_, number=table_no, game=game)
         for p in seated:
@@ -211,24 +216,47 @@ def round_start(*, tournament: Tournament) -> TournamentRound:
         if p not in active:
             continue
         table_no += 1
-        byes.append(active[p])
+        bot_game = (
+            _game_create(tournament, [active[p]], bots=tournament.table_size - 1) if fill else None
+        )
+        if bot_game is not None:  # the bye's player plays the bots instead
+            games[bot_game.pk] = [active[p]]
+            table = TournamentTable.objects.create(round=round_, number=table_no, game=bot_game)
+            TournamentEntry.objects.create(table=table, player_id=p)
+            continue
+        bye_users.append(active[p])
         table = TournamentTable.objects.create(round=round_, number=table_no, finished_at=now)
         TournamentEntry.objects.create(table=table, player_id=p, points=tournament.bye_points)
     outbox_tournaments.notify_round_started(
-        tournament_id=tournament.pk, number=number, games=games, byes=byes
+        tournament_id=tournament.pk, number=number, games=games, byes=bye_users
     )
     return round_
 
 
-def _game_create(tournament: Tournament, user_ids: list[int]) -> Game:
+def _game_create(tournament: Tournament, user_ids: list[int], *, bots: int = 0) -> Game | None:
+    """Create and fill the game of a table of ``user_ids``, ``bots`` seats taken by bots.
+
+    Bots (``BOT_SEAT_TIER``) only in an unrated event that allows them (the caller asks).
+    When the table's first player may not have another game with bots now
+    (``settings.BOT_GAMES_PER_ACCOUNT``, ``JoinRefused``), the table is played without
+    them — or, for one player alone, not at all: None, and the caller records a bye.
+    """
     users = {u.pk: u for u in _users(user_ids)}
-    game = lifecycle.game_create(
-        creator=users[user_ids[0]],
-        num_players=len(user_ids),
-        is_public=tournament.access == Tournament.Access.OPEN,
-        is_rated=tournament.is_rated,
-        days_per_move=tournament.days_per_move,
-    )
+    try:
+        game = lifecycle.game_create(
+            creator=users[user_ids[0]],
+            num_players=len(user_ids) + bots,
+            is_public=tournament.access == Tournament.Access.OPEN,
+            is_rated=tournament.is_rated,
+            days_per_move=tournament.days_per_move,
+            bots=[BOT_SEAT_TIER] * bots,
+        )
+    except JoinRefused:
+        if not bots:
+            raise
+        if len(user_ids) < 2:
+            return None
+        return _game_create(tournament, user_ids)
     for user_id in user_ids[1:]:
         lifecycle.game_join(game_id=game.pk, user=users[user_id], invite_token=game.invite_token)
     return game

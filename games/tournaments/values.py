@@ -44,6 +44,7 @@ class TournamentHeader:
     points_by_rank: tuple[int, ...]
     bye_points: int
     is_rated: bool
+    bots_fill_seats: bool
     days_per_move: int
     max_game_days: int
     min_rating: int | None
@@ -155,6 +156,7 @@ def header_of(t: Tournament, players: int) -> TournamentHeader:
         points_by_rank=tuple(points),
         bye_points=t.bye_points,
         is_rated=t.is_rated,
+        bots_fill_seats=t.bots_fill_seats,
         days_per_move=t.days_per_move,
         max_game_days=t.max_game_days,
         min_rating=t.min_rating,
