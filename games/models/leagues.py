@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models.tournaments import TOURNAMENT_NAME_MAX, Tournament
 
@@ -56,7 +57,7 @@ class LeagueSeason(models.Model):
 
     class Status(models.TextChoices):
         OPT_IN = "opt_in", _("open to join")
-        RUNNING = "running", _("running")
+        RUNNING = "running", pgettext_lazy("a league season", "running")
         FINISHED = "finished", _("finished")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
