@@ -8,7 +8,10 @@ scripted player's table plays per round before the clock runs out (default 10), 
 Events (the issue's "Done when"):
 - ``swiss8-2``, ``swiss33-2``, ``swiss100-2``: Swiss at tables of 2 (odd counts: byes);
 - ``swiss8-4``, ``swiss33-4``, ``swiss100-4``: Swiss at tables of 4, smallest 3;
-- ``rr7``: a round robin of 7 at tables of 2 (Berger: 7 rounds, one bye each).
+- ``rr7``: a round robin of 7 at tables of 2 (Berger: 7 rounds, one bye each);
+- ``league``: two seasons of a league at tables of 2, divisions aiming at 5, one player
+  up and one down: 14 players in season 1 (placed by rating), then 13 of them and two
+  newcomers in season 2 (placed by season 1's result, newcomers at the bottom).
 Each Swiss event has one player in ten (at least one) withdraw after round 1.
 
 Each round: the scripted players play ``--plies`` random legal actions at each table
@@ -42,6 +45,7 @@ EVENTS: dict[str, dict[str, Any]] = {
     "swiss33-4": {"players": 33, "table_size": 4, "min_table_size": 4, "rounds": 5},
     "swiss100-4": {"players": 100, "table_size": 4, "min_table_size": 3, "rounds": 6},
     "rr7": {"players": 7, "table_size": 2, "min_table_size": 2, "kind": "round_robin"},
+    "league": {"players": 14, "league": True},
 }
 
 
@@ -65,8 +69,110 @@ def setup_django() -> None:
     call_command("migrate", verbosity=0)
 
 
+def play_plies(games: Any, plies: int, rng: random.Random) -> int:
+    """Play up to ``plies`` random legal actions at each game through the submit service."""
+    import engine
+    from games.core.states import game_state
+    from games.models import Game
+    from games.play import submit
+
+    total = 0
+    for game in games:
+        seats = {s.position: s.user for s in game.seats.all()}
+        for _ply in range(plies):
+            game.refresh_from_db()
+            if game.status != Game.Status.ACTIVE:
+                break
+            state = game_state(game)
+            action = rng.choice(engine.legal_actions(state))
+            submit.game_submit_action(
+                game_id=game.pk,
+                user=seats[state.to_act],
+                action=str(action),
+                expected_version=game.version,
+            )
+            total += 1
+    return total
+
+
+def run_league(name: str, spec: dict[str, Any], plies: int, rng: random.Random) -> None:
+    """Run two seasons of a league by time travel; print each season's divisions."""
+    import time_machine
+    from django.contrib.auth import get_user_model
+
+    from games.models import Game, LeagueSeason, Profile
+    from games.tournaments import leagues, sweeps
+    from games.tournaments.league_values import league_detail
+
+    users = get_user_model()
+    creator = users.objects.create(username=f"{name}-host")
+    league = leagues.league_create(
+        creator=creator,
+        settings=leagues.LeagueSettings(
+            name=name, division_size=5, promote=1, season_weeks=4, is_rated=False
+        ),
+    )
+    count = spec["players"]
+    people = []
+    for i in range(count):
+        person = users.objects.create(username=f"{name}-p{i:02}")
+        # displayed rating 1500 + 40·(μ − 3σ), σ = 1: spread 1100..1900
+        rating = rng.randint(1100, 1900)
+        Profile.objects.create(user=person, rating_mu=3 + (rating - 1500) / 40, rating_sigma=1)
+        people.append(person)
+    started = time.perf_counter()
+    total_plies = 0
+    season_players = {
+        1: people,
+        2: [*people[1:], *(users.objects.create(username=f"{name}-new{i}") for i in range(2))],
+    }
+    for number in (1, 2):
+        season = LeagueSeason.objects.get(league=league, number=number)
+        for person in season_players[number]:
+            leagues.league_opt_in(league_id=league.pk, user=person)
+        now = season.starts_at + timedelta(minutes=1)
+        with time_machine.travel(now, tick=False):
+            sweeps.tournaments_sweep()
+        season.refresh_from_db()
+        while season.status == LeagueSeason.Status.RUNNING:
+            games = Game.objects.filter(
+                tournament_table__round__tournament__league_division__season=season,
+                status=Game.Status.ACTIVE,
+            )
+            total_plies += play_plies(list(games), plies, rng)
+            step = min(
+                d.tournament.max_game_days for d in season.divisions.select_related("tournament")
+            )
+            now += timedelta(days=step, hours=1)
+            with time_machine.travel(now, tick=False):
+                sweeps.tournaments_sweep()
+            season.refresh_from_db()
+        detail = league_detail(league.pk, creator, number)
+        assert detail is not None and detail.season is not None
+        print(
+            f"\n== {name}, season {number}: {len(season_players[number])} players, "
+            f"{len(detail.season.divisions)} divisions, {season.status}"
+        )
+        for division in detail.season.divisions:
+            print(
+                f"-- division {division.number}: round {division.current_round}/"
+                f"{division.rounds}{' (finished)' if division.finished else ''}"
+            )
+            print(f"{'#':>3} {'player':<16} {'pts':>4} {'buch':>5} {'game':>5} {'gp':>3}  move")
+            for line in division.standings:
+                print(
+                    f"{line.place:>3} {line.person.display_name:<16} {line.points:>4} "
+                    f"{line.buchholz:>5} {line.game_points:>5} {line.played:>3}  {line.move}"
+                )
+    seconds = time.perf_counter() - started
+    print(f"\n{name}: two seasons, {total_plies} plies; {seconds:.1f} s")
+
+
 def run_event(name: str, spec: dict[str, Any], plies: int, rng: random.Random) -> None:
     """Create, fill and play one event to its end; print its standings."""
+    if spec.get("league"):
+        run_league(name, spec, plies, rng)
+        return
     import time_machine
     from django.contrib.auth import get_user_model
     from django.utils import timezone

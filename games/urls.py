@@ -9,6 +9,7 @@ from games.web.views import charts as views_charts
 from games.web.views import community as views_community
 from games.web.views import game as views
 from games.web.views import i18n as views_i18n
+from games.web.views import leagues as views_leagues
 from games.web.views import lobby as views_lobby
 from games.web.views import orders as views_orders
 from games.web.views import push as views_push
@@ -111,6 +112,11 @@ urlpatterns = [
         views_tournaments.tournament_start,
         name="tournament_start",
     ),
+    path("leagues/", views_leagues.leagues_page, name="leagues"),
+    path("leagues/new", views_leagues.league_create, name="league_create"),
+    path("leagues/<int:league_id>/", views_leagues.league_page, name="league"),
+    path("leagues/<int:league_id>/join", views_leagues.league_join, name="league_join"),
+    path("leagues/<int:league_id>/leave", views_leagues.league_leave, name="league_leave"),
     path("rules/", views_i18n.rules_page, name="rules"),
     path("faq/", views_i18n.faq_page, name="faq"),
     path("leaderboard", views_accounts.leaderboard, name="leaderboard"),

@@ -19,6 +19,7 @@ from ninja.openapi.schema import OpenAPISchema
 
 from games.api.auth import TokenAuth
 from games.api.endpoints import ApiError, router
+from games.api.leagues import router as leagues_router
 from games.api.tournaments import router as tournaments_router
 
 TOKEN_ONLY = ("/me",)  # paths (under the API's root) that answer 401 without a token
@@ -57,6 +58,7 @@ api = ReadAPI(
 )
 api.add_router("/", router)
 api.add_router("/", tournaments_router)
+api.add_router("/", leagues_router)
 
 
 def error(request: HttpRequest, status: int, code: str, detail: str, **extra: Any) -> HttpResponse:

@@ -42,6 +42,7 @@ class TournamentOut(Schema):
     points_by_rank: list[int]
     bye_points: int
     is_rated: bool
+    bots_fill_seats: bool
     days_per_move: int
     max_game_days: int
     starts_at: datetime | None
@@ -104,6 +105,7 @@ def _out(h: values.TournamentHeader) -> TournamentOut:
         points_by_rank=list(h.points_by_rank),
         bye_points=h.bye_points,
         is_rated=h.is_rated,
+        bots_fill_seats=h.bots_fill_seats,
         days_per_move=h.days_per_move,
         max_game_days=h.max_game_days,
         starts_at=h.starts_at,

@@ -19,7 +19,14 @@ import engine
 from games.core.states import game_state
 from games.core.timecontrol import time_control_of
 from games.mail.sending import OutboxSend, absolute, deadline_text, email_send, language_of
-from games.models import TURN_KINDS, Game, Notification, NotificationKind, Seat
+from games.models import (
+    TURN_KINDS,
+    Game,
+    LeagueDivision,
+    Notification,
+    NotificationKind,
+    Seat,
+)
 from games.play.timeouts import TIMEOUTS_TO_DROP
 from games.selectors.community import ChatLine, chat_since_for_user, invitation_pending
 from games.selectors.games import seat_for, seat_infos, seats_prefetch
@@ -211,6 +218,8 @@ def notification_send(row: Notification, delivery: OutboxSend | None = None) -> 
     (``sending.email_send``). Raises whatever the mail backend raises (the task classifies it).
     """
     user = row.user
+    if row.tournament_id is not None:
+        return _event_send(row, delivery)
     if row.game is None:
         return _account_send(row, delivery)
     with translation.override(language_of(user)):
@@ -269,6 +278,85 @@ def _invitation(game: Game, user: Any) -> dict[str, Any]:
     terms = {field: getattr(game, field) for field in Game.SETTINGS}
     terms["time_control"] = time_control_of(game)
     return {"inviter_name": notice.inviter if notice else "", "terms": terms}
+
+
+def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
+    """Return the subject and the context of a tournament's or league's email (issue 30).
+
+    Public facts only: the event's name and page, the round's number and the game's
+    number (a round), the recipient's own place and move in their division (a season's
+    end, from their ``LeagueMember`` row) and when the next season starts.
+    """
+    tournament = row.tournament
+    assert tournament is not None  # the caller sends only a row of an event here
+    event = tournament.name
+    context: dict[str, Any] = {
+        "event_name": event,
+        "round_number": row.ply,
+        "game_url": absolute(reverse("games:tournament", args=[tournament.pk])),
+    }
+    if row.kind == NotificationKind.TOURNAMENT_ROUND and row.game_id is not None:
+        label = _("Game #%(id)s") % {"id": row.game_id}
+        context.update(
+            game_label=label,
+            game_url=absolute(reverse("games:game", args=[row.game_id])),
+            event_url=context["game_url"],
+        )
+        subject = _("Round %(n)s of %(event)s has started: your game is %(game)s") % {
+            "n": row.ply,
+            "event": event,
+            "game": label,
+        }
+        return subject, context
+    if row.kind == NotificationKind.TOURNAMENT_BYE:
+        subject = _("Round %(n)s of %(event)s: you have a bye") % {"n": row.ply, "event": event}
+        return subject, context
+    if row.kind == NotificationKind.SEASON_OVER:
+        division = LeagueDivision.objects.select_related("season__league").get(
+            tournament=tournament
+        )
+        season = division.season
+        member = season.members.filter(user_id=row.user_id).first()
+        following = season.league.seasons.filter(number=season.number + 1).first()
+        context.update(
+            event_name=season.league.name,
+            season_number=season.number,
+            division_number=division.number,
+            final_rank=member.final_rank if member else None,
+            move=member.move if member else "",
+            next_season=season.number + 1,
+            next_starts=deadline_text(following.starts_at, row.user) if following else "",
+            game_url=absolute(reverse("games:league", args=[season.league_id])),
+        )
+        subject = _("%(league)s: season %(n)s is over") % {
+            "league": season.league.name,
+            "n": season.number,
+        }
+        return subject, context
+    subject = _("%(event)s is over: see the final standings") % {"event": event}
+    return subject, context
+
+
+def _event_send(row: Notification, delivery: OutboxSend | None = None) -> str:
+    """Send a tournament's or league's email: a round, a bye, an event's or season's end."""
+    user = row.user
+    with translation.override(language_of(user)):
+        subject, context = _event_context(row)
+        context = {
+            "kind": row.kind,
+            "recipient": display_name(user),
+            "game_label": "",
+            "kind_display": row.get_kind_display(),
+            **context,
+        }
+        return email_send(
+            user=user,
+            kind=row.kind,
+            subject=subject,
+            template="notification",
+            context=context,
+            delivery=delivery,
+        )
 
 
 def _account_send(row: Notification, delivery: OutboxSend | None = None) -> str:

@@ -4,7 +4,8 @@ games: ``Game``, ``Seat``, ``Move`` (the append-only history; the seed and the s
 secrets); accounts: ``Profile``, notifications and their preferences, ``Vacation``; api: access
 tokens and webhooks; community: chat, reports, mutes, notes, follows, invitations; orders:
 ``StandingOrders``; push: browsers' push subscriptions and the push outbox; tournaments:
-``Tournament`` and its players, rounds, tables and entries (issue 30). Migrations name
+``Tournament`` and its players, rounds, tables and entries (issue 30); leagues: ``League``,
+its seasons, divisions and members. Migrations name
 ``games.models._new_seed`` and ``_new_invite_token``.
 """
 
@@ -32,6 +33,15 @@ from games.models.community import (
     PrivateNote,
 )
 from games.models.games import Game, Move, MoveQuerySet, Seat, _new_invite_token, _new_seed
+from games.models.leagues import (
+    LEAGUE_DIVISION_MAX,
+    LEAGUE_DIVISION_MIN,
+    LEAGUE_MAX_WEEKS,
+    League,
+    LeagueDivision,
+    LeagueMember,
+    LeagueSeason,
+)
 from games.models.orders import StandingOrders
 from games.models.push import MAX_ENDPOINT_LENGTH, PushDelivery, PushSubscription
 from games.models.tournaments import (
@@ -49,6 +59,9 @@ from games.models.tournaments import (
 __all__ = [
     "CHAT_MAX_LENGTH",
     "CONSERVATIVE_RATING",
+    "LEAGUE_DIVISION_MAX",
+    "LEAGUE_DIVISION_MIN",
+    "LEAGUE_MAX_WEEKS",
     "MAX_ENDPOINT_LENGTH",
     "NOTE_MAX_LENGTH",
     "PROVISIONAL_GAMES",
@@ -64,6 +77,10 @@ __all__ = [
     "Follow",
     "Game",
     "Invitation",
+    "League",
+    "LeagueDivision",
+    "LeagueMember",
+    "LeagueSeason",
     "Move",
     "MoveQuerySet",
     "Mute",

@@ -133,6 +133,11 @@ class NotificationKind(models.TextChoices):
     INVITATION = "invitation", _("invitation to a game")
     # Issue 17: told the player whose own deadline passed what was played for them.
     TIMED_OUT = "timed_out", _("your clock ran out")
+    # Issue 30: a tournament's round (its game, or a bye), its end, a league season's end.
+    TOURNAMENT_ROUND = "tournament_round", _("tournament round started")
+    TOURNAMENT_BYE = "tournament_bye", _("tournament bye")
+    TOURNAMENT_OVER = "tournament_over", _("tournament over")
+    SEASON_OVER = "season_over", _("league season over")
 
 
 # The kinds that tell a player a game waits on them: delayed and batched by default, moot
@@ -198,6 +203,15 @@ class Notification(models.Model):
     game = models.ForeignKey(
         Game, on_delete=models.CASCADE, related_name="notifications", null=True, blank=True
     )
+    # The event a tournament's or league's notice is about (issue 30); ``ply`` is then the
+    # round's number (tournament_round, tournament_bye) or the season's (season_over).
+    tournament = models.ForeignKey(
+        "games.Tournament",
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        null=True,
+        blank=True,
+    )
     ply = models.PositiveIntegerField()
     kind = models.CharField(max_length=20, choices=NotificationKind.choices)
     delivery = models.CharField(max_length=10, choices=Delivery.choices, default=Delivery.IMMEDIATE)
@@ -214,6 +228,12 @@ class Notification(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "game", "ply", "kind"], name="notification_once"
+            ),
+            # a bye or an event's end has no game: once per event, number and kind
+            models.UniqueConstraint(
+                fields=["user", "tournament", "ply", "kind"],
+                condition=models.Q(tournament__isnull=False),
+                name="notification_tournament_once",
             ),
         ]
         indexes = [

@@ -69,6 +69,8 @@ class Tournament(models.Model):
     min_rating = models.IntegerField(null=True, blank=True)
     max_rating = models.IntegerField(null=True, blank=True)
     is_rated = models.BooleanField(default=True)
+    # an unrated event only: bots take a bye's table and a short table's empty seats
+    bots_fill_seats = models.BooleanField(default=False)
     days_per_move = models.PositiveSmallIntegerField(default=3)
     # the longest a game may run; then it is ended and ranked as it stands (engine scoring)
     max_game_days = models.PositiveSmallIntegerField(default=30)

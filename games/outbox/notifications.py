@@ -75,6 +75,7 @@ def notification_create(
     hold: bool = False,
     is_bot: bool | None = None,
     preference: tuple[str, int] | None = None,
+    tournament_id: int | None = None,
 ) -> Notification | None:
     """Write the outbox row owed to ``user_id`` (per their preference for ``kind``).
 
@@ -91,7 +92,8 @@ def notification_create(
     batch drops it if they act meanwhile, so a person playing bots live gets no email a
     bot turn. ``is_bot`` is whether ``user_id`` is a bot account, when the caller read it
     already (``seat_is_bot``); None reads it. ``preference`` likewise stands for
-    ``preference_get(user_id, kind)`` (``seat_preference``).
+    ``preference_get(user_id, kind)`` (``seat_preference``). ``tournament_id``: the event a
+    tournament's or league's notice is about (unique with user, ply and kind).
     """
     if user_is_bot(user_id) if is_bot is None else is_bot:
         return None  # a bot has no address and reads no email (issue 15)
@@ -110,6 +112,7 @@ def notification_create(
     fields = {
         "user_id": user_id,
         "game": game,
+        "tournament_id": tournament_id,
         "ply": ply,
         "kind": kind,
         "delivery": delivery,

@@ -55,6 +55,14 @@ def push_payload(rows: Sequence[Notification], *, language: str) -> dict[str, st
                 "tag": "games",
             }
         last = rows[-1]
+        if last.game_id is None and last.tournament_id is not None:
+            page = reverse("games:tournament", args=[last.tournament_id])
+            return {  # a bye, an event's or a season's end (issue 30): the event's page
+                "title": push_title(None),
+                "body": push_body(last.kind),
+                "url": f"{settings.SITE_URL}{page}",
+                "tag": f"tournament-{last.tournament_id}",
+            }
         if last.game_id is None:
             return {
                 "title": push_title(None),

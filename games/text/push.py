@@ -23,6 +23,10 @@ PUSH_WORDS: dict[str, Promise] = {
     "vacation_ended": gettext_lazy("Your vacation is over: your clocks are running again."),
     "invitation": gettext_lazy("You are invited to a game."),
     "timed_out": gettext_lazy("Your clock ran out: the site played for you."),
+    "tournament_round": gettext_lazy("A new tournament round: your game has started."),
+    "tournament_bye": gettext_lazy("You have a bye this tournament round."),
+    "tournament_over": gettext_lazy("The tournament is over: see the final standings."),
+    "season_over": gettext_lazy("The league season is over: see where you go next."),
 }
 
 

@@ -16,8 +16,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from games.core.errors import JoinRefused
 from games.models import (
     Game,
+    LeagueDivision,
     Profile,
     Seat,
     Tournament,
@@ -26,7 +28,8 @@ from games.models import (
     TournamentRound,
     TournamentTable,
 )
-from games.play import lifecycle, timeouts
+from games.outbox import tournaments as outbox_tournaments
+from games.play import lifecycle, limits, timeouts
 from games.play.ratings import display_rating
 from games.tournaments import pairing
 from games.tournaments.standings import (
@@ -41,6 +44,7 @@ from games.tournaments.standings import (
 log = logging.getLogger(__name__)
 
 TIMEOUT_GAMES_TO_WITHDRAW = 2  # a player who times out of two games is withdrawn (issue 30)
+BOT_SEAT_TIER = "medium"  # the bots that fill seats of an unrated event that allows them
 
 
 def locked_tournament(tournament_id: int) -> Tournament:
@@ -192,13 +196,19 @@ def round_start(*, tournament: Tournament) -> TournamentRound:
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     table_no = 0
+    games: dict[int, list[int]] = {}
+    bye_users: list[int] = []
+    fill = tournament.bots_fill_seats and not tournament.is_rated
     for ids in plan.tables:
         seated = [p for p in ids if p in active]  # a withdrawn round-robin seed sits out
         if len(seated) < 2:
             plan = pairing.RoundPlan(tables=plan.tables, byes=(*plan.byes, *seated))
             continue
         table_no += 1
-        game = _game_create(tournament, [active[p] for p in seated])
+        empty = tournament.table_size - len(seated) if fill else 0
+        game = _game_create(tournament, [active[p] for p in seated], bots=empty)
+        assert game is not None  # two people or more: a game is made, with bots or without
+        games[game.pk] = [active[p] for p in seated]
         table = TournamentTable.objects.create(round=round_, number=table_no, game=game)
         for p in seated:
             TournamentEntry.objects.create(table=table, player_id=p)
@@ -206,20 +216,47 @@ def round_start(*, tournament: Tournament) -> TournamentRound:
         if p not in active:
             continue
         table_no += 1
+        bot_game = (
+            _game_create(tournament, [active[p]], bots=tournament.table_size - 1) if fill else None
+        )
+        if bot_game is not None:  # the bye's player plays the bots instead
+            games[bot_game.pk] = [active[p]]
+            table = TournamentTable.objects.create(round=round_, number=table_no, game=bot_game)
+            TournamentEntry.objects.create(table=table, player_id=p)
+            continue
+        bye_users.append(active[p])
         table = TournamentTable.objects.create(round=round_, number=table_no, finished_at=now)
         TournamentEntry.objects.create(table=table, player_id=p, points=tournament.bye_points)
+    outbox_tournaments.notify_round_started(
+        tournament_id=tournament.pk, number=number, games=games, byes=bye_users
+    )
     return round_
 
 
-def _game_create(tournament: Tournament, user_ids: list[int]) -> Game:
+def _game_create(tournament: Tournament, user_ids: list[int], *, bots: int = 0) -> Game | None:
+    """Create and fill the game of a table of ``user_ids``, ``bots`` seats taken by bots.
+
+    Bots (``BOT_SEAT_TIER``) only in an unrated event that allows them (the caller asks).
+    When the table's first player may not have another game with bots now
+    (``settings.BOT_GAMES_PER_ACCOUNT``, ``JoinRefused``), the table is played without
+    them — or, for one player alone, not at all: None, and the caller records a bye.
+    """
     users = {u.pk: u for u in _users(user_ids)}
-    game = lifecycle.game_create(
-        creator=users[user_ids[0]],
-        num_players=len(user_ids),
-        is_public=tournament.access == Tournament.Access.OPEN,
-        is_rated=tournament.is_rated,
-        days_per_move=tournament.days_per_move,
-    )
+    try:
+        game = lifecycle.game_create(
+            creator=users[user_ids[0]],
+            num_players=len(user_ids) + bots,
+            is_public=tournament.access == Tournament.Access.OPEN,
+            is_rated=tournament.is_rated,
+            days_per_move=tournament.days_per_move,
+            bots=[BOT_SEAT_TIER] * bots,
+        )
+    except JoinRefused:
+        if not bots:
+            raise
+        if len(user_ids) < 2:
+            return None
+        return _game_create(tournament, user_ids)
     for user_id in user_ids[1:]:
         lifecycle.game_join(game_id=game.pk, user=users[user_id], invite_token=game.invite_token)
     return game
@@ -264,16 +301,7 @@ def tournament_advance(*, tournament_id: int) -> str:
         if round_ is None or round_.finished_at is not None:
             return "nothing to do"
         now = timezone.now()
-        pending = list(round_.tables.filter(finished_at__isnull=True).select_related("game"))
-        recorded = 0
-        for table in pending:
-            game = table.game
-            if game is None or game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
-                continue
-            _table_record(tournament, table, game)
-            table.finished_at = now
-            table.save(update_fields=["finished_at"])
-            recorded += 1
+        recorded = _round_record(tournament, round_, now)
         if round_.tables.filter(finished_at__isnull=True).exists():
             return "recorded" if recorded else "nothing to do"
         round_.finished_at = now
@@ -284,9 +312,66 @@ def tournament_advance(*, tournament_id: int) -> str:
             tournament.status = Tournament.Status.FINISHED
             tournament.finished_at = now
             tournament.save(update_fields=["status", "finished_at"])
+            _tell_over(tournament)
             return "finished"
         round_start(tournament=tournament)
         return f"round {tournament.current_round} started"
+
+
+def _round_record(tournament: Tournament, round_: TournamentRound, now: Any) -> int:
+    """Record every ended table of ``round_`` not recorded yet; return how many."""
+    pending = list(round_.tables.filter(finished_at__isnull=True).select_related("game"))
+    recorded = 0
+    for table in pending:
+        game = table.game
+        if game is None or game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
+            continue
+        _table_record(tournament, table, game)
+        table.finished_at = now
+        table.save(update_fields=["finished_at"])
+        recorded += 1
+    return recorded
+
+
+def tournament_close(*, tournament_id: int) -> bool:
+    """Finish the running tournament now: its games in progress are ended and ranked.
+
+    For a league's season at its end (``games.tournaments.leagues``): under the
+    tournament's row lock, each game of the current round still in progress is ended as
+    its position stands (``limits.game_end_at_limit``, RULES.md §13.2), its table
+    recorded, and the tournament finished without the rounds left. Returns whether it
+    was closed now (False when not running, so a second call does nothing).
+    """
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if tournament.status != Tournament.Status.RUNNING:
+            return False
+        running = Game.objects.filter(
+            tournament_table__round__tournament=tournament, status=Game.Status.ACTIVE
+        ).values_list("pk", flat=True)
+        for game_id in list(running):
+            limits.game_end_at_limit(game_id=game_id)
+        now = timezone.now()
+        round_ = tournament.round_set.filter(number=tournament.current_round).first()
+        if round_ is not None and round_.finished_at is None:
+            _round_record(tournament, round_, now)
+            round_.finished_at = now
+            round_.save(update_fields=["finished_at"])
+        tournament.status = Tournament.Status.FINISHED
+        tournament.finished_at = now
+        tournament.save(update_fields=["status", "finished_at"])
+    return True
+
+
+def _tell_over(tournament: Tournament) -> None:
+    """Tell the players the tournament is over; a league's division waits for its season's
+    end, whose email says the place and the move (``leagues.season_end_due``)."""
+    if LeagueDivision.objects.filter(tournament=tournament).exists():
+        return
+    outbox_tournaments.notify_tournament_over(
+        tournament_id=tournament.pk,
+        user_ids=tournament.players.values_list("user_id", flat=True),
+    )
 
 
 def _table_record(tournament: Tournament, table: TournamentTable, game: Game) -> None:

@@ -50,8 +50,9 @@ class TournamentSettings:
     """What a creator chooses; ``tournament_create`` checks every field.
 
     ``points_by_rank``: tournament points by place for a table of each size (best first,
-    non-increasing, 0–100); ``days_per_move`` 1–30; ``max_game_days`` 3–90; ratings on the
-    displayed scale (``ratings.display_rating``); ``start_when_full`` 2..``max_players``.
+    non-increasing, 0–100); ``bots_fill_seats`` only when not ``is_rated``;
+    ``days_per_move`` 1–30; ``max_game_days`` 3–90; ratings on the displayed scale
+    (``ratings.display_rating``); ``start_when_full`` 2..``max_players``.
     """
 
     name: str
@@ -68,6 +69,7 @@ class TournamentSettings:
     min_rating: int | None = None
     max_rating: int | None = None
     is_rated: bool = True
+    bots_fill_seats: bool = False
     days_per_move: int = 3
     max_game_days: int = 30
     access: str = Tournament.Access.OPEN
@@ -112,6 +114,8 @@ def _check(s: TournamentSettings) -> None:  # noqa: C901 - one clear message per
             raise TournamentRefused(
                 _("Points by place go from the first place down, each 0 to 100.")
             )
+    if s.bots_fill_seats and s.is_rated:
+        raise TournamentRefused(_("Bots may fill seats only in an unrated tournament."))
     if not 0 <= s.bye_points <= 100:
         raise TournamentRefused(_("A bye scores 0 to 100 points."))
     if not 1 <= s.days_per_move <= 30:
@@ -153,6 +157,7 @@ def tournament_create(*, creator: UserLike, settings: TournamentSettings) -> Tou
         min_rating=settings.min_rating,
         max_rating=settings.max_rating,
         is_rated=settings.is_rated,
+        bots_fill_seats=settings.bots_fill_seats,
         days_per_move=settings.days_per_move,
         max_game_days=settings.max_game_days,
     )

@@ -1,4 +1,4 @@
-"""The tournaments' sweep (issue 30), run every minute by beat through ``games.tasks``."""
+"""The tournaments' and leagues' sweep (issue 30), run every minute by beat (``games.tasks``)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ from django.utils import timezone
 
 from games.models import Game, Tournament, TournamentTable
 from games.play import limits
-from games.tournaments import rounds, services
+from games.tournaments import leagues, rounds, services
 
 
 def tournaments_sweep() -> dict[str, int]:
     """Start events whose time came, end games past their limit, advance stuck rounds.
 
-    Returns counts ``{"started", "ended", "advanced"}``. Each step locks and re-checks,
-    so running it twice does nothing twice.
+    Then the leagues' seasons (``leagues.leagues_sweep``). Returns counts ``{"started",
+    "ended", "advanced", "seasons_started", "seasons_ended"}``. Each step locks and
+    re-checks, so running it twice does nothing twice.
     """
     now = timezone.now()
     counts = {"started": 0, "ended": 0, "advanced": 0}
@@ -41,4 +42,5 @@ def tournaments_sweep() -> dict[str, int]:
         if done:
             result = rounds.tournament_advance(tournament_id=tournament.pk)
             counts["advanced"] += result.startswith(("round", "finished"))
+    counts.update(leagues.leagues_sweep())
     return counts

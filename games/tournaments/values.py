@@ -13,7 +13,13 @@ from typing import Any
 
 from django.db.models import Q
 
-from games.models import Tournament, TournamentEntry, TournamentPlayer, TournamentTable
+from games.models import (
+    LeagueMember,
+    Tournament,
+    TournamentEntry,
+    TournamentPlayer,
+    TournamentTable,
+)
 from games.selectors.people import Person, person_of
 from games.tournaments import rounds
 
@@ -38,6 +44,7 @@ class TournamentHeader:
     points_by_rank: tuple[int, ...]
     bye_points: int
     is_rated: bool
+    bots_fill_seats: bool
     days_per_move: int
     max_game_days: int
     min_rating: int | None
@@ -149,6 +156,7 @@ def header_of(t: Tournament, players: int) -> TournamentHeader:
         points_by_rank=tuple(points),
         bye_points=t.bye_points,
         is_rated=t.is_rated,
+        bots_fill_seats=t.bots_fill_seats,
         days_per_move=t.days_per_move,
         max_game_days=t.max_game_days,
         min_rating=t.min_rating,
@@ -162,8 +170,15 @@ def header_of(t: Tournament, players: int) -> TournamentHeader:
 def tournaments_list(
     user: Any, *, status: str | None = None, limit: int = 100
 ) -> list[TournamentHeader]:
-    """Return the tournaments ``user`` may see, newest first (``status`` filters)."""
-    rows = Tournament.objects.filter(visible(user)).distinct().order_by("-created_at", "-pk")
+    """Return the tournaments ``user`` may see, newest first (``status`` filters).
+
+    A league's divisions are listed on their league's page, not here.
+    """
+    rows = (
+        Tournament.objects.filter(visible(user), league_division__isnull=True)
+        .distinct()
+        .order_by("-created_at", "-pk")
+    )
     if status:
         rows = rows.filter(status=status)
     found = list(rows[:limit])
@@ -236,3 +251,62 @@ def tournament_detail(
         registered=registered,
         can_start=me == t.creator_id and t.status == Tournament.Status.REGISTRATION,
     )
+
+
+@dataclass(frozen=True)
+class PlayerEvent:
+    """A tournament or a league a player is in, as their profile lists it.
+
+    ``kind`` "tournament" or "league"; ``status_label`` where it is; for a league the
+    newest season the player joined (``season``), their division and, once it is over,
+    their place and move ("up", "down", "stay").
+    """
+
+    kind: str
+    id: int
+    name: str
+    status_label: str
+    season: int | None = None
+    division: int | None = None
+    place: int | None = None
+    move: str = ""
+
+
+def player_events(user_id: int, viewer: Any, *, limit: int = 10) -> tuple[PlayerEvent, ...]:
+    """Return the ``limit`` newest tournaments ``viewer`` may see and leagues of a player.
+
+    A league's divisions are listed as their league (its newest season the player joined).
+    """
+    found = (
+        Tournament.objects.filter(
+            visible(viewer), players__user_id=user_id, league_division__isnull=True
+        )
+        .distinct()
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    events = [
+        PlayerEvent(
+            kind="tournament", id=t.pk, name=t.name, status_label=str(t.get_status_display())
+        )
+        for t in found
+    ]
+    seen: set[int] = set()
+    members = LeagueMember.objects.filter(user_id=user_id).select_related("season__league")
+    for member in members.order_by("-season__number", "-pk"):
+        league = member.season.league
+        if league.pk in seen or len(seen) >= limit:
+            continue
+        seen.add(league.pk)
+        events.append(
+            PlayerEvent(
+                kind="league",
+                id=league.pk,
+                name=league.name,
+                status_label=str(member.season.get_status_display()),
+                season=member.season.number,
+                division=member.division,
+                place=member.final_rank,
+                move=member.move,
+            )
+        )
+    return tuple(events)

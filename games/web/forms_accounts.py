@@ -29,6 +29,10 @@ SETTABLE_KINDS = [
     NotificationKind.SEAT_DROPPED,
     NotificationKind.TIMED_OUT,
     NotificationKind.INVITATION,
+    NotificationKind.TOURNAMENT_ROUND,
+    NotificationKind.TOURNAMENT_BYE,
+    NotificationKind.TOURNAMENT_OVER,
+    NotificationKind.SEASON_OVER,
 ]
 
 

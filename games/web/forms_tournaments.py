@@ -43,6 +43,10 @@ class TournamentForm(forms.Form):
     min_rating = forms.IntegerField(label=_("Lowest rating"), required=False)
     max_rating = forms.IntegerField(label=_("Highest rating"), required=False)
     is_rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    bots_fill_seats = forms.BooleanField(
+        label=_("Bots fill a bye's table and a short table's seats (unrated only)"),
+        required=False,
+    )
     access = forms.ChoiceField(label=_("Who may register"), choices=Tournament.Access.choices)
 
     def clean_points_by_rank(self) -> list[int] | None:

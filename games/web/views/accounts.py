@@ -25,6 +25,7 @@ from games.play import ratings
 from games.selectors import community
 from games.selectors.people import person_of
 from games.selectors.profiles import BadCursor, leaders_page, player_record
+from games.tournaments import values as tournament_values
 from games.web.forms_accounts import NAME_TAKEN, SettingsForm
 from games.web.middleware import remember_language
 
@@ -98,6 +99,7 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
         "is_me": request.user.is_authenticated and request.user.pk == user.pk,
         "following": community.is_following(request.user, followed_id=user.pk),
         "muting": community.is_muting(request.user, muted_id=user.pk),
+        "events": tournament_values.player_events(user.pk, request.user),
     }
     return render(request, "accounts/profile.html", context)
 

@@ -177,3 +177,40 @@ def test_a_player_who_timed_out_of_two_games_is_withdrawn(
     player = tournament.players.get(user=late)
     assert player.withdraw_reason == "timeouts"
     assert not TournamentEntry.objects.filter(table__round__number=3, player=player).exists()
+
+
+def test_bots_take_the_byes_table_and_the_empty_seats_of_an_unrated_event(
+    django_capture_on_commit_callbacks,
+) -> None:
+    tournament, users = event(5, rounds=1, is_rated=False, bots_fill_seats=True)
+    # outside the captured commit: the bots' moves are queued but not played
+    services.tournament_start(tournament_id=tournament.pk, user=users[0])
+    games = running_games(tournament)
+    assert len(games) == 3  # 2 + 2 + the bye's player against a bot: no bye
+    assert not TournamentTable.objects.filter(round__tournament=tournament, game__isnull=True)
+    bot_games = [g for g in games if g.seats.filter(is_bot=True).exists()]
+    assert len(bot_games) == 1 and not bot_games[0].is_rated
+    assert bot_games[0].seats.filter(is_bot=False).count() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        end_round(tournament)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    # the bot is no player: five players in the standings, each with one game played
+    assert [r.played for r in rounds.standings_of(tournament.pk)] == [1] * 5
+
+
+def test_bots_are_refused_in_a_rated_event_and_nothing_is_saved() -> None:
+    with pytest.raises(services.TournamentRefused, match="only in an unrated"):
+        event(0, is_rated=True, bots_fill_seats=True)
+    assert not Tournament.objects.exists()
+
+
+def test_a_player_at_the_bot_games_limit_has_the_bye_instead(settings) -> None:
+    settings.BOT_GAMES_PER_ACCOUNT = 0
+    tournament, users = event(3, rounds=1, is_rated=False, bots_fill_seats=True)
+    services.tournament_start(tournament_id=tournament.pk, user=users[0])
+    assert len(running_games(tournament)) == 1
+    assert (
+        TournamentTable.objects.filter(round__tournament=tournament, game__isnull=True).count() == 1
+    )
+    assert not Seat.objects.filter(is_bot=True).exists()

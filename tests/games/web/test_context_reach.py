@@ -107,6 +107,7 @@ PAGES: dict[str, Callable[[World], str]] = {
     "leaderboard": lambda w: "/leaderboard",
     "rules": lambda w: "/rules/",
     "analysis": lambda w: "/analysis/",
+    "leagues": lambda w: "/leagues/",
 }
 # Pages for the signed-in viewer only (the others are sent to sign in).
 PLAYER_PAGES: dict[str, Callable[[World], str]] = {

@@ -151,6 +151,7 @@ def test_the_create_form_makes_a_tournament() -> None:
         ({"points_by_rank": "0 2 4 6"}, "first place down"),
         ({"points_by_rank": "6 4"}, "each place"),
         ({"max_game_days": "1"}, "greater than or equal to 3"),
+        ({"bots_fill_seats": "on"}, "Bots may fill seats only in an unrated tournament."),
     ],
 )
 def test_the_create_form_refuses_bad_input_and_creates_nothing(change, message) -> None:

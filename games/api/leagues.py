@@ -1,0 +1,192 @@
+"""The API's leagues (issue 30): the leagues, a league's seasons and divisions' standings.
+
+Read only, from ``games.tournaments.league_values`` (frozen values): a division's
+standings count finished tables only, and a division's games are listed by its
+tournament (``/tournaments/{id}/rounds``), so nothing of a running game is here.
+"""
+
+# No "from __future__ import annotations": django-ninja reads the parameters' types at import.
+
+from datetime import datetime
+from typing import Annotated
+
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from ninja import Path, Router, Schema
+
+from games.api.auth import principal
+from games.api.endpoints import ID_MAX, ApiError, refusals
+from games.api.schemas import PlayerRef
+from games.selectors.people import Person
+from games.tournaments import league_values
+
+router = Router()
+
+LeagueId = Annotated[int, Path(ge=1, le=ID_MAX, description="A league's id")]
+SeasonNumber = Annotated[int, Path(ge=1, le=10_000, description="A season's number")]
+
+
+class LeagueOut(Schema):
+    """A league's settings and its newest season."""
+
+    id: int
+    name: str
+    table_size: int
+    division_size: int
+    promote: int
+    season_weeks: int
+    opt_in_days: int
+    days_per_move: int
+    is_rated: bool
+    season: int
+    season_status: str
+    season_starts_at: datetime
+    members: int
+
+
+class DivisionLineOut(Schema):
+    """A line of a division's standings; ``move`` ("up", "down", "stay") once it ended."""
+
+    place: int
+    player: PlayerRef
+    points: int
+    buchholz: int
+    game_points: int
+    played: int
+    withdrawn: bool
+    move: str
+
+
+class DivisionOut(Schema):
+    """A division (1: the top) and its round robin (``tournament_id``)."""
+
+    number: int
+    tournament_id: int
+    finished: bool
+    current_round: int
+    rounds: int
+    standings: list[DivisionLineOut]
+
+
+class SeasonOut(Schema):
+    """A season: where it is, who joined, its divisions (none before the start)."""
+
+    number: int
+    status: str
+    starts_at: datetime
+    ends_at: datetime | None
+    members: list[PlayerRef]
+    divisions: list[DivisionOut]
+
+
+class LeagueDetailOut(Schema):
+    """A league, its season open to join (if any), the season shown and every season's number."""
+
+    league: LeagueOut
+    open_season: SeasonOut | None
+    season: SeasonOut | None
+    seasons: list[int]
+
+
+def _ref(person: Person) -> PlayerRef:
+    return PlayerRef(id=person.id, name=person.display_name, is_bot=person.is_bot)
+
+
+def _out(h: league_values.LeagueHeader) -> LeagueOut:
+    return LeagueOut(
+        id=h.id,
+        name=h.name,
+        table_size=h.table_size,
+        division_size=h.division_size,
+        promote=h.promote,
+        season_weeks=h.season_weeks,
+        opt_in_days=h.opt_in_days,
+        days_per_move=h.days_per_move,
+        is_rated=h.is_rated,
+        season=h.season,
+        season_status=h.season_status,
+        season_starts_at=h.season_starts_at,
+        members=h.members,
+    )
+
+
+def _season(s: league_values.Season | None) -> SeasonOut | None:
+    if s is None:
+        return None
+    return SeasonOut(
+        number=s.number,
+        status=s.status,
+        starts_at=s.starts_at,
+        ends_at=s.ends_at,
+        members=[_ref(p) for p in s.members],
+        divisions=[
+            DivisionOut(
+                number=d.number,
+                tournament_id=d.tournament_id,
+                finished=d.finished,
+                current_round=d.current_round,
+                rounds=d.rounds,
+                standings=[
+                    DivisionLineOut(
+                        place=line.place,
+                        player=_ref(line.person),
+                        points=line.points,
+                        buchholz=line.buchholz,
+                        game_points=line.game_points,
+                        played=line.played,
+                        withdrawn=line.withdrawn,
+                        move=line.move,
+                    )
+                    for line in d.standings
+                ],
+            )
+            for d in s.divisions
+        ],
+    )
+
+
+def _detail(request: HttpRequest, league_id: int, season: int | None) -> LeagueDetailOut:
+    detail = league_values.league_detail(league_id, principal(request).user, season)
+    if detail is None:
+        raise ApiError(404, "not_found", _("There is no such league or season."))
+    return LeagueDetailOut(
+        league=_out(detail.header),
+        open_season=_season(detail.open_season),
+        season=_season(detail.season),
+        seasons=list(detail.seasons),
+    )
+
+
+@router.get(
+    "/leagues",
+    response={200: list[LeagueOut], **refusals(422)},
+    tags=["leagues"],
+    summary="List leagues",
+)
+def leagues_list(request: HttpRequest) -> list[LeagueOut]:
+    """The 100 newest leagues, each with its newest season."""
+    return [_out(h) for h in league_values.leagues_list()]
+
+
+@router.get(
+    "/leagues/{league_id}",
+    response={200: LeagueDetailOut, **refusals(404, 422)},
+    tags=["leagues"],
+    summary="One league",
+)
+def league_detail(request: HttpRequest, league_id: LeagueId) -> LeagueDetailOut:
+    """The league, the season open to join, and the running (or last) season's divisions."""
+    return _detail(request, league_id, None)
+
+
+@router.get(
+    "/leagues/{league_id}/seasons/{number}",
+    response={200: LeagueDetailOut, **refusals(404, 422)},
+    tags=["leagues"],
+    summary="A league's season",
+)
+def league_season(
+    request: HttpRequest, league_id: LeagueId, number: SeasonNumber
+) -> LeagueDetailOut:
+    """The league with season ``number`` (one that has started) and its divisions."""
+    return _detail(request, league_id, number)

@@ -1,0 +1,349 @@
+"""Leagues (issue 30): create one, opt in and out of a season, start and end seasons.
+
+A season opens for players to opt in; at its start time the sweep places them in
+divisions (``divisions``: by rating in the first season, by the last season's result
+after) and starts each division as a round-robin tournament through the tournaments'
+machinery (``rounds.tournament_begin``). When every division has finished — or the
+season's weeks are over, when the games still running are ended as their positions stand
+— the sweep writes each member's place and move (promotion, relegation) and opens the
+next season, which starts by itself ``opt_in_days`` later.
+
+Every step locks the season's row (``select_for_update``) and re-checks its status, so a
+sweep run twice, or two at once, starts and ends a season once (the unique
+``(league, number)`` constraint backs the next season's row). A refusal raises
+``LeagueRefused`` with a message a player can read, and changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.core.errors import GameError
+from games.models import (
+    LEAGUE_DIVISION_MAX,
+    LEAGUE_DIVISION_MIN,
+    LEAGUE_MAX_WEEKS,
+    TOURNAMENT_NAME_MAX,
+    League,
+    LeagueDivision,
+    LeagueMember,
+    LeagueSeason,
+    Profile,
+    Tournament,
+    TournamentPlayer,
+)
+from games.outbox import tournaments as outbox_tournaments
+from games.play.access import UserLike, user_id_of
+from games.play.ratings import display_rating
+from games.tournaments import divisions, pairing, rounds
+
+MAX_GAME_DAYS = 90  # the tournaments' own bound on a game's duration
+
+
+class LeagueRefused(GameError):
+    """The league cannot do this now (400); the message says why."""
+
+    status = 400
+    default_message = gettext_lazy("This cannot be done in this league.")
+
+
+class LeagueNotFound(GameError):
+    """No such league (404)."""
+
+    status = 404
+    default_message = gettext_lazy("There is no such league.")
+
+
+@dataclass(frozen=True)
+class LeagueSettings:
+    """What a league's creator chooses; ``league_create`` checks every field.
+
+    ``division_size`` 4–8 (what a division aims at); ``promote`` 1–2 players up and down
+    per division; ``season_weeks`` 1–26; ``opt_in_days`` 1–30 (between two seasons);
+    ``days_per_move`` 1–30; ``first_season_at`` in the future (None: in ``opt_in_days``).
+    """
+
+    name: str
+    table_size: int = 2
+    division_size: int = 6
+    promote: int = 1
+    season_weeks: int = 6
+    opt_in_days: int = 7
+    days_per_move: int = 3
+    is_rated: bool = True
+    first_season_at: datetime | None = None
+
+
+def _check(s: LeagueSettings) -> None:
+    name = s.name.strip()
+    if not name or len(name) > TOURNAMENT_NAME_MAX:
+        raise LeagueRefused(
+            _("Give the league a name of 1 to %(n)s characters.") % {"n": TOURNAMENT_NAME_MAX}
+        )
+    if not 2 <= s.table_size <= 4:
+        raise LeagueRefused(_("Tables have 2 to 4 players."))
+    if not LEAGUE_DIVISION_MIN <= s.division_size <= LEAGUE_DIVISION_MAX:
+        raise LeagueRefused(
+            _("A division has %(low)s to %(high)s players.")
+            % {"low": LEAGUE_DIVISION_MIN, "high": LEAGUE_DIVISION_MAX}
+        )
+    if not 1 <= s.promote <= LEAGUE_DIVISION_MIN // 2:
+        raise LeagueRefused(_("1 or 2 players go up and down each season."))
+    if not 1 <= s.season_weeks <= LEAGUE_MAX_WEEKS:
+        raise LeagueRefused(
+            _("A season lasts 1 to %(n)s weeks.") % {"n": LEAGUE_MAX_WEEKS},
+        )
+    if not 1 <= s.opt_in_days <= 30:
+        raise LeagueRefused(_("Players have 1 to 30 days to join a season."))
+    if not 1 <= s.days_per_move <= 30:
+        raise LeagueRefused(_("Each move may take 1 to 30 days."))
+    if s.first_season_at is not None and s.first_season_at <= timezone.now():
+        raise LeagueRefused(_("The first season must start in the future."))
+
+
+def league_create(*, creator: UserLike, settings: LeagueSettings) -> League:
+    """Create a league and open its first season for players to opt in.
+
+    Raises ``NotAPlayer`` (anonymous) or ``LeagueRefused`` (a setting out of range: the
+    message names it); nothing is saved then.
+    """
+    creator_id = user_id_of(creator)
+    _check(settings)
+    with transaction.atomic():
+        league = League.objects.create(
+            name=settings.name.strip(),
+            creator_id=creator_id,
+            table_size=settings.table_size,
+            division_size=settings.division_size,
+            promote=settings.promote,
+            season_weeks=settings.season_weeks,
+            opt_in_days=settings.opt_in_days,
+            days_per_move=settings.days_per_move,
+            is_rated=settings.is_rated,
+        )
+        starts = settings.first_season_at or timezone.now() + timedelta(days=settings.opt_in_days)
+        LeagueSeason.objects.create(league=league, number=1, starts_at=starts)
+    return league
+
+
+def _open_season(league_id: int) -> LeagueSeason:
+    """Return the league's season open to opt in, its row locked; refuse when none."""
+    if not League.objects.filter(pk=league_id).exists():
+        raise LeagueNotFound()
+    season = (
+        LeagueSeason.objects.select_for_update()
+        .filter(league_id=league_id, status=LeagueSeason.Status.OPT_IN)
+        .order_by("-number")
+        .first()
+    )
+    if season is None:
+        raise LeagueRefused(_("The season has started: join the next one when it opens."))
+    return season
+
+
+def league_opt_in(*, league_id: int, user: UserLike) -> LeagueSeason:
+    """Put ``user`` in the league's season that opens next; return that season.
+
+    Raises ``NotAPlayer``, ``LeagueNotFound`` or ``LeagueRefused`` (no season open, or
+    already in).
+    """
+    user_id = user_id_of(user)
+    with transaction.atomic():
+        season = _open_season(league_id)
+        if season.members.filter(user_id=user_id).exists():
+            raise LeagueRefused(_("You have already joined this season."))
+        LeagueMember.objects.create(season=season, user_id=user_id)
+    return season
+
+
+def league_opt_out(*, league_id: int, user: UserLike) -> LeagueSeason:
+    """Take ``user`` out of the season that opens next (before it starts).
+
+    Raises ``NotAPlayer``, ``LeagueNotFound`` or ``LeagueRefused`` (no season open, or
+    not in it). Once a season runs, a player leaves by withdrawing from their division.
+    """
+    user_id = user_id_of(user)
+    with transaction.atomic():
+        season = _open_season(league_id)
+        deleted, _rows = season.members.filter(user_id=user_id).delete()
+        if not deleted:
+            raise LeagueRefused(_("You have not joined this season."))
+    return season
+
+
+def _ratings(user_ids: list[int]) -> dict[int, float]:
+    """Return each user's displayed rating (a player without a profile: the default)."""
+    fields = Profile._meta
+    default = display_rating(
+        fields.get_field("rating_mu").get_default(), fields.get_field("rating_sigma").get_default()
+    )
+    found = {
+        user_id: display_rating(mu, sigma)
+        for user_id, mu, sigma in Profile.objects.filter(user_id__in=user_ids).values_list(
+            "user_id", "rating_mu", "rating_sigma"
+        )
+    }
+    return {user_id: found.get(user_id, default) for user_id in user_ids}
+
+
+def _last_results(season: LeagueSeason) -> dict[int, divisions.LastResult]:
+    previous = (
+        LeagueSeason.objects.filter(
+            league_id=season.league_id,
+            number__lt=season.number,
+            status=LeagueSeason.Status.FINISHED,
+        )
+        .order_by("-number")
+        .first()
+    )
+    if previous is None:
+        return {}
+    moves: dict[str, divisions.Move] = {"up": "up", "down": "down", "stay": "stay"}
+    rows = previous.members.filter(division__isnull=False, final_rank__isnull=False)
+    return {
+        m.user_id: divisions.LastResult(
+            division=m.division or 0, place=m.final_rank or 0, move=moves[m.move]
+        )
+        for m in rows
+    }
+
+
+def _locked_season(season_id: int) -> LeagueSeason:
+    return LeagueSeason.objects.select_for_update().select_related("league").get(pk=season_id)
+
+
+def season_start_due(*, season_id: int) -> str:
+    """Start the season if its time has come: place its members, start its divisions.
+
+    Returns ``"started"``, ``"postponed"`` (fewer than 4 members: the start moves
+    ``opt_in_days`` later and they stay in) or ``"nothing to do"`` (not due, or started
+    already).
+    """
+    with transaction.atomic():
+        season = _locked_season(season_id)
+        now = timezone.now()
+        if season.status != LeagueSeason.Status.OPT_IN or season.starts_at > now:
+            return "nothing to do"
+        league = season.league
+        members = {m.user_id: m for m in season.members.all()}
+        if len(members) < LEAGUE_DIVISION_MIN:
+            season.starts_at = now + timedelta(days=league.opt_in_days)
+            season.save(update_fields=["starts_at"])
+            return "postponed"
+        order = divisions.ladder(
+            list(members), ratings=_ratings(list(members)), last=_last_results(season)
+        )
+        for number, user_ids in enumerate(
+            divisions.place_in_divisions(order, league.division_size), start=1
+        ):
+            tournament = _division_create(league, season, number, len(user_ids))
+            for user_id in user_ids:
+                TournamentPlayer.objects.create(tournament=tournament, user_id=user_id)
+                members[user_id].division = number
+                members[user_id].save(update_fields=["division"])
+            LeagueDivision.objects.create(season=season, number=number, tournament=tournament)
+            rounds.tournament_begin(tournament=rounds.locked_tournament(tournament.pk))
+        season.status = LeagueSeason.Status.RUNNING
+        season.started_at = now
+        season.ends_at = now + timedelta(weeks=league.season_weeks)
+        season.save(update_fields=["status", "started_at", "ends_at"])
+    return "started"
+
+
+def _division_create(league: League, season: LeagueSeason, number: int, size: int) -> Tournament:
+    """Create division ``number``'s round robin; each game gets its share of the weeks."""
+    smallest = 2 if league.table_size <= 3 else 3
+    round_count = pairing.round_robin_rounds(size, league.table_size, smallest)
+    game_days = max(3, min(MAX_GAME_DAYS, league.season_weeks * 7 // round_count))
+    name = _("%(league)s · season %(season)s · division %(division)s") % {
+        "league": league.name,
+        "season": season.number,
+        "division": number,
+    }
+    return Tournament.objects.create(
+        name=name[:TOURNAMENT_NAME_MAX],
+        creator_id=league.creator_id,
+        kind=Tournament.Kind.ROUND_ROBIN,
+        table_size=league.table_size,
+        min_table_size=smallest,
+        max_players=size,
+        is_rated=league.is_rated,
+        days_per_move=league.days_per_move,
+        max_game_days=game_days,
+    )
+
+
+def season_end_due(*, season_id: int) -> str:
+    """End the running season when every division has finished or its weeks are over.
+
+    At the end each division still running is closed (``rounds.tournament_close``: its
+    games in progress ended as they stand), each member gets their place in the
+    division's standings and their move (``divisions.moves``), and the next season
+    opens, starting ``opt_in_days`` later. Returns ``"ended"`` or ``"nothing to do"``.
+    """
+    with transaction.atomic():
+        season = _locked_season(season_id)
+        now = timezone.now()
+        if season.status != LeagueSeason.Status.RUNNING:
+            return "nothing to do"
+        division_rows = list(season.divisions.select_related("tournament").order_by("number"))
+        running = [d for d in division_rows if d.tournament.status == Tournament.Status.RUNNING]
+        if running and (season.ends_at is None or season.ends_at > now):
+            return "nothing to do"
+        for division in running:
+            rounds.tournament_close(tournament_id=division.tournament_id)
+        members = {m.user_id: m for m in season.members.all()}
+        for division in division_rows:
+            users = dict(
+                TournamentPlayer.objects.filter(tournament_id=division.tournament_id).values_list(
+                    "pk", "user_id"
+                )
+            )
+            places = [users[row.player] for row in rounds.standings_of(division.tournament_id)]
+            moved = divisions.moves(
+                division.number, len(division_rows), places, season.league.promote
+            )
+            for place, user_id in enumerate(places, start=1):
+                member = members[user_id]
+                member.final_rank = place
+                member.move = moved[user_id]
+                member.save(update_fields=["final_rank", "move"])
+        season.status = LeagueSeason.Status.FINISHED
+        season.finished_at = now
+        season.save(update_fields=["status", "finished_at"])
+        division_of = {
+            user_id: division.tournament_id
+            for division in division_rows
+            for user_id in TournamentPlayer.objects.filter(
+                tournament_id=division.tournament_id
+            ).values_list("user_id", flat=True)
+        }
+        outbox_tournaments.notify_season_over(season=season.number, members=division_of)
+        LeagueSeason.objects.create(
+            league_id=season.league_id,
+            number=season.number + 1,
+            starts_at=now + timedelta(days=season.league.opt_in_days),
+        )
+    return "ended"
+
+
+def leagues_sweep() -> dict[str, int]:
+    """Start the seasons whose time came and end those done; return the counts.
+
+    ``{"seasons_started", "seasons_ended"}``; run by the tournaments' sweep every minute.
+    """
+    now = timezone.now()
+    counts = {"seasons_started": 0, "seasons_ended": 0}
+    due = LeagueSeason.objects.filter(status=LeagueSeason.Status.OPT_IN, starts_at__lte=now)
+    for season_id in due.values_list("pk", flat=True):
+        counts["seasons_started"] += season_start_due(season_id=season_id) == "started"
+    running = LeagueSeason.objects.filter(status=LeagueSeason.Status.RUNNING)
+    for season_id in running.values_list("pk", flat=True):
+        counts["seasons_ended"] += season_end_due(season_id=season_id) == "ended"
+    return counts

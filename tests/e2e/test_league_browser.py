@@ -1,0 +1,79 @@
+"""A player joins a league's season in the browser and sees their division (issue 30).
+
+In each language: the player opens the league's page, joins the season, the season's
+start comes (the sweep, by time travel in the test process) and the page shows the
+division with the player's line, at desktop and phone width (screenshots).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import time_machine
+
+from games.accounts.profiles import profile_get
+from games.models import LeagueSeason
+from games.tournaments import leagues, sweeps
+from tests.e2e.test_browser import (  # noqa: F401
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    _with_password,
+    enforced_csp,
+)
+from tests.games.factories import UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WORDS = {
+    "en": {"joined": "You have joined the next season.", "division": "Division 1"},
+    "zh-hans": {"joined": "你已报名下个赛季。", "division": "第 1 级"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_join_a_season_and_see_the_division(
+    language: str, browser: Any, live_server: Any, screenshots: Path
+) -> None:
+    words = WORDS[language]
+    league = leagues.league_create(
+        creator=UserFactory(),
+        settings=leagues.LeagueSettings(name="Larsa League", division_size=4, is_rated=False),
+    )
+    player = _with_password(UserFactory())
+    profile = profile_get(player)
+    profile.language = language
+    profile.save(update_fields=["language"])
+    path = f"/leagues/{league.pk}/"
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/accounts/login/?next={path}")
+        page.fill("input[name=login]", player.username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form[action='/accounts/login/'] button[type=submit]")
+        page.wait_for_url(f"**{path}")
+        page.click("#league-join")
+        page.wait_for_selector(f"text={words['joined']}")
+        assert page.locator("#league-leave").count() == 1
+        for _ in range(3):
+            leagues.league_opt_in(league_id=league.pk, user=UserFactory())
+        season = LeagueSeason.objects.get(league=league)
+        with time_machine.travel(season.starts_at + timedelta(minutes=1)):
+            sweeps.tournaments_sweep()
+        page.goto(f"{live_server.url}{path}")
+        assert words["division"] in (page.text_content("#division-1") or "")
+        assert page.locator(f"table.standings tr[data-player='{player.pk}']").count() == 1
+        page.screenshot(
+            path=str(screenshots / f"league-{language}.png"), full_page=True, caret="initial"
+        )
+        page.set_viewport_size(PHONE)
+        page.screenshot(
+            path=str(screenshots / f"league-{language}-phone.png"), full_page=True, caret="initial"
+        )
+    finally:
+        context.close()

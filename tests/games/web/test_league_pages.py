@@ -1,0 +1,183 @@
+"""League pages and API (issue 30): what they show, bad input refused, nothing leaked."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import timedelta
+from typing import Any
+
+import pytest
+import time_machine
+from django.test import Client
+
+from games.accounts import tokens
+from games.models import Game, League, LeagueMember, LeagueSeason
+from games.tournaments import leagues, services, sweeps
+from tests.games.factories import UserFactory, client_for
+from tests.games.leaks import assert_json_no_leak, assert_no_leak
+from tests.games.playing import randomly, submit
+from tests.games.reach import templates_reached
+from tests.games.tournaments.helpers import running_games
+
+pytestmark = pytest.mark.django_db
+
+
+def _running_league() -> tuple[League, list[Any], list[Game]]:
+    """A league of five at tables of 3, its first season running a few plies in."""
+    creator = UserFactory()
+    league = leagues.league_create(
+        creator=creator,
+        settings=leagues.LeagueSettings(name="Ziggurat League", table_size=3, is_rated=False),
+    )
+    users = [UserFactory() for _ in range(5)]
+    for user in users:
+        leagues.league_opt_in(league_id=league.pk, user=user)
+    season = LeagueSeason.objects.get(league=league)
+    with time_machine.travel(season.starts_at + timedelta(minutes=1)):
+        sweeps.tournaments_sweep()
+    (division,) = season.divisions.all()
+    rng = random.Random(30)
+    for game in running_games(division.tournament):
+        seats = {s.position: s.user for s in game.seats.all()}
+        for _ply in range(8):
+            game = submit(game, seats, randomly(rng))
+    return league, [creator, *users], running_games(division.tournament)
+
+
+def test_league_pages_show_no_hidden_information_of_a_running_game() -> None:
+    league, users, games = _running_league()
+    assert games
+    player = users[1]
+    viewers = {"anonymous": Client(), "creator": client_for(users[0]), "player": client_for(player)}
+    paths = [
+        "/leagues/",
+        f"/leagues/{league.pk}/",
+        f"/leagues/{league.pk}/?season=1",
+        "/leagues/new",
+    ]
+    for name, client in viewers.items():
+        for path in paths:
+            if name == "anonymous" and path.endswith("new"):
+                continue
+            with templates_reached() as reached:
+                response = client.get(path)
+            assert response.status_code == 200, (name, path)
+            assert not reached.found, reached.found
+            for game in games:
+                seat = game.seats.filter(user=player).values_list("position", flat=True).first()
+                assert_no_leak(response.content, game, seat if name == "player" else None)
+    page = Client().get(f"/leagues/{league.pk}/").content.decode()
+    assert 'id="division-1"' in page and "Ziggurat League" in page
+    for user in users[1:]:
+        assert f'data-player="{user.pk}"' in page
+
+
+def test_league_api_shows_no_hidden_information_of_a_running_game() -> None:
+    league, users, games = _running_league()
+    token = tokens.token_create(user=users[1], name="t")[1]
+    clients = {None: Client(), 1: Client(HTTP_AUTHORIZATION=f"Bearer {token}")}
+    paths = [
+        "/api/v1/leagues",
+        f"/api/v1/leagues/{league.pk}",
+        f"/api/v1/leagues/{league.pk}/seasons/1",
+    ]
+    for who, client in clients.items():
+        for path in paths:
+            response = client.get(path)
+            assert response.status_code == 200, (path, response.content[:200])
+            payload = json.loads(response.content)
+            for game in games:
+                seat = game.seats.filter(user=users[1]).values_list("position", flat=True).first()
+                assert_json_no_leak(payload, game, seat if who else None)
+    detail = json.loads(Client().get(paths[1]).content)
+    (division,) = detail["season"]["divisions"]
+    assert len(division["standings"]) == 5 and detail["open_season"] is None
+    assert Client().get(f"/api/v1/leagues/{league.pk}/seasons/2").status_code == 404
+    assert Client().get(f"/api/v1/leagues/{league.pk + 9}").status_code == 404
+
+
+def test_joining_and_leaving_a_season_from_the_page() -> None:
+    league = leagues.league_create(creator=UserFactory(), settings=leagues.LeagueSettings(name="L"))
+    user = UserFactory()
+    client = client_for(user)
+    response = client.post(f"/leagues/{league.pk}/join", follow=True)
+    assert "You have joined the next season." in response.content.decode()
+    assert 'id="league-leave"' in response.content.decode()
+    again = client.post(f"/leagues/{league.pk}/join", follow=True)
+    assert "already joined" in again.content.decode()
+    assert LeagueMember.objects.filter(user=user).count() == 1
+    client.post(f"/leagues/{league.pk}/leave")
+    assert not LeagueMember.objects.exists()
+    assert Client().post(f"/leagues/{league.pk}/join").status_code == 302  # to sign in
+    assert not LeagueMember.objects.exists()
+
+
+def test_the_chinese_page_says_league() -> None:
+    league = leagues.league_create(creator=UserFactory(), settings=leagues.LeagueSettings(name="L"))
+    page = Client(headers={"accept-language": "zh-hans"}).get(f"/leagues/{league.pk}/")
+    assert "联赛" in page.content.decode()
+
+
+def _form(**change: Any) -> dict[str, Any]:
+    data = {
+        "name": "Spring League",
+        "table_size": "2",
+        "division_size": "6",
+        "promote": "1",
+        "season_weeks": "6",
+        "opt_in_days": "7",
+        "days_per_move": "3",
+        "is_rated": "on",
+    }
+    return {**data, **change}
+
+
+def test_the_create_form_makes_a_league_with_an_open_season() -> None:
+    response = client_for(UserFactory()).post("/leagues/new", _form())
+    league = League.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/leagues/{league.pk}/"
+    assert league.seasons.get().status == LeagueSeason.Status.OPT_IN
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"name": ""}, "This field is required"),
+        ({"division_size": "9"}, "less than or equal to 8"),
+        ({"promote": "0"}, "greater than or equal to 1"),
+        ({"table_size": "5"}, "Select a valid choice"),
+    ],
+)
+def test_the_create_form_refuses_bad_input_and_creates_nothing(change, message) -> None:
+    response = client_for(UserFactory()).post("/leagues/new", _form(**change))
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not League.objects.exists()
+
+
+@pytest.mark.parametrize("query", ["?season=x", "?season=7", "?season=-1"])
+def test_a_bad_season_is_not_found(query: str) -> None:
+    league = leagues.league_create(creator=UserFactory(), settings=leagues.LeagueSettings(name="L"))
+    assert Client().get(f"/leagues/{league.pk}/{query}").status_code == 404
+
+
+def test_a_profile_links_the_players_leagues_and_the_tournaments_the_viewer_may_see() -> None:
+    league, users, games = _running_league()
+    player = users[1]
+    hidden = services.tournament_create(
+        creator=UserFactory(),
+        settings=services.TournamentSettings(name="Secret Cup", access="link"),
+    )
+    services.tournament_register(
+        tournament_id=hidden.pk, user=player, invite_token=hidden.invite_token
+    )
+    with templates_reached() as reached:
+        page = Client().get(f"/players/{player.pk}/")
+    assert not reached.found, reached.found
+    text = page.content.decode()
+    assert f'href="/leagues/{league.pk}/">Ziggurat League</a> · Season 1 · Division 1' in text
+    assert "Secret Cup" not in text  # a link-only event only to those who may see it
+    assert "Secret Cup" in client_for(player).get(f"/players/{player.pk}/").content.decode()
+    for game in games:
+        assert_no_leak(page.content, game, None)
