@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0025_tournaments'),
+        ('games', '0026_game_waiting_mark'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0027_tournament_notices'),
+        ('games', '0028_tournament_notices'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0026_leagues'),
+        ('games', '0027_leagues'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
