@@ -10,7 +10,7 @@ from django.test import Client
 
 from games.accounts import tokens
 from games.play import lifecycle
-from games.tournaments import services
+from games.tournaments import leagues, services
 from tests.games.factories import UserFactory, started_game
 from tests.games.playing import passing, submit
 
@@ -35,6 +35,7 @@ class World:
     wrong: Client
     secret: str
     tournament: Any = None  # link-only (issue 30): the owner is registered, nobody else sees it
+    league: Any = None  # open (issue 30): its first season takes players
 
 
 def token_client(secret: str) -> Client:
@@ -64,8 +65,13 @@ def world() -> World:
     services.tournament_register(
         tournament_id=tournament.pk, user=owner_user, invite_token=tournament.invite_token
     )
+    league = leagues.league_create(
+        creator=UserFactory(), settings=leagues.LeagueSettings(name="Tuesday League")
+    )
+    leagues.league_opt_in(league_id=league.pk, user=owner_user)
     return World(
         tournament=tournament,
+        league=league,
         public=public,
         private=private,
         seats=seats,

@@ -49,6 +49,9 @@ ENDPOINTS = [
     ("/tournaments/{tournament}", 404, 200),
     ("/tournaments/{tournament}/standings", 404, 200),
     ("/tournaments/{tournament}/rounds", 404, 200),
+    ("/leagues", 200, 200),
+    ("/leagues/{league}", 200, 200),
+    ("/leagues/{league}/seasons/1", 404, 404),  # a season not started yet
 ]
 
 
@@ -58,6 +61,7 @@ def fill(path: str, world: World) -> str:
         private=world.private.pk,
         owner=world.seats[1].pk,
         tournament=world.tournament.pk,
+        league=world.league.pk,
     )
 
 
@@ -72,6 +76,10 @@ def test_the_schema_is_valid_openapi_and_every_path_is_tested() -> None:
     }
     tested = {
         p.replace("{owner}", "{user_id}").replace("{tournament}", "{tournament_id}") for p in tested
+    }
+    tested = {
+        p.replace("{league}", "{league_id}").replace("/seasons/1", "/seasons/{number}")
+        for p in tested
     }
     assert documented == tested
     assert schema["components"]["securitySchemes"]["TokenAuth"]["scheme"] == "bearer"

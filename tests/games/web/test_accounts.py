@@ -24,6 +24,10 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "tigris-and-euphrates-2026"
 
 
+# issue 30: a tournament's round, bye and end, and a league season's end
+TOURNAMENT_KINDS = ("tournament_round", "tournament_bye", "tournament_over", "season_over")
+
+
 def test_sign_up_sends_a_verification_email_that_verifies_the_account() -> None:
     client = Client()
     page = client.get("/accounts/signup/")
@@ -82,7 +86,7 @@ def test_settings_page_saves_preferences_language_and_time_zone(user_factory: An
         "time_zone": "Asia/Baghdad",
     }
     kinds = ("your_turn", "decision", "game_started", "game_over", "reminder", "seat_dropped")
-    for kind in (*kinds, "timed_out", "invitation"):
+    for kind in (*kinds, "timed_out", "invitation", *TOURNAMENT_KINDS):
         data[f"delivery_{kind}"] = "immediate"
         data[f"minutes_{kind}"] = "15"
     data["delivery_your_turn"], data["minutes_your_turn"] = "batched", "30"
@@ -166,7 +170,7 @@ def test_two_players_cannot_show_the_same_display_name(user_factory: Any) -> Non
     cy = user_factory()
     data = {"display_name": "BEN PLAYER", "language": "en", "time_zone": "UTC"}
     kinds = ("your_turn", "decision", "game_started", "game_over", "reminder", "seat_dropped")
-    for kind in (*kinds, "timed_out", "invitation"):
+    for kind in (*kinds, "timed_out", "invitation", *TOURNAMENT_KINDS):
         data[f"delivery_{kind}"] = "immediate"
     refused = client_for(cy).post("/settings", data)
     assert refused.status_code == 200
