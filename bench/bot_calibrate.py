@@ -1,0 +1,219 @@
+"""Rate the bot tiers on the site's scale: ``python bench/bot_calibrate.py --minutes 50``.
+
+Plays 2-player bot-vs-bot games in rounds, each round one game seed played
+in both seat orders (paired, as ``bench/bot_ladder.py`` plays them) for
+every pair of neighbouring tiers (``random–easy``, ``easy–medium``,
+``medium–hard``; ``--all-pairs`` plays every pair), until ``--rounds`` or
+``--minutes`` runs out (a round started is finished). The hard tier plays at
+the site's budget, the engine's default iterations, with the wall-clock guard
+off by default: on a shared machine the guard (``BOT_HARD_TIME_LIMIT``, 2.5 s)
+cuts searches by the load rather than by the budget, which makes the games
+depend on the machine and weakens hard below what a site's own bot worker
+(p95 decision far under the guard) plays; ``--time-limit 2.5`` keeps it.
+
+The fit is the site's own rating (``games.play.ratings``): OpenSkill
+Plackett–Luce with the site's model, every tier starting as a new player does
+(μ = 25, σ = 25/3), the games rated one by one in the order played (rounds
+in seed order, the pairs interleaved within a round, so no tier meets its
+opponents in blocks). The anchor is therefore the new-player default: a
+tier's μ and σ are what the bot account's profile would hold had these games
+been rated on the site, and the figure shown is the site's
+``display_rating(μ, σ)`` (1500 + 40·(μ − 3σ)) — the same rule, with no
+constant of ours, that gives every person's number. Why not pin the random
+player instead: the site has no random bot to show, and any value given to
+it would be a constant of ours; the random tier still plays, as the fixed
+floor that keeps the pool's mean from resting only on the bots shown.
+Caveat: like every OpenSkill rating, the figure depends on the pool and the
+number of games (σ shrinks as games are added); compare calibrations made
+with the same tiers and a similar number of games.
+
+``--write PATH`` writes the calibration (JSON, the site reads
+``games/play/bot_strength.json``) after every round, so a run stopped early
+keeps what it played. Prints each game, then per pair the wins with a 95%
+Wilson interval, and per tier μ, σ, the shown rating and its ± (40·2σ).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import multiprocessing
+import os
+import shlex
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bot_ladder import play_game, tier_spec, wilson  # noqa: E402
+
+from engine.bots.hard import DEFAULT_ITERATIONS, DEFAULT_TIME_LIMIT  # noqa: E402
+
+FORMAT = 1
+ORDER = ("random", "easy", "medium", "hard")
+
+Game = tuple[tuple[str, ...], list[int]]  # tiers by seat, ranks by seat (1 best, ties share)
+
+
+def pairs_of(tiers: Sequence[str], *, every: bool) -> list[tuple[str, str]]:
+    """Return the pairs to play: neighbours in ``tiers`` order, or every pair."""
+    if every:
+        return [(a, b) for i, a in enumerate(tiers) for b in tiers[i + 1 :]]
+    return list(zip(tiers, tiers[1:], strict=False))
+
+
+def fit(games: Iterable[Game], tiers: Sequence[str]) -> dict[str, dict[str, float | int]]:
+    """Rate ``games`` in order with the site's model; return tier → {mu, sigma, games, shown}.
+
+    Each tier starts at the model's defaults (a new player's μ and σ); each game is
+    one ``MODEL.rate`` of its seats by rank, as ``games.play.ratings`` rates a game.
+    ``shown`` is ``display_rating(mu, sigma)``. Needs Django set up (the site's module).
+    """
+    from games.play.ratings import MODEL, display_rating, display_uncertainty
+
+    ratings = {t: MODEL.rating() for t in tiers}
+    played = dict.fromkeys(tiers, 0)
+    for seats, ranks in games:
+        teams = [[ratings[t]] for t in seats]
+        new = MODEL.rate(teams, ranks=[float(r) for r in ranks])
+        for t, team in zip(seats, new, strict=True):
+            ratings[t] = team[0]
+            played[t] += 1
+    return {
+        t: {
+            "mu": round(r.mu, 3),
+            "sigma": round(r.sigma, 3),
+            "games": played[t],
+            "shown": display_rating(r.mu, r.sigma),
+            "plus_minus": display_uncertainty(r.sigma),
+        }
+        for t, r in ratings.items()
+    }
+
+
+def pair_results(games: Iterable[Game], pairs: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Return per pair: games, the first tier's wins and ties, win rate and 95% Wilson."""
+    tally = {p: [0, 0, 0] for p in pairs}
+    for seats, ranks in games:
+        key = next(p for p in pairs if set(p) == set(seats))
+        ra, rb = ranks[seats.index(key[0])], ranks[seats.index(key[1])]
+        tally[key][0] += 1
+        tally[key][1] += ra < rb
+        tally[key][2] += ra == rb
+    out = []
+    for (a, b), (n, wins, ties) in tally.items():
+        score = wins + 0.5 * ties
+        lo, hi = wilson(score, n)
+        out.append(
+            {
+                "tiers": [a, b],
+                "games": n,
+                "wins": wins,
+                "ties": ties,
+                "win_rate": round(score / n, 4) if n else None,
+                "wilson95": [round(lo, 4), round(hi, 4)],
+            }
+        )
+    return out
+
+
+def main() -> None:
+    """Parse the arguments, play the rounds, fit, print and write the calibration."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("tiers", nargs="*", type=tier_spec, default=list(ORDER))
+    parser.add_argument("--rounds", type=int, default=1000, help="at most this many rounds")
+    parser.add_argument("--minutes", type=float, default=None, help="start no round after this")
+    parser.add_argument("--seed", type=int, default=1, help="first game seed")
+    parser.add_argument("--jobs", type=int, default=1, help="processes")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=None,
+        help=f"hard's wall-clock guard, s (default off; the site's is {DEFAULT_TIME_LIMIT})",
+    )
+    parser.add_argument("--all-pairs", action="store_true", help="every pair, not neighbours")
+    parser.add_argument("--write", type=Path, default=None, help="write the calibration JSON")
+    args = parser.parse_args()
+    tiers = list(args.tiers)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tigris_site.settings")
+    import django
+
+    django.setup()
+    pairs = pairs_of(tiers, every=args.all_pairs)
+    guard = math.inf if args.time_limit is None else args.time_limit
+    command = "python " + shlex.join(["bench/bot_calibrate.py", *sys.argv[1:]])
+    load_start = os.getloadavg()
+    started = time.perf_counter()
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    games: list[Game] = []
+    for r in range(args.rounds):
+        if args.minutes is not None and time.perf_counter() - started > args.minutes * 60:
+            break
+        seed = args.seed + r
+        todo = [(seed, seats, None, guard) for a, b in pairs for seats in ((a, b), (b, a))]
+        results = pool.map(play_game, todo) if pool is not None else list(map(play_game, todo))
+        for _, seats, ranks, scores, _, plies in results:
+            games.append((seats, ranks))
+            line = " ".join(f"{t}:{k}/{s}" for t, k, s in zip(seats, ranks, scores, strict=True))
+            print(f"round {r + 1} seed {seed} plies {plies}: {line}", flush=True)
+        if args.write is not None:
+            write(args.write, games, tiers, pairs, command, load_start, started, args.time_limit)
+    if pool is not None:
+        pool.close()
+        pool.join()
+    print(f"\n{len(games)} games in {time.perf_counter() - started:.0f} s; load {os.getloadavg()}")
+    for p in pair_results(games, pairs):
+        lo, hi = p["wilson95"]
+        print(
+            f"{p['tiers'][0]} vs {p['tiers'][1]}: {p['wins']}/{p['games']} (ties {p['ties']}), "
+            f"win rate {p['win_rate']:.1%}, 95% Wilson [{lo:.1%}, {hi:.1%}]"
+        )
+    for t, v in fit(games, tiers).items():
+        print(
+            f"{t:>6}: mu {v['mu']:.2f} sigma {v['sigma']:.2f} games {v['games']} "
+            f"shown {v['shown']:.0f} ± {v['plus_minus']}"
+        )
+
+
+def write(
+    path: Path,
+    games: list[Game],
+    tiers: list[str],
+    pairs: list[tuple[str, str]],
+    command: str,
+    load_start: tuple[float, float, float],
+    started: float,
+    time_limit: float | None,
+) -> None:
+    """Write the calibration JSON to ``path`` (shape in ``games/play/botstrength.py``)."""
+    data = {
+        "format": FORMAT,
+        "date": dt.datetime.now(dt.UTC).date().isoformat(),
+        "command": command,
+        "fit": "openskill PlackettLuce, the site's model (games.play.ratings.MODEL); every "
+        "tier starts at a new player's mu 25, sigma 25/3; games rated one by one in play order",
+        "anchor": "new-player default: shown = display_rating(mu, sigma), the site's number",
+        "hard": {"iterations": DEFAULT_ITERATIONS, "time_limit": time_limit},  # None: no guard
+        "games": len(games),
+        "seconds": round(time.perf_counter() - started),
+        "load": {
+            "start": [round(x, 2) for x in load_start],
+            "end": [round(x, 2) for x in os.getloadavg()],
+        },
+        "tiers": fit(games, tiers),
+        "pairs": pair_results(games, pairs),
+    }
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
