@@ -41,6 +41,7 @@ import json
 import math
 import multiprocessing
 import os
+import random
 import shlex
 import sys
 import time
@@ -98,6 +99,30 @@ def fit(games: Iterable[Game], tiers: Sequence[str]) -> dict[str, dict[str, floa
     }
 
 
+def bootstrap(
+    rounds: Sequence[Sequence[Game]], tiers: Sequence[str], samples: int, seed: int = 0
+) -> dict[str, list[float]]:
+    """Return tier → [2.5 %, 97.5 %] of the shown rating over ``samples`` resamples.
+
+    Each resample draws as many rounds as were played, with replacement (a round, one
+    seed in both seat orders for every pair, is the paired unit), and rates them in the
+    drawn order: the interval covers both the games' luck and the order's.
+    """
+    rng = random.Random(seed)
+    shown: dict[str, list[float]] = {t: [] for t in tiers}
+    for _ in range(samples):
+        drawn = [g for _ in rounds for g in rounds[rng.randrange(len(rounds))]]
+        for t, v in fit(drawn, tiers).items():
+            shown[t].append(float(v["shown"]))
+    out = {}
+    for t, values in shown.items():
+        values.sort()
+        lo = values[int(0.025 * (len(values) - 1))]
+        hi = values[int(round(0.975 * (len(values) - 1)))]
+        out[t] = [round(lo), round(hi)]
+    return out
+
+
 def pair_results(games: Iterable[Game], pairs: Sequence[tuple[str, str]]) -> list[dict[str, Any]]:
     """Return per pair: games, the first tier's wins and ties, win rate and 95% Wilson."""
     tally = {p: [0, 0, 0] for p in pairs}
@@ -142,6 +167,7 @@ def main() -> None:
     )
     parser.add_argument("--all-pairs", action="store_true", help="every pair, not neighbours")
     parser.add_argument("--write", type=Path, default=None, help="write the calibration JSON")
+    parser.add_argument("--bootstrap", type=int, default=200, help="resamples for the 95% CI")
     args = parser.parse_args()
     tiers = list(args.tiers)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tigris_site.settings")
@@ -155,18 +181,20 @@ def main() -> None:
     started = time.perf_counter()
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     games: list[Game] = []
+    rounds: list[list[Game]] = []
     for r in range(args.rounds):
         if args.minutes is not None and time.perf_counter() - started > args.minutes * 60:
             break
         seed = args.seed + r
         todo = [(seed, seats, None, guard) for a, b in pairs for seats in ((a, b), (b, a))]
         results = pool.map(play_game, todo) if pool is not None else list(map(play_game, todo))
+        rounds.append([(seats, ranks) for _, seats, ranks, _, _, _ in results])
         for _, seats, ranks, scores, _, plies in results:
             games.append((seats, ranks))
             line = " ".join(f"{t}:{k}/{s}" for t, k, s in zip(seats, ranks, scores, strict=True))
             print(f"round {r + 1} seed {seed} plies {plies}: {line}", flush=True)
         if args.write is not None:
-            write(args.write, games, tiers, pairs, command, load_start, started, args.time_limit)
+            write(args, rounds, tiers, pairs, command, load_start, started)
     if pool is not None:
         pool.close()
         pool.join()
@@ -177,24 +205,33 @@ def main() -> None:
             f"{p['tiers'][0]} vs {p['tiers'][1]}: {p['wins']}/{p['games']} (ties {p['ties']}), "
             f"win rate {p['win_rate']:.1%}, 95% Wilson [{lo:.1%}, {hi:.1%}]"
         )
+    ci = bootstrap(rounds, tiers, args.bootstrap) if args.bootstrap else {}
     for t, v in fit(games, tiers).items():
+        lo, hi = ci.get(t, (float("nan"), float("nan")))
         print(
             f"{t:>6}: mu {v['mu']:.2f} sigma {v['sigma']:.2f} games {v['games']} "
-            f"shown {v['shown']:.0f} ± {v['plus_minus']}"
+            f"shown {v['shown']:.0f} ± {v['plus_minus']}  bootstrap 95% [{lo:.0f}, {hi:.0f}]"
         )
 
 
 def write(
-    path: Path,
-    games: list[Game],
+    args: argparse.Namespace,
+    rounds: list[list[Game]],
     tiers: list[str],
     pairs: list[tuple[str, str]],
     command: str,
     load_start: tuple[float, float, float],
     started: float,
-    time_limit: float | None,
 ) -> None:
-    """Write the calibration JSON to ``path`` (shape in ``games/play/botstrength.py``)."""
+    """Write the calibration JSON to ``args.write`` (read by ``games/play/botstrength.py``).
+
+    Per tier: ``mu``, ``sigma``, ``games``, ``shown`` (the site's number), ``plus_minus``
+    (40·2σ) and ``bootstrap95`` (the shown number's 95% interval over resampled rounds).
+    """
+    games = [g for r in rounds for g in r]
+    fitted = fit(games, tiers)
+    for t, interval in bootstrap(rounds, tiers, args.bootstrap).items():
+        fitted[t]["bootstrap95"] = interval  # type: ignore[assignment]
     data = {
         "format": FORMAT,
         "date": dt.datetime.now(dt.UTC).date().isoformat(),
@@ -202,17 +239,18 @@ def write(
         "fit": "openskill PlackettLuce, the site's model (games.play.ratings.MODEL); every "
         "tier starts at a new player's mu 25, sigma 25/3; games rated one by one in play order",
         "anchor": "new-player default: shown = display_rating(mu, sigma), the site's number",
-        "hard": {"iterations": DEFAULT_ITERATIONS, "time_limit": time_limit},  # None: no guard
+        "hard": {"iterations": DEFAULT_ITERATIONS, "time_limit": args.time_limit},  # None: off
         "games": len(games),
+        "rounds": len(rounds),
         "seconds": round(time.perf_counter() - started),
         "load": {
             "start": [round(x, 2) for x in load_start],
             "end": [round(x, 2) for x in os.getloadavg()],
         },
-        "tiers": fit(games, tiers),
+        "tiers": fitted,
         "pairs": pair_results(games, pairs),
     }
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    args.write.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
