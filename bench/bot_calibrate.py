@@ -101,7 +101,7 @@ def fit(games: Iterable[Game], tiers: Sequence[str]) -> dict[str, dict[str, floa
 
 def bootstrap(
     rounds: Sequence[Sequence[Game]], tiers: Sequence[str], samples: int, seed: int = 0
-) -> dict[str, list[float]]:
+) -> dict[str, list[int]]:
     """Return tier → [2.5 %, 97.5 %] of the shown rating over ``samples`` resamples.
 
     Each resample draws as many rounds as were played, with replacement (a round, one

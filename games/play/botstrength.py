@@ -31,7 +31,7 @@ from types import MappingProxyType
 from django.conf import settings
 
 from games.accounts.bots import BOT_TIERS
-from games.play.ratings import display_rating, display_uncertainty
+from games.play.ratings import MODEL, display_rating, display_uncertainty
 
 logger = logging.getLogger(__name__)
 
@@ -52,12 +52,14 @@ class TierStrength:
 
 @dataclass(frozen=True)
 class BotStrength:
-    """The calibration the pages show: its ``date``, its ``games`` in all, and per tier
-    (``tiers``: easy, medium, hard → ``TierStrength``, only those the file rates)."""
+    """The calibration the pages show: its ``date``, its ``games`` in all, per tier
+    (``tiers``: easy, medium, hard → ``TierStrength``, only those the file rates), and
+    ``new_player`` the number a new account shows (1500), for scale."""
 
     date: dt.date
     games: int
     tiers: Mapping[str, TierStrength]
+    new_player: int
 
     def of(self, tier: str) -> TierStrength | None:
         """Return the strength of ``tier`` (None when the file does not rate it)."""
@@ -93,6 +95,7 @@ def parse(data: object) -> BotStrength:
         date=dt.date.fromisoformat(str(data["date"])),
         games=games_total,
         tiers=MappingProxyType(tiers),
+        new_player=round(display_rating(MODEL.mu, MODEL.sigma)),
     )
 
 

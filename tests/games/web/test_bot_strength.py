@@ -105,10 +105,13 @@ def test_the_home_pages_bot_choice_shows_each_tiers_strength_in_both_languages(
         "medium": "· about 2580",
         "hard": "· about 2630",
     }
-    assert "calibrated on Nov. 30, 2026 from 312 games between the bots." in english
+    assert (
+        "Bot strength on the site's rating scale (a new player starts at 1500), "
+        "calibrated on Nov. 30, 2026 from 312 games between the bots." in english
+    )
     chinese = Client(HTTP_ACCEPT_LANGUAGE=ZH).get("/").content.decode()
     assert _strength_spans(chinese)["medium"] == "· 约 2580"
-    assert "根据机器人之间的 312 局对局校准" in chinese and "2026年11月30日" in chinese
+    assert "（新玩家从 1500 起），于 2026年11月30日 根据机器人之间的 312 局对局校准" in chinese
     play_bot = client_for(UserFactory()).get("/games/bot").content.decode()
     assert _strength_spans(play_bot)["hard"] == "· about 2630"
 
