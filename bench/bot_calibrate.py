@@ -19,10 +19,12 @@ opponents in blocks). The anchor is therefore the new-player default: a
 tier's μ and σ are what the bot account's profile would hold had these games
 been rated on the site, and the figure shown is the site's
 ``display_rating(μ, σ)`` (1500 + 40·(μ − 3σ)) — the same rule, with no
-constant of ours, that gives every person's number. Why not pin the random
-player instead: the site has no random bot to show, and any value given to
-it would be a constant of ours; the random tier still plays, as the fixed
-floor that keeps the pool's mean from resting only on the bots shown.
+constant of ours, that gives every person's number: a new account's 1500
+is the one point of the scale that means the same for a person and a bot.
+Why not pin the random player at a number instead: no game here measures
+where a random player sits among people, so that number would be a constant
+of ours passed off as a measurement; the random tier still plays, as the
+floor whose strength never changes between calibrations.
 Caveat: like every OpenSkill rating, the figure depends on the pool and the
 number of games (σ shrinks as games are added); compare calibrations made
 with the same tiers and a similar number of games.
@@ -30,7 +32,9 @@ with the same tiers and a similar number of games.
 ``--write PATH`` writes the calibration (JSON, the site reads
 ``games/play/bot_strength.json``) after every round, so a run stopped early
 keeps what it played. Prints each game, then per pair the wins with a 95%
-Wilson interval, and per tier μ, σ, the shown rating and its ± (40·2σ).
+Wilson interval, and per tier μ, σ, the shown rating, its ± (40·2σ) and a
+bootstrap 95% interval of the shown rating (``--bootstrap`` resamples of
+the rounds, each rated in its drawn order).
 """
 
 from __future__ import annotations
