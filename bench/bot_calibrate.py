@@ -18,9 +18,14 @@ in seed order, the pairs interleaved within a round, so no tier meets its
 opponents in blocks). The anchor is therefore the new-player default: a
 tier's μ and σ are what the bot account's profile would hold had these games
 been rated on the site, and the figure shown is the site's
-``display_rating(μ, σ)`` (1500 + 40·(μ − 3σ)) — the same rule, with no
+``display_rating`` (1500 + 40·(μ − 3σ)) — the same rule, with no
 constant of ours, that gives every person's number: a new account's 1500
 is the one point of the scale that means the same for a person and a bot.
+One change: every tier is shown at the same σ, the tiers' mean
+(``shown_sigma``), because the end tiers of the chain (random, hard) play
+half the games of the middle ones, and 3σ would rank a tier by how often it
+played rather than by its μ; so the numbers' order is the order of strength,
+at the certainty of a player with the tiers' average number of games.
 Why not pin the random player at a number instead: no game here measures
 where a random player sits among people, so that number would be a constant
 of ours passed off as a measurement; the random tier still plays, as the
@@ -74,12 +79,19 @@ def pairs_of(tiers: Sequence[str], *, every: bool) -> list[tuple[str, str]]:
     return list(zip(tiers, tiers[1:], strict=False))
 
 
+def shown_sigma(sigmas: Iterable[float]) -> float:
+    """Return the one σ every tier is shown at: the mean of the tiers' σ (see the module doc)."""
+    values = list(sigmas)
+    return sum(values) / len(values)
+
+
 def fit(games: Iterable[Game], tiers: Sequence[str]) -> dict[str, dict[str, float | int]]:
     """Rate ``games`` in order with the site's model; return tier → {mu, sigma, games, shown}.
 
     Each tier starts at the model's defaults (a new player's μ and σ); each game is
     one ``MODEL.rate`` of its seats by rank, as ``games.play.ratings`` rates a game.
-    ``shown`` is ``display_rating(mu, sigma)``. Needs Django set up (the site's module).
+    ``shown`` is ``display_rating(mu, shown_sigma)``, every tier at the tiers' mean σ;
+    ``plus_minus`` the tier's own 40·2σ. Needs Django set up (the site's module).
     """
     from games.play.ratings import MODEL, display_rating, display_uncertainty
 
@@ -91,12 +103,13 @@ def fit(games: Iterable[Game], tiers: Sequence[str]) -> dict[str, dict[str, floa
         for t, team in zip(seats, new, strict=True):
             ratings[t] = team[0]
             played[t] += 1
+    common = shown_sigma(r.sigma for r in ratings.values())
     return {
         t: {
             "mu": round(r.mu, 3),
             "sigma": round(r.sigma, 3),
             "games": played[t],
-            "shown": display_rating(r.mu, r.sigma),
+            "shown": display_rating(r.mu, common),
             "plus_minus": display_uncertainty(r.sigma),
         }
         for t, r in ratings.items()
@@ -147,7 +160,7 @@ def pair_results(games: Iterable[Game], pairs: Sequence[tuple[str, str]]) -> lis
                 "wins": wins,
                 "ties": ties,
                 "win_rate": round(score / n, 4) if n else None,
-                "wilson95": [round(lo, 4), round(hi, 4)],
+                "wilson95": [round(lo, 4) + 0.0, round(hi, 4)],  # + 0.0: no -0.0
             }
         )
     return out
@@ -172,6 +185,13 @@ def main() -> None:
     parser.add_argument("--all-pairs", action="store_true", help="every pair, not neighbours")
     parser.add_argument("--write", type=Path, default=None, help="write the calibration JSON")
     parser.add_argument("--bootstrap", type=int, default=200, help="resamples for the 95% CI")
+    parser.add_argument(
+        "--refit",
+        type=Path,
+        default=None,
+        help="rate the games a run printed (its output) again; keep the run's date, command, "
+        "time and load from the --write file",
+    )
     args = parser.parse_args()
     tiers = list(args.tiers)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tigris_site.settings")
@@ -181,6 +201,13 @@ def main() -> None:
     pairs = pairs_of(tiers, every=args.all_pairs)
     guard = math.inf if args.time_limit is None else args.time_limit
     command = "python " + shlex.join(["bench/bot_calibrate.py", *sys.argv[1:]])
+    if args.refit is not None:  # rate a run's printed games again, playing none
+        rounds = read_log(args.refit)
+        if args.write is not None:
+            run = json.loads(args.write.read_text()) if args.write.exists() else {}
+            write(args, rounds, tiers, pairs, command, os.getloadavg(), time.perf_counter(), run)
+        report(rounds, tiers, pairs, args.bootstrap)
+        return
     load_start = os.getloadavg()
     started = time.perf_counter()
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
@@ -203,19 +230,43 @@ def main() -> None:
         pool.close()
         pool.join()
     print(f"\n{len(games)} games in {time.perf_counter() - started:.0f} s; load {os.getloadavg()}")
+    report(rounds, tiers, pairs, args.bootstrap)
+
+
+def report(
+    rounds: list[list[Game]], tiers: list[str], pairs: list[tuple[str, str]], samples: int
+) -> None:
+    """Print per pair the wins with a Wilson interval, per tier the fit and its bootstrap."""
+    games = [g for r in rounds for g in r]
     for p in pair_results(games, pairs):
         lo, hi = p["wilson95"]
         print(
             f"{p['tiers'][0]} vs {p['tiers'][1]}: {p['wins']}/{p['games']} (ties {p['ties']}), "
             f"win rate {p['win_rate']:.1%}, 95% Wilson [{lo:.1%}, {hi:.1%}]"
         )
-    ci = bootstrap(rounds, tiers, args.bootstrap) if args.bootstrap else {}
+    ci = bootstrap(rounds, tiers, samples) if samples else {}
     for t, v in fit(games, tiers).items():
-        lo, hi = ci.get(t, (float("nan"), float("nan")))
+        lo, hi = ci.get(t, [0, 0])
         print(
             f"{t:>6}: mu {v['mu']:.2f} sigma {v['sigma']:.2f} games {v['games']} "
-            f"shown {v['shown']:.0f} ± {v['plus_minus']}  bootstrap 95% [{lo:.0f}, {hi:.0f}]"
+            f"shown {v['shown']:.0f} ± {v['plus_minus']}  bootstrap 95% [{lo}, {hi}]"
         )
+
+
+def read_log(path: Path) -> list[list[Game]]:
+    """Return the rounds of games a run printed (``round R seed S plies P: t:rank/score …``)."""
+    rounds: dict[int, list[Game]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("round "):
+            continue
+        head, _, seats_text = line.partition(": ")
+        seats, ranks = [], []
+        for item in seats_text.split():
+            tier, _, result = item.partition(":")
+            seats.append(tier)
+            ranks.append(int(result.partition("/")[0]))
+        rounds.setdefault(int(head.split()[1]), []).append((tuple(seats), ranks))
+    return [rounds[r] for r in sorted(rounds)]
 
 
 def write(
@@ -226,11 +277,14 @@ def write(
     command: str,
     load_start: tuple[float, float, float],
     started: float,
+    run: dict[str, Any] | None = None,
 ) -> None:
     """Write the calibration JSON to ``args.write`` (read by ``games/play/botstrength.py``).
 
     Per tier: ``mu``, ``sigma``, ``games``, ``shown`` (the site's number), ``plus_minus``
-    (40·2σ) and ``bootstrap95`` (the shown number's 95% interval over resampled rounds).
+    (40·2σ) and ``bootstrap95`` (the shown number's 95% interval over resampled rounds);
+    ``shown_sigma`` the σ every tier is shown at. ``run``: a refit's earlier file, whose
+    date, command, time and load are kept (the refit's command is added).
     """
     games = [g for r in rounds for g in r]
     fitted = fit(games, tiers)
@@ -242,7 +296,8 @@ def write(
         "command": command,
         "fit": "openskill PlackettLuce, the site's model (games.play.ratings.MODEL); every "
         "tier starts at a new player's mu 25, sigma 25/3; games rated one by one in play order",
-        "anchor": "new-player default: shown = display_rating(mu, sigma), the site's number",
+        "anchor": "new-player default; shown = display_rating(mu, shown_sigma), the site's "
+        "number, every tier at the tiers' mean sigma",
         "hard": {"iterations": DEFAULT_ITERATIONS, "time_limit": args.time_limit},  # None: off
         "games": len(games),
         "rounds": len(rounds),
@@ -251,9 +306,13 @@ def write(
             "start": [round(x, 2) for x in load_start],
             "end": [round(x, 2) for x in os.getloadavg()],
         },
+        "shown_sigma": round(shown_sigma(float(v["sigma"]) for v in fitted.values()), 3),
         "tiers": fitted,
         "pairs": pair_results(games, pairs),
     }
+    if run:
+        data.update({k: run[k] for k in ("date", "command", "seconds", "load") if k in run})
+        data["refit"] = command
     args.write.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 

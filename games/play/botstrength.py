@@ -5,13 +5,16 @@ one another (paired seeds) and rates those games with the site's own model
 (``ratings.MODEL``: every tier starts as a new player does, μ 25, σ 25/3); the file is
 committed, and this module reads it once per process into small frozen values the pages
 show: "medium · about 2150", the date and the games it comes from. The figure is the site's
-``ratings.display_rating(μ, σ)`` — the number the bot account's profile would show had
-those games been rated — rounded to tens (it is an estimate: ± ``plus_minus``).
+``ratings.display_rating(μ, shown_sigma)`` — the number the bot account's profile would
+show had those games been rated, every tier at the tiers' mean σ so the order of the
+numbers is the order of μ (``bench/bot_calibrate.py`` says why) — rounded to tens (an
+estimate: ± ``plus_minus``, from the tier's own σ).
 
 File shape (``format`` 1)::
 
     {"format": 1, "date": "2026-12-03", "games": 312, "command": "python bench/…",
-     "tiers": {"medium": {"mu": 27.1, "sigma": 1.2, "games": 208, …}, …}, …}
+     "shown_sigma": 2.1, "tiers": {"medium": {"mu": 27.1, "sigma": 1.9, "games": 208, …},
+     …}, …}
 
 A missing or malformed file is no calibration (``None``): the pages then show no figure,
 never a made-up one; ``settings.BOT_STRENGTH_FILE`` names another file (tests).
@@ -70,11 +73,15 @@ def parse(data: object) -> BotStrength:
     """Return the ``BotStrength`` of a calibration file's parsed JSON ``data``.
 
     Raises ``ValueError`` (``KeyError``/``TypeError`` included) for another format, a
-    missing field, a non-finite or non-positive σ, or negative game counts. Tiers other
+    missing field, a non-finite or non-positive σ (a tier's or ``shown_sigma``), or
+    negative game counts. Tiers other
     than the site's bots (``random``) are read past.
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"not a format-{FORMAT} bot calibration")
+    shown_sigma = float(data["shown_sigma"])
+    if not 0 < shown_sigma < 1e6:
+        raise ValueError(f"bad shown_sigma {shown_sigma}")
     tiers: dict[str, TierStrength] = {}
     for tier, values in data["tiers"].items():
         if tier not in BOT_TIERS:
@@ -84,7 +91,7 @@ def parse(data: object) -> BotStrength:
             raise ValueError(f"bad rating for {tier}: mu {mu}, sigma {sigma}, games {games}")
         tiers[tier] = TierStrength(
             tier=tier,
-            rating=int(round(display_rating(mu, sigma), -1)),
+            rating=int(round(display_rating(mu, shown_sigma), -1)),
             plus_minus=display_uncertainty(sigma),
             games=games,
         )

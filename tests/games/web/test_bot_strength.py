@@ -24,12 +24,14 @@ from tests.games.factories import UserFactory, client_for
 pytestmark = pytest.mark.django_db
 
 ZH = "zh-hans"
-# display = 1500 + 40·(μ − 3σ), rounded to tens: easy 2320, medium 2580, hard 2630 (± 40·2σ).
+# display = 1500 + 40·(μ − 3·shown_sigma), rounded to tens: easy 2350, medium 2550, hard 2630;
+# ± 40·2σ of each tier's own σ.
 CALIBRATION: dict[str, Any] = {
     "format": 1,
     "date": "2026-11-30",
     "games": 312,
     "command": "python bench/bot_calibrate.py --write …",
+    "shown_sigma": 1.25,
     "tiers": {
         "random": {"mu": 10.0, "sigma": 2.0, "games": 104},
         "easy": {"mu": 25.0, "sigma": 1.5, "games": 208},
@@ -63,8 +65,8 @@ def test_the_file_is_read_into_shown_figures(calibration: Path) -> None:
     assert strength.date == dt.date(2026, 11, 30) and strength.games == 312
     assert set(strength.tiers) == {"easy", "medium", "hard"}  # no random bot on the site
     assert [(t.rating, t.plus_minus, t.games) for t in strength.tiers.values()] == [
-        (2320, 120, 208),
-        (2580, 80, 208),
+        (2350, 120, 208),
+        (2550, 80, 208),
         (2630, 100, 104),
     ]
 
@@ -77,6 +79,8 @@ def test_the_file_is_read_into_shown_figures(calibration: Path) -> None:
         {**CALIBRATION, "tiers": {"easy": {"mu": 25.0, "sigma": 0.0, "games": 3}}},
         {**CALIBRATION, "tiers": {"easy": {"mu": 25.0, "games": 3}}},
         {**CALIBRATION, "tiers": ["easy"]},
+        {**CALIBRATION, "shown_sigma": 0},
+        {k: v for k, v in CALIBRATION.items() if k != "shown_sigma"},
         [1, 2],
     ],
 )
@@ -101,8 +105,8 @@ def test_the_home_pages_bot_choice_shows_each_tiers_strength_in_both_languages(
 ) -> None:
     english = Client().get("/").content.decode()
     assert _strength_spans(english) == {
-        "easy": "· about 2320",
-        "medium": "· about 2580",
+        "easy": "· about 2350",
+        "medium": "· about 2550",
         "hard": "· about 2630",
     }
     assert (
@@ -110,7 +114,7 @@ def test_the_home_pages_bot_choice_shows_each_tiers_strength_in_both_languages(
         "calibrated on Nov. 30, 2026 from 312 games between the bots." in english
     )
     chinese = Client(HTTP_ACCEPT_LANGUAGE=ZH).get("/").content.decode()
-    assert _strength_spans(chinese)["medium"] == "· 约 2580"
+    assert _strength_spans(chinese)["medium"] == "· 约 2550"
     assert "（新玩家从 1500 起），于 2026年11月30日 根据机器人之间的 312 局对局校准" in chinese
     play_bot = client_for(UserFactory()).get("/games/bot").content.decode()
     assert _strength_spans(play_bot)["hard"] == "· about 2630"
@@ -120,8 +124,8 @@ def test_the_create_form_names_each_bots_strength_in_both_languages(calibration:
     me = UserFactory()
     for url in ("/games/new", "/"):
         page = client_for(me).get(url).content.decode()
-        assert '<option value="medium">bot, medium · about 2580</option>' in page
-        assert '<option value="easy">bot, easy · about 2320</option>' in page
+        assert '<option value="medium">bot, medium · about 2550</option>' in page
+        assert '<option value="easy">bot, easy · about 2350</option>' in page
         assert "from 312 games between the bots" in page
     Profile.objects.filter(user=me).update(language=ZH)
     cache.clear()  # the account's language is read through the cache (web.middleware)
@@ -132,10 +136,10 @@ def test_the_create_form_names_each_bots_strength_in_both_languages(calibration:
 def test_a_bots_profile_shows_its_strength_and_a_persons_does_not(calibration: Path) -> None:
     bot = bot_account("medium")
     page = Client().get(f"/players/{bot.pk}/").content.decode()
-    assert "<strong>Medium · about 2580</strong> ± 80" in page
+    assert "<strong>Medium · about 2550</strong> ± 80" in page
     assert "from 312 games between the bots" in page
     chinese = Client(HTTP_ACCEPT_LANGUAGE=ZH).get(f"/players/{bot.pk}/").content.decode()
-    assert "<strong>中等 · 约 2580</strong> ± 80" in chinese
+    assert "<strong>中等 · 约 2550</strong> ± 80" in chinese
     person = Client().get(f"/players/{UserFactory().pk}/").content.decode()
     assert 'id="bot-strength"' not in person and "bot-strength-note" not in person
 
