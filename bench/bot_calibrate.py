@@ -202,11 +202,11 @@ def main() -> None:
     guard = math.inf if args.time_limit is None else args.time_limit
     command = "python " + shlex.join(["bench/bot_calibrate.py", *sys.argv[1:]])
     if args.refit is not None:  # rate a run's printed games again, playing none
-        rounds = read_log(args.refit)
+        printed = read_log(args.refit)
         if args.write is not None:
             run = json.loads(args.write.read_text()) if args.write.exists() else {}
-            write(args, rounds, tiers, pairs, command, os.getloadavg(), time.perf_counter(), run)
-        report(rounds, tiers, pairs, args.bootstrap)
+            write(args, printed, tiers, pairs, command, os.getloadavg(), time.perf_counter(), run)
+        report(printed, tiers, pairs, args.bootstrap)
         return
     load_start = os.getloadavg()
     started = time.perf_counter()
