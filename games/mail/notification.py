@@ -311,6 +311,14 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
     if row.kind == NotificationKind.TOURNAMENT_BYE:
         subject = _("Round %(n)s of %(event)s: you have a bye") % {"n": row.ply, "event": event}
         return subject, context
+    if row.kind == NotificationKind.TOURNAMENT_INVITE:
+        inviter = display_name(tournament.creator)
+        context["inviter_name"] = inviter
+        subject = _("%(host)s invites you to the tournament %(event)s") % {
+            "host": inviter,
+            "event": event,
+        }
+        return subject, context
     if row.kind == NotificationKind.SEASON_OVER:
         division = LeagueDivision.objects.select_related("season__league").get(
             tournament=tournament

@@ -138,6 +138,7 @@ class NotificationKind(models.TextChoices):
     TOURNAMENT_BYE = "tournament_bye", _("tournament bye")
     TOURNAMENT_OVER = "tournament_over", _("tournament over")
     SEASON_OVER = "season_over", _("league season over")
+    TOURNAMENT_INVITE = "tournament_invite", _("invitation to a tournament")
 
 
 # The kinds that tell a player a game waits on them: delayed and batched by default, moot

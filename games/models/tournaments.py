@@ -44,6 +44,8 @@ class Tournament(models.Model):
     class Access(models.TextChoices):
         OPEN = "open", _("open to all")
         LINK = "link", _("by link only")
+        # only the players the creator named (``invited``) and the creator may register
+        INVITE = "invite", _("by invitation only")
 
     name = models.CharField(max_length=TOURNAMENT_NAME_MAX)
     creator = models.ForeignKey(
@@ -53,6 +55,10 @@ class Tournament(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTRATION)
     access = models.CharField(max_length=6, choices=Access.choices, default=Access.OPEN)
     invite_token = models.CharField(max_length=32, unique=True, default=_new_tournament_token)
+    # an invitation-only event's invited players (each told through the outbox)
+    invited = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="tournament_invitations"
+    )
     table_size = models.PositiveSmallIntegerField(default=2)
     # when the count does not divide: the smallest table allowed (2..table_size)
     min_table_size = models.PositiveSmallIntegerField(default=2)

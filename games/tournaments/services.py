@@ -11,7 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -26,6 +28,7 @@ from games.models import (
     Tournament,
     TournamentPlayer,
 )
+from games.outbox import tournaments as tournaments_outbox
 from games.play.access import UserLike, user_id_of
 from games.play.ratings import display_rating
 from games.tournaments import pairing, rounds
@@ -52,7 +55,8 @@ class TournamentSettings:
     ``points_by_rank``: tournament points by place for a table of each size (best first,
     non-increasing, 0–100); ``bots_fill_seats`` only when not ``is_rated``;
     ``days_per_move`` 1–30; ``max_game_days`` 3–90; ratings on the displayed scale
-    (``ratings.display_rating``); ``start_when_full`` 2..``max_players``.
+    (``ratings.display_rating``); ``start_when_full`` 2..``max_players``; ``invited``
+    (usernames, 1..``max_players``) only, and always, with ``access`` "invite".
     """
 
     name: str
@@ -73,6 +77,8 @@ class TournamentSettings:
     days_per_move: int = 3
     max_game_days: int = 30
     access: str = Tournament.Access.OPEN
+    # usernames of the players an invitation-only event invites (``access`` "invite")
+    invited: tuple[str, ...] = ()
 
 
 def _check(s: TournamentSettings) -> None:  # noqa: C901 - one clear message per field
@@ -122,6 +128,14 @@ def _check(s: TournamentSettings) -> None:  # noqa: C901 - one clear message per
         raise TournamentRefused(_("Each move may take 1 to 30 days."))
     if not 3 <= s.max_game_days <= 90:
         raise TournamentRefused(_("A game may last 3 to 90 days at most."))
+    if s.access == Tournament.Access.INVITE and not s.invited:
+        raise TournamentRefused(_("Name at least one player to invite."))
+    if s.invited and s.access != Tournament.Access.INVITE:
+        raise TournamentRefused(_("Only an invitation-only tournament has invited players."))
+    if len(set(s.invited)) > s.max_players:
+        raise TournamentRefused(
+            _("Invite %(n)s players at most (the most who may register).") % {"n": s.max_players}
+        )
     if s.min_rating is not None and s.max_rating is not None and s.min_rating > s.max_rating:
         raise TournamentRefused(_("The lowest rating allowed is above the highest."))
     now = timezone.now()
@@ -134,12 +148,51 @@ def _check(s: TournamentSettings) -> None:  # noqa: C901 - one clear message per
 def tournament_create(*, creator: UserLike, settings: TournamentSettings) -> Tournament:
     """Create a tournament open for registration; the creator is not registered by it.
 
+    An invitation-only event stores its invited players and writes each a
+    ``tournament_invite`` notice through the outbox (their preference, bots never).
     Raises ``NotAPlayer`` (anonymous) or ``TournamentRefused`` (a setting out of range:
     the message names it); nothing is saved then.
     """
     creator_id = user_id_of(creator)
     _check(settings)
+    invited = invited_users(settings.invited)
     points = {str(k): list(v) for k, v in (settings.points_by_rank or {}).items()}
+    with transaction.atomic():
+        tournament = _tournament_row(creator_id, settings, points)
+        if invited:
+            tournament.invited.set(invited)
+            tournaments_outbox.notify_invited(tournament_id=tournament.pk, user_ids=invited)
+    return tournament
+
+
+def invited_users(usernames: Sequence[str]) -> list[int]:
+    """Return the user ids of ``usernames`` (case-insensitive), in order, once each.
+
+    Raises ``TournamentRefused`` naming every username that is no player's (a bot
+    account is none: it cannot register).
+    """
+    wanted = list(dict.fromkeys(u.strip() for u in usernames if u.strip()))
+    if not wanted:
+        return []
+    query = Q()
+    for name in wanted:
+        query |= Q(username__iexact=name)
+    found = {
+        name.casefold(): pk
+        for pk, name in get_user_model()
+        .objects.filter(query, is_active=True)
+        .exclude(profile__is_bot=True)
+        .values_list("pk", "username")
+    }
+    unknown = [name for name in wanted if name.casefold() not in found]
+    if unknown:
+        raise TournamentRefused(_("No player is called %(names)s.") % {"names": ", ".join(unknown)})
+    return list(dict.fromkeys(found[name.casefold()] for name in wanted))
+
+
+def _tournament_row(
+    creator_id: int, settings: TournamentSettings, points: dict[str, list[int]]
+) -> Tournament:
     return Tournament.objects.create(
         name=settings.name.strip(),
         creator_id=creator_id,
@@ -169,13 +222,22 @@ def tournament_register(
     """Register ``user``; start the tournament when ``start_when_full`` is reached.
 
     Raises ``NotAPlayer``, ``TournamentNotFound`` or ``TournamentRefused`` (closed, full,
-    already registered, rating out of range, wrong link).
+    already registered, rating out of range, wrong link, not invited to an
+    invitation-only event: its creator and its invited players only).
     """
     user_id = user_id_of(user)
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.access == Tournament.Access.LINK and invite_token != tournament.invite_token:
             raise TournamentRefused(_("This tournament is open only through its link."))
+        if (
+            tournament.access == Tournament.Access.INVITE
+            and user_id != tournament.creator_id
+            and not tournament.invited.filter(pk=user_id).exists()
+        ):
+            raise TournamentRefused(
+                _("This tournament is by invitation only, and you are not invited.")
+            )
         if tournament.status != Tournament.Status.REGISTRATION or (
             tournament.registration_closes_at is not None
             and tournament.registration_closes_at <= timezone.now()

@@ -35,6 +35,7 @@ class TournamentHeader:
     status: str
     status_label: str
     access: str
+    access_label: str
     table_size: int
     min_table_size: int
     rounds: int
@@ -105,6 +106,10 @@ class TournamentDetail:
     rounds: tuple[RoundLine, ...]
     registered: bool
     can_start: bool
+    # whether the viewer may press Register (an invitation-only event: the invited only)
+    may_register: bool = True
+    # the invited players of an invitation-only event, shown to its creator only
+    invited: tuple[Person, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -127,12 +132,14 @@ def tournament_of_game(game_id: int) -> TournamentLink | None:
 
 
 def visible(user: Any, token: str | None = None) -> Q:
-    """Match the tournaments ``user`` may see: open ones, and link-only ones they are in."""
+    """Match the tournaments ``user`` may see: open ones, and link-only or invitation-only
+    ones they created, are in or (invitation-only, or link-only with its ``token``) were
+    invited to. A link does not open an invitation-only event's page to others."""
     seen = Q(access=Tournament.Access.OPEN)
     if token:
-        seen |= Q(invite_token=token)
+        seen |= Q(invite_token=token, access=Tournament.Access.LINK)
     if user.is_authenticated:
-        seen |= Q(creator_id=user.pk) | Q(players__user_id=user.pk)
+        seen |= Q(creator_id=user.pk) | Q(players__user_id=user.pk) | Q(invited=user.pk)
     return seen
 
 
@@ -147,6 +154,7 @@ def header_of(t: Tournament, players: int) -> TournamentHeader:
         status=t.status,
         status_label=str(t.get_status_display()),
         access=t.access,
+        access_label=str(t.get_access_display()),
         table_size=t.table_size,
         min_table_size=t.min_table_size,
         rounds=t.rounds,
@@ -244,12 +252,22 @@ def tournament_detail(
     )
     me = user.pk if user.is_authenticated else None
     registered = any(p.user_id == me and p.withdrawn_at is None for p in players.values())
+    invited: tuple[Person, ...] = ()
+    may_register = True
+    if t.access == Tournament.Access.INVITE:
+        may_register = me == t.creator_id or t.invited.filter(pk=me or 0).exists()
+        if me == t.creator_id:
+            invited = tuple(
+                person_of(u) for u in t.invited.select_related("profile").order_by("username")
+            )
     return TournamentDetail(
         header=header_of(t, len(players)),
         standings=lines,
         rounds=round_lines,
         registered=registered,
         can_start=me == t.creator_id and t.status == Tournament.Status.REGISTRATION,
+        may_register=may_register,
+        invited=invited,
     )
 
 

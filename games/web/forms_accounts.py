@@ -33,6 +33,7 @@ SETTABLE_KINDS = [
     NotificationKind.TOURNAMENT_BYE,
     NotificationKind.TOURNAMENT_OVER,
     NotificationKind.SEASON_OVER,
+    NotificationKind.TOURNAMENT_INVITE,
 ]
 
 

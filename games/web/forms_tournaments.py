@@ -48,6 +48,17 @@ class TournamentForm(forms.Form):
         required=False,
     )
     access = forms.ChoiceField(label=_("Who may register"), choices=Tournament.Access.choices)
+    invited = forms.CharField(
+        label=_("Invited players (usernames, by invitation only)"),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def clean_invited(self) -> tuple[str, ...]:
+        """Read "ann, bob cid" (commas, spaces or lines) into usernames, once each."""
+        names = self.cleaned_data["invited"].replace(",", " ").split()
+        return tuple(dict.fromkeys(names))
 
     def clean_points_by_rank(self) -> list[int] | None:
         """Read "6 4 2 0" (spaces or commas) into numbers; empty keeps the default."""
