@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
-from ninja import Path, Router, Schema
+from ninja import Field, Path, Router, Schema
 
 from games.api.auth import principal
 from games.api.endpoints import ID_MAX, ApiError, refusals
@@ -44,6 +44,10 @@ class TournamentOut(Schema):
     is_rated: bool
     bots_fill_seats: bool
     days_per_move: int
+    time_control: str = Field(description="Every game's time control, in words")
+    bank_days: int | None = Field(description="A time bank's start in days; null: days per move")
+    bank_increment_hours: int
+    bank_cap_days: int | None
     max_game_days: int
     starts_at: datetime | None
 
@@ -91,25 +95,8 @@ def _ref(person: Person) -> PlayerRef:
 
 
 def _out(h: values.TournamentHeader) -> TournamentOut:
-    return TournamentOut(
-        id=h.id,
-        name=h.name,
-        kind=h.kind,
-        status=h.status,
-        table_size=h.table_size,
-        min_table_size=h.min_table_size,
-        rounds=h.rounds,
-        current_round=h.current_round,
-        players=h.players,
-        max_players=h.max_players,
-        points_by_rank=list(h.points_by_rank),
-        bye_points=h.bye_points,
-        is_rated=h.is_rated,
-        bots_fill_seats=h.bots_fill_seats,
-        days_per_move=h.days_per_move,
-        max_game_days=h.max_game_days,
-        starts_at=h.starts_at,
-    )
+    # the schema reads the frozen header's attributes of the same names (pydantic)
+    return TournamentOut.model_validate(h, from_attributes=True)
 
 
 def _detail(request: HttpRequest, tournament_id: int) -> values.TournamentDetail:

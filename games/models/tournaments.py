@@ -78,6 +78,11 @@ class Tournament(models.Model):
     # an unrated event only: bots take a bye's table and a short table's empty seats
     bots_fill_seats = models.BooleanField(default=False)
     days_per_move = models.PositiveSmallIntegerField(default=3)
+    # a time bank for every game instead of the days per move (``games.core.timecontrol``,
+    # issue 17's fields, read by ``time_control_of``): each seat starts with ``bank_days``
+    bank_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    bank_increment_hours = models.PositiveSmallIntegerField(default=0)
+    bank_cap_days = models.PositiveSmallIntegerField(null=True, blank=True)
     # the longest a game may run; then it is ended and ranked as it stands (engine scoring)
     max_game_days = models.PositiveSmallIntegerField(default=30)
     current_round = models.PositiveSmallIntegerField(default=0)

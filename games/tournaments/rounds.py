@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.core.errors import JoinRefused
+from games.core.timecontrol import time_control_of
 from games.models import (
     Game,
     LeagueDivision,
@@ -248,8 +249,8 @@ def _game_create(tournament: Tournament, user_ids: list[int], *, bots: int = 0) 
             num_players=len(user_ids) + bots,
             is_public=tournament.access == Tournament.Access.OPEN,
             is_rated=tournament.is_rated,
-            days_per_move=tournament.days_per_move,
             bots=[BOT_SEAT_TIER] * bots,
+            **time_control_of(tournament).fields(),  # days per move, or a time bank
         )
     except JoinRefused:
         if not bots:

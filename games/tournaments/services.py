@@ -56,7 +56,9 @@ class TournamentSettings:
     non-increasing, 0–100); ``bots_fill_seats`` only when not ``is_rated``;
     ``days_per_move`` 1–30; ``max_game_days`` 3–90; ratings on the displayed scale
     (``ratings.display_rating``); ``start_when_full`` 2..``max_players``; ``invited``
-    (usernames, 1..``max_players``) only, and always, with ``access`` "invite".
+    (usernames, 1..``max_players``) only, and always, with ``access`` "invite";
+    ``bank_days`` (None: days per move) 1–30 with ``bank_increment_hours`` 0–72 and
+    ``bank_cap_days`` (None: the start) from the start to 60 (``check_time_bank``).
     """
 
     name: str
@@ -75,6 +77,10 @@ class TournamentSettings:
     is_rated: bool = True
     bots_fill_seats: bool = False
     days_per_move: int = 3
+    # a time bank instead of the days per move (every game's control, issue 17's TimeBank)
+    bank_days: int | None = None
+    bank_increment_hours: int = 0
+    bank_cap_days: int | None = None
     max_game_days: int = 30
     access: str = Tournament.Access.OPEN
     # usernames of the players an invitation-only event invites (``access`` "invite")
@@ -126,6 +132,7 @@ def _check(s: TournamentSettings) -> None:  # noqa: C901 - one clear message per
         raise TournamentRefused(_("A bye scores 0 to 100 points."))
     if not 1 <= s.days_per_move <= 30:
         raise TournamentRefused(_("Each move may take 1 to 30 days."))
+    check_time_bank(s.bank_days, s.bank_increment_hours, s.bank_cap_days)
     if not 3 <= s.max_game_days <= 90:
         raise TournamentRefused(_("A game may last 3 to 90 days at most."))
     if s.access == Tournament.Access.INVITE and not s.invited:
@@ -143,6 +150,24 @@ def _check(s: TournamentSettings) -> None:  # noqa: C901 - one clear message per
         raise TournamentRefused(_("The start time must be in the future."))
     if s.registration_closes_at is not None and s.registration_closes_at <= now:
         raise TournamentRefused(_("Registration must close in the future."))
+
+
+def check_time_bank(days: int | None, increment_hours: int, cap_days: int | None) -> None:
+    """Check an event's time bank (days; hours a turn; days at most); None days: no bank.
+
+    Raises ``TournamentRefused`` with the field's message. The bank itself is the games'
+    own control (``games.core.timecontrol.TimeBank``, issue 17).
+    """
+    if days is None:
+        if increment_hours or cap_days is not None:
+            raise TournamentRefused(_("Choose the time bank's start before its increment."))
+        return
+    if not 1 <= days <= 30:
+        raise TournamentRefused(_("A time bank starts with 1 to 30 days."))
+    if not 0 <= increment_hours <= 72:
+        raise TournamentRefused(_("A time bank gains 0 to 72 hours a turn."))
+    if cap_days is not None and not days <= cap_days <= 60:
+        raise TournamentRefused(_("The most a time bank holds is from its start to 60 days."))
 
 
 def tournament_create(*, creator: UserLike, settings: TournamentSettings) -> Tournament:
@@ -212,6 +237,11 @@ def _tournament_row(
         is_rated=settings.is_rated,
         bots_fill_seats=settings.bots_fill_seats,
         days_per_move=settings.days_per_move,
+        bank_days=settings.bank_days,
+        bank_increment_hours=settings.bank_increment_hours if settings.bank_days else 0,
+        bank_cap_days=(settings.bank_cap_days or settings.bank_days)
+        if settings.bank_days
+        else None,
         max_game_days=settings.max_game_days,
     )
 

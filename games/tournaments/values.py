@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from games.core.timecontrol import time_control_of
 from games.models import (
     LeagueMember,
     Tournament,
@@ -47,6 +48,11 @@ class TournamentHeader:
     is_rated: bool
     bots_fill_seats: bool
     days_per_move: int
+    # every game's control in words, in the active language ("3 days per move", a bank)
+    time_control: str
+    bank_days: int | None
+    bank_increment_hours: int
+    bank_cap_days: int | None
     max_game_days: int
     min_rating: int | None
     max_rating: int | None
@@ -166,6 +172,10 @@ def header_of(t: Tournament, players: int) -> TournamentHeader:
         is_rated=t.is_rated,
         bots_fill_seats=t.bots_fill_seats,
         days_per_move=t.days_per_move,
+        time_control=time_control_of(t).words(),
+        bank_days=t.bank_days,
+        bank_increment_hours=t.bank_increment_hours,
+        bank_cap_days=t.bank_cap_days,
         max_game_days=t.max_game_days,
         min_rating=t.min_rating,
         max_rating=t.max_rating,

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.models import TOURNAMENT_NAME_MAX, Tournament
+from games.web.forms import BANK_CAP_CHOICES, BANK_DAYS_CHOICES, BANK_INCREMENT_CHOICES
 
 
 class TournamentForm(forms.Form):
@@ -36,6 +37,30 @@ class TournamentForm(forms.Form):
     )
     days_per_move = forms.IntegerField(
         label=_("Days per move"), min_value=1, max_value=30, initial=3
+    )
+    bank_days = forms.TypedChoiceField(
+        label=_("Or a time bank for each player"),
+        choices=BANK_DAYS_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial="",
+    )
+    bank_increment_hours = forms.TypedChoiceField(
+        label=_("Added to the bank at the end of each of the player's turns"),
+        choices=BANK_INCREMENT_CHOICES,
+        coerce=int,
+        empty_value=0,
+        required=False,
+        initial="24",
+    )
+    bank_cap_days = forms.TypedChoiceField(
+        label=_("The most a bank may hold"),
+        choices=BANK_CAP_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial="14",
     )
     max_game_days = forms.IntegerField(
         label=_("Longest game, in days"), min_value=3, max_value=90, initial=30
@@ -76,4 +101,6 @@ class TournamentForm(forms.Form):
         points = data.pop("points_by_rank")
         # the points of a full table; smaller tables keep the default of their size
         data["points_by_rank"] = None if points is None else {str(data["table_size"]): points}
+        if data.get("bank_days") is None:  # no bank: its other two choices say nothing
+            data["bank_increment_hours"], data["bank_cap_days"] = 0, None
         return data

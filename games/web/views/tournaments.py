@@ -141,6 +141,11 @@ def tournament_record(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "rounds": h.rounds,
             "points_by_rank": list(h.points_by_rank),
             "bye_points": h.bye_points,
+            "days_per_move": h.days_per_move,
+            "bank_days": h.bank_days,
+            "bank_increment_hours": h.bank_increment_hours,
+            "bank_cap_days": h.bank_cap_days,
+            "max_game_days": h.max_game_days,
         },
         "standings": [
             {
