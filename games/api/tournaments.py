@@ -7,7 +7,7 @@ link-only event the requester is not in answers 404 as one that does not exist.
 
 # No "from __future__ import annotations": django-ninja reads the parameters' types at import.
 
-from datetime import datetime
+from datetime import datetime, time
 from typing import Annotated, Literal
 
 from django.http import HttpRequest
@@ -48,6 +48,9 @@ class TournamentOut(Schema):
     bank_days: int | None = Field(description="A time bank's start in days; null: days per move")
     bank_increment_hours: int
     bank_cap_days: int | None
+    playing_start: time | None = Field(description="Daily playing hours' start; null: none")
+    playing_end: time | None
+    playing_zone: str = Field(description="The playing hours' time zone (IANA)")
     max_game_days: int
     starts_at: datetime | None
 

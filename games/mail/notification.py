@@ -218,7 +218,7 @@ def notification_send(row: Notification, delivery: OutboxSend | None = None) -> 
     (``sending.email_send``). Raises whatever the mail backend raises (the task classifies it).
     """
     user = row.user
-    if row.tournament_id is not None:
+    if row.tournament_id is not None or row.league_id is not None:
         return _event_send(row, delivery)
     if row.game is None:
         return _account_send(row, delivery)
@@ -287,6 +287,19 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
     number (a round), the recipient's own place and move in their division (a season's
     end, from their ``LeagueMember`` row) and when the next season starts.
     """
+    if row.league is not None:  # an invitation to a group's league
+        league = row.league
+        inviter = display_name(league.creator)
+        context = {
+            "event_name": league.name,
+            "inviter_name": inviter,
+            "game_url": absolute(reverse("games:league", args=[league.pk])),
+        }
+        subject = _("%(host)s invites you to the league %(event)s") % {
+            "host": inviter,
+            "event": league.name,
+        }
+        return subject, context
     tournament = row.tournament
     assert tournament is not None  # the caller sends only a row of an event here
     event = tournament.name

@@ -102,6 +102,12 @@ class Game(models.Model):
     # with ``bank_days``, its clock runs only while the game waits on it (its
     # ``Seat.bank_seconds`` is what is left while stopped), and each of its turns that
     # ends adds ``bank_increment_hours``, up to ``bank_cap_days``.
+    # An event's playing hours (issue 30): the clock runs only from ``playing_start`` to
+    # ``playing_end`` each day in ``playing_zone`` (``games.core.quiet.PlayingHours``);
+    # empty: always. Set by a tournament's games, read with the row (no query of its own).
+    playing_start = models.TimeField(null=True, blank=True)
+    playing_end = models.TimeField(null=True, blank=True)
+    playing_zone = models.CharField(max_length=64, blank=True)
     bank_days = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Time bank of each seat at the start, in days."
     )

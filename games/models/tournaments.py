@@ -83,6 +83,11 @@ class Tournament(models.Model):
     bank_days = models.PositiveSmallIntegerField(null=True, blank=True)
     bank_increment_hours = models.PositiveSmallIntegerField(default=0)
     bank_cap_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    # daily playing hours (issue 30): its games' clocks run only inside them, each day, in
+    # ``playing_zone`` (``games.core.quiet.PlayingHours``); empty: always
+    playing_start = models.TimeField(null=True, blank=True)
+    playing_end = models.TimeField(null=True, blank=True)
+    playing_zone = models.CharField(max_length=64, blank=True)
     # the longest a game may run; then it is ended and ranked as it stands (engine scoring)
     max_game_days = models.PositiveSmallIntegerField(default=30)
     current_round = models.PositiveSmallIntegerField(default=0)

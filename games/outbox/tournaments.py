@@ -77,6 +77,22 @@ def notify_invited(*, tournament_id: int, user_ids: Iterable[int]) -> list[Notif
     )
 
 
+def notify_league_invited(*, league_id: int, user_ids: Iterable[int]) -> list[Notification]:
+    """Tell each player invited to a group's league that they may join its seasons."""
+    rows = []
+    for user_id in user_ids:
+        row = notification_create(
+            user_id=user_id,
+            game=None,
+            ply=0,
+            kind=NotificationKind.LEAGUE_INVITE,
+            league_id=league_id,
+        )
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
 def notify_season_over(*, season: int, members: dict[int, int]) -> list[Notification]:
     """Tell each member that season ``season`` is over (their place, their move, the next).
 

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.core.errors import JoinRefused
+from games.core.quiet import PlayingHours
 from games.core.timecontrol import time_control_of
 from games.models import (
     Game,
@@ -234,6 +235,15 @@ def round_start(*, tournament: Tournament) -> TournamentRound:
     return round_
 
 
+def playing_hours_of(tournament: Tournament) -> PlayingHours | None:
+    """Return the event's daily playing hours, or None (its games' clocks always run)."""
+    if tournament.playing_start is None or tournament.playing_end is None:
+        return None
+    return PlayingHours(
+        tournament.playing_start, tournament.playing_end, tournament.playing_zone or "UTC"
+    )
+
+
 def _game_create(tournament: Tournament, user_ids: list[int], *, bots: int = 0) -> Game | None:
     """Create and fill the game of a table of ``user_ids``, ``bots`` seats taken by bots.
 
@@ -251,6 +261,7 @@ def _game_create(tournament: Tournament, user_ids: list[int], *, bots: int = 0) 
             is_rated=tournament.is_rated,
             bots=[BOT_SEAT_TIER] * bots,
             **time_control_of(tournament).fields(),  # days per move, or a time bank
+            playing_hours=playing_hours_of(tournament),
         )
     except JoinRefused:
         if not bots:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, time, timedelta
+from zoneinfo import available_timezones
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -58,7 +59,9 @@ class TournamentSettings:
     (``ratings.display_rating``); ``start_when_full`` 2..``max_players``; ``invited``
     (usernames, 1..``max_players``) only, and always, with ``access`` "invite";
     ``bank_days`` (None: days per move) 1–30 with ``bank_increment_hours`` 0–72 and
-    ``bank_cap_days`` (None: the start) from the start to 60 (``check_time_bank``).
+    ``bank_cap_days`` (None: the start) from the start to 60 (``check_time_bank``);
+    ``playing_start``/``playing_end`` both or neither, at least 2 hours apart (over
+    midnight when the start is later), in an IANA ``playing_zone`` (``check_playing_hours``).
     """
 
     name: str
@@ -81,6 +84,10 @@ class TournamentSettings:
     bank_days: int | None = None
     bank_increment_hours: int = 0
     bank_cap_days: int | None = None
+    # daily playing hours in ``playing_zone`` (both None: the clocks always run)
+    playing_start: time | None = None
+    playing_end: time | None = None
+    playing_zone: str = "UTC"
     max_game_days: int = 30
     access: str = Tournament.Access.OPEN
     # usernames of the players an invitation-only event invites (``access`` "invite")
@@ -133,6 +140,7 @@ def _check(s: TournamentSettings) -> None:  # noqa: C901 - one clear message per
     if not 1 <= s.days_per_move <= 30:
         raise TournamentRefused(_("Each move may take 1 to 30 days."))
     check_time_bank(s.bank_days, s.bank_increment_hours, s.bank_cap_days)
+    check_playing_hours(s.playing_start, s.playing_end, s.playing_zone)
     if not 3 <= s.max_game_days <= 90:
         raise TournamentRefused(_("A game may last 3 to 90 days at most."))
     if s.access == Tournament.Access.INVITE and not s.invited:
@@ -168,6 +176,26 @@ def check_time_bank(days: int | None, increment_hours: int, cap_days: int | None
         raise TournamentRefused(_("A time bank gains 0 to 72 hours a turn."))
     if cap_days is not None and not days <= cap_days <= 60:
         raise TournamentRefused(_("The most a time bank holds is from its start to 60 days."))
+
+
+def check_playing_hours(start: time | None, end: time | None, zone: str) -> None:
+    """Check an event's daily playing hours: ``start``–``end`` local times in ``zone``.
+
+    Both None: none. Raises ``TournamentRefused`` for one without the other, fewer than 2
+    hours a day (``end`` before ``start`` runs over midnight), or an unknown time zone.
+    """
+    if start is None and end is None:
+        return
+    if start is None or end is None:
+        raise TournamentRefused(_("Give the playing hours a start and an end, or neither."))
+    if zone not in available_timezones():
+        raise TournamentRefused(_("Choose the playing hours' time zone from the list."))
+    day = datetime.combine(date(2000, 1, 1), start)
+    finish = datetime.combine(date(2000, 1, 1), end)
+    if finish <= day:
+        finish += timedelta(days=1)
+    if finish - day < timedelta(hours=2):
+        raise TournamentRefused(_("Playing hours last 2 hours a day at least."))
 
 
 def tournament_create(*, creator: UserLike, settings: TournamentSettings) -> Tournament:
@@ -242,6 +270,9 @@ def _tournament_row(
         bank_cap_days=(settings.bank_cap_days or settings.bank_days)
         if settings.bank_days
         else None,
+        playing_start=settings.playing_start,
+        playing_end=settings.playing_end,
+        playing_zone=settings.playing_zone if settings.playing_start is not None else "",
         max_game_days=settings.max_game_days,
     )
 

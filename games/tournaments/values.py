@@ -8,7 +8,7 @@ names, the game's id and whether it is in progress.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any
 
 from django.db.models import Q
@@ -53,6 +53,10 @@ class TournamentHeader:
     bank_days: int | None
     bank_increment_hours: int
     bank_cap_days: int | None
+    # daily playing hours ("HH:MM", the IANA zone), or None: the clocks always run
+    playing_start: time | None
+    playing_end: time | None
+    playing_zone: str
     max_game_days: int
     min_rating: int | None
     max_rating: int | None
@@ -176,6 +180,9 @@ def header_of(t: Tournament, players: int) -> TournamentHeader:
         bank_days=t.bank_days,
         bank_increment_hours=t.bank_increment_hours,
         bank_cap_days=t.bank_cap_days,
+        playing_start=t.playing_start,
+        playing_end=t.playing_end,
+        playing_zone=t.playing_zone,
         max_game_days=t.max_game_days,
         min_rating=t.min_rating,
         max_rating=t.max_rating,

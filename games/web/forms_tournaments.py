@@ -9,6 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import TOURNAMENT_NAME_MAX, Tournament
 from games.web.forms import BANK_CAP_CHOICES, BANK_DAYS_CHOICES, BANK_INCREMENT_CHOICES
+from games.web.forms_accounts import time_zone_choices
+from games.web.forms_leagues import usernames
 
 
 class TournamentForm(forms.Form):
@@ -62,6 +64,23 @@ class TournamentForm(forms.Form):
         required=False,
         initial="14",
     )
+    playing_start = forms.TimeField(
+        label=_("Playing hours from"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+    playing_end = forms.TimeField(
+        label=_("to"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text=_(
+            "Every day, in the time zone below: the games' clocks run only then (moves may be "
+            "played at any time). Leave both empty for clocks that always run."
+        ),
+    )
+    playing_zone = forms.ChoiceField(
+        label=_("Playing hours' time zone"), choices=time_zone_choices, initial="UTC"
+    )
     max_game_days = forms.IntegerField(
         label=_("Longest game, in days"), min_value=3, max_value=90, initial=30
     )
@@ -82,8 +101,7 @@ class TournamentForm(forms.Form):
 
     def clean_invited(self) -> tuple[str, ...]:
         """Read "ann, bob cid" (commas, spaces or lines) into usernames, once each."""
-        names = self.cleaned_data["invited"].replace(",", " ").split()
-        return tuple(dict.fromkeys(names))
+        return usernames(self.cleaned_data["invited"])
 
     def clean_points_by_rank(self) -> list[int] | None:
         """Read "6 4 2 0" (spaces or commas) into numbers; empty keeps the default."""

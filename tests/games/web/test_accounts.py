@@ -31,6 +31,7 @@ TOURNAMENT_KINDS = (
     "tournament_over",
     "season_over",
     "tournament_invite",
+    "league_invite",
 )
 
 

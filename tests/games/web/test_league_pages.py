@@ -57,7 +57,7 @@ def test_league_pages_show_no_hidden_information_of_a_running_game() -> None:
         "/leagues/new",
     ]
     for name, client in viewers.items():
-        for path in paths:
+        for path in paths + ([f"/leagues/{league.pk}/manage"] if name == "creator" else []):
             if name == "anonymous" and path.endswith("new"):
                 continue
             with templates_reached() as reached:
