@@ -33,6 +33,7 @@ from games.selectors.games import seat_for, seat_infos, seats_prefetch
 from games.selectors.moves import last_move_time, moves_since_seat, seat_moved_since, timeout_moves
 from games.text import headlines
 from games.text.decisions import decision_words
+from games.text.events import event_name
 from games.text.gamelog import log_entries
 from games.text.seats import display_name
 from games.text.words import color_word, list_text
@@ -290,7 +291,7 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
     if row.league is not None:  # an invitation to a group's league
         league = row.league
         inviter = display_name(league.creator)
-        context = {
+        invitation: dict[str, Any] = {
             "event_name": league.name,
             "inviter_name": inviter,
             "game_url": absolute(reverse("games:league", args=[league.pk])),
@@ -299,10 +300,15 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
             "host": inviter,
             "event": league.name,
         }
-        return subject, context
+        return subject, invitation
     tournament = row.tournament
     assert tournament is not None  # the caller sends only a row of an event here
-    event = tournament.name
+    numbers = (
+        LeagueDivision.objects.filter(tournament=tournament)
+        .values_list("season__number", "number")
+        .first()
+    )
+    event = event_name(tournament.name, *(numbers or (None, None)))
     context: dict[str, Any] = {
         "event_name": event,
         "round_number": row.ply,

@@ -159,7 +159,7 @@ def leagues_list(user: Any = None, *, limit: int = 100) -> list[LeagueHeader]:
     )
     by_league = {s.league_id: s for s in newest}
     return [
-        header_of(league, by_league[league.pk], by_league[league.pk].joined)  # type: ignore[attr-defined]
+        header_of(league, by_league[league.pk], by_league[league.pk].joined)
         for league in found
         if league.pk in by_league
     ]

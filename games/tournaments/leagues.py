@@ -133,8 +133,9 @@ def league_create(*, creator: UserLike, settings: LeagueSettings) -> League:
     """Create a league and open its first season for players to opt in.
 
     A group's league (``access`` "invite") stores its invited players and writes each a
-    ``league_invite`` notice through the outbox. Raises ``NotAPlayer`` (anonymous) or ``LeagueRefused`` (a setting out of range: the
-    message names it); nothing is saved then.
+    ``league_invite`` notice through the outbox. Raises ``NotAPlayer`` (anonymous) or
+    ``LeagueRefused`` (a setting out of range, an unknown username: the message names
+    it); nothing is saved then.
     """
     creator_id = user_id_of(creator)
     _check(settings)
@@ -300,13 +301,10 @@ def _division_create(league: League, season: LeagueSeason, number: int, size: in
     smallest = 2 if league.table_size <= 3 else 3
     round_count = pairing.round_robin_rounds(size, league.table_size, smallest)
     game_days = max(3, min(MAX_GAME_DAYS, league.season_weeks * 7 // round_count))
-    name = _("%(league)s · season %(season)s · division %(division)s") % {
-        "league": league.name,
-        "season": season.number,
-        "division": number,
-    }
     return Tournament.objects.create(
-        name=name[:TOURNAMENT_NAME_MAX],
+        # the league's name: "season 2 · division 1" is said when shown, in the reader's
+        # language (``games.text.events.event_name``), from the ``LeagueDivision`` row
+        name=league.name,
         creator_id=league.creator_id,
         kind=Tournament.Kind.ROUND_ROBIN,
         table_size=league.table_size,
@@ -500,7 +498,7 @@ def league_member_remove(*, league_id: int, user: UserLike, username: str) -> st
         if member.season.status == LeagueSeason.Status.OPT_IN:
             member.delete()
             return "removed"
-        division = member.season.divisions.filter(number=member.division).first()
+        division = member.season.divisions.filter(number=member.division or 0).first()
         player = (
             TournamentPlayer.objects.filter(
                 tournament_id=division.tournament_id if division else 0,

@@ -253,6 +253,7 @@ def _game_create(tournament: Tournament, user_ids: list[int], *, bots: int = 0) 
     them — or, for one player alone, not at all: None, and the caller records a bye.
     """
     users = {u.pk: u for u in _users(user_ids)}
+    control = time_control_of(tournament).fields()  # days per move, or a time bank
     try:
         game = lifecycle.game_create(
             creator=users[user_ids[0]],
@@ -260,7 +261,10 @@ def _game_create(tournament: Tournament, user_ids: list[int], *, bots: int = 0) 
             is_public=tournament.access == Tournament.Access.OPEN,
             is_rated=tournament.is_rated,
             bots=[BOT_SEAT_TIER] * bots,
-            **time_control_of(tournament).fields(),  # days per move, or a time bank
+            days_per_move=control["days_per_move"],
+            bank_days=control["bank_days"],
+            bank_increment_hours=control["bank_increment_hours"] or 0,
+            bank_cap_days=control["bank_cap_days"],
             playing_hours=playing_hours_of(tournament),
         )
     except JoinRefused:

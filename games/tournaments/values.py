@@ -15,6 +15,7 @@ from django.db.models import Q
 
 from games.core.timecontrol import time_control_of
 from games.models import (
+    LeagueDivision,
     LeagueMember,
     Tournament,
     TournamentEntry,
@@ -22,6 +23,7 @@ from games.models import (
     TournamentTable,
 )
 from games.selectors.people import Person, person_of
+from games.text.events import event_name
 from games.tournaments import rounds
 
 
@@ -135,10 +137,18 @@ def tournament_of_game(game_id: int) -> TournamentLink | None:
     """Return the tournament whose table ``game_id`` is, or None (one query)."""
     row = (
         TournamentTable.objects.filter(game_id=game_id)
-        .values_list("round__tournament_id", "round__tournament__name", "round__number")
+        .values_list(
+            "round__tournament_id",
+            "round__tournament__name",
+            "round__number",
+            "round__tournament__league_division__season__number",
+            "round__tournament__league_division__number",
+        )
         .first()
     )
-    return None if row is None else TournamentLink(id=row[0], name=row[1], round=row[2])
+    if row is None:
+        return None
+    return TournamentLink(id=row[0], name=event_name(row[1], row[3], row[4]), round=row[2])
 
 
 def visible(user: Any, token: str | None = None) -> Q:
@@ -153,12 +163,15 @@ def visible(user: Any, token: str | None = None) -> Q:
     return seen
 
 
-def header_of(t: Tournament, players: int) -> TournamentHeader:
-    """Return the header of row ``t`` with ``players`` registered."""
+def header_of(
+    t: Tournament, players: int, division: tuple[int, int] | None = None
+) -> TournamentHeader:
+    """Return the header of row ``t`` with ``players`` registered; ``division`` (season,
+    division) names a league's division in the active language."""
     points = rounds.points_for(t, t.table_size)
     return TournamentHeader(
         id=t.pk,
-        name=t.name,
+        name=event_name(t.name, *(division or (None, None))),
         kind=t.kind,
         kind_label=str(t.get_kind_display()),
         status=t.status,
@@ -277,8 +290,11 @@ def tournament_detail(
             invited = tuple(
                 person_of(u) for u in t.invited.select_related("profile").order_by("username")
             )
+    division = (
+        LeagueDivision.objects.filter(tournament=t).values_list("season__number", "number").first()
+    )
     return TournamentDetail(
-        header=header_of(t, len(players)),
+        header=header_of(t, len(players), division),
         standings=lines,
         rounds=round_lines,
         registered=registered,

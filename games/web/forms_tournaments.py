@@ -52,7 +52,7 @@ class TournamentForm(forms.Form):
         label=_("Added to the bank at the end of each of the player's turns"),
         choices=BANK_INCREMENT_CHOICES,
         coerce=int,
-        empty_value=0,
+        empty_value=None,
         required=False,
         initial="24",
     )
@@ -121,4 +121,5 @@ class TournamentForm(forms.Form):
         data["points_by_rank"] = None if points is None else {str(data["table_size"]): points}
         if data.get("bank_days") is None:  # no bank: its other two choices say nothing
             data["bank_increment_hours"], data["bank_cap_days"] = 0, None
+        data["bank_increment_hours"] = data.get("bank_increment_hours") or 0
         return data

@@ -9,9 +9,8 @@ service's refusal as the form's error, nothing saved) — and so do their button
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -22,12 +21,13 @@ from games.core.errors import GameError
 TEMPLATE = "games/event_create.html"
 
 
-class EventForm(forms.Form):
+class EventForm(Protocol):
     """A creation form: its ``settings_kwargs`` are the service's settings' keywords."""
 
-    def settings_kwargs(self) -> dict[str, Any]:  # pragma: no cover - each form has its own
-        """Return the keywords of the service's settings from the cleaned data."""
-        raise NotImplementedError
+    def __init__(self, data: Any = None) -> None: ...
+    def is_valid(self) -> bool: ...
+    def add_error(self, field: str | None, error: str) -> None: ...
+    def settings_kwargs(self) -> dict[str, Any]: ...
 
 
 def event_create_page(

@@ -276,3 +276,26 @@ def test_the_leagues_list_makes_the_same_queries_for_one_league_or_many() -> Non
     assert [h.name for h in headers] == [f"L{n}" for n in range(7, -1, -1)]
     assert [h.members for h in headers] == [1] * 7 + [0]
     assert all(h.season == 1 for h in headers)
+
+
+# --- A division's name ----------------------------------------------------------------------
+
+
+def test_a_divisions_name_is_stored_as_its_leagues_and_said_in_the_readers_language() -> None:
+    league = leagues.league_create(
+        creator=UserFactory(), settings=leagues.LeagueSettings(name="Ur League", division_size=4)
+    )
+    for _ in range(4):
+        leagues.league_opt_in(league_id=league.pk, user=UserFactory())
+    (division,) = _start(league).divisions.select_related("tournament")
+    assert division.tournament.name == "Ur League"  # no words of any language stored
+    path = f"/tournaments/{division.tournament_id}/"
+    english = Client().get(path).content.decode()
+    assert "Ur League · season 1 · division 1" in english
+    chinese = Client(headers={"accept-language": "zh-hans"}).get(path).content.decode()
+    assert "Ur League" in chinese and "season 1" not in chinese
+    (game, *_rest) = running_games(division.tournament)
+    player = game.seats.first().user
+    Profile.objects.update_or_create(user=player, defaults={"language": "zh-hans"})
+    game_page = client_for(player).get(f"/games/{game.pk}/").content.decode()
+    assert "Ur League" in game_page and "division 1" not in game_page
