@@ -52,6 +52,7 @@ class LeagueForm(forms.Form):
             (Tournament.Access.OPEN, _("open to all")),
             (Tournament.Access.INVITE, _("by invitation only")),
         ],
+        required=False,  # none chosen: open to all
     )
     invited = forms.CharField(
         label=_("Invited players (usernames, by invitation only)"),
@@ -66,7 +67,9 @@ class LeagueForm(forms.Form):
 
     def settings_kwargs(self) -> dict[str, Any]:
         """Return the keywords of ``LeagueSettings`` from the cleaned data."""
-        return dict(self.cleaned_data)
+        data = dict(self.cleaned_data)
+        data["access"] = data.get("access") or Tournament.Access.OPEN
+        return data
 
 
 def usernames(text: str) -> tuple[str, ...]:

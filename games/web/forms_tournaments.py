@@ -79,7 +79,10 @@ class TournamentForm(forms.Form):
         ),
     )
     playing_zone = forms.ChoiceField(
-        label=_("Playing hours' time zone"), choices=time_zone_choices, initial="UTC"
+        label=_("Playing hours' time zone"),
+        choices=time_zone_choices,
+        initial="UTC",
+        required=False,  # none chosen: UTC
     )
     max_game_days = forms.IntegerField(
         label=_("Longest game, in days"), min_value=3, max_value=90, initial=30
@@ -122,4 +125,5 @@ class TournamentForm(forms.Form):
         if data.get("bank_days") is None:  # no bank: its other two choices say nothing
             data["bank_increment_hours"], data["bank_cap_days"] = 0, None
         data["bank_increment_hours"] = data.get("bank_increment_hours") or 0
+        data["playing_zone"] = data.get("playing_zone") or "UTC"
         return data
