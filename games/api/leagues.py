@@ -17,7 +17,7 @@ from ninja import Field, Path, Router, Schema
 from games.api.auth import principal
 from games.api.endpoints import ID_MAX, ApiError, refusals
 from games.api.schemas import PlayerRef
-from games.selectors.people import Person
+from games.api.values import person_ref
 from games.tournaments import league_values
 
 router = Router()
@@ -91,10 +91,6 @@ class LeagueDetailOut(Schema):
     seasons: list[int]
 
 
-def _ref(person: Person) -> PlayerRef:
-    return PlayerRef(id=person.id, name=person.display_name, is_bot=person.is_bot)
-
-
 def _out(h: league_values.LeagueHeader) -> LeagueOut:
     # the schema reads the frozen header's attributes of the same names (pydantic)
     return LeagueOut.model_validate(h, from_attributes=True)
@@ -108,7 +104,7 @@ def _season(s: league_values.Season | None) -> SeasonOut | None:
         status=s.status,
         starts_at=s.starts_at,
         ends_at=s.ends_at,
-        members=[_ref(p) for p in s.members],
+        members=[person_ref(p) for p in s.members],
         divisions=[
             DivisionOut(
                 number=d.number,
@@ -119,7 +115,7 @@ def _season(s: league_values.Season | None) -> SeasonOut | None:
                 standings=[
                     DivisionLineOut(
                         place=line.place,
-                        player=_ref(line.person),
+                        player=person_ref(line.person),
                         points=line.points,
                         buchholz=line.buchholz,
                         game_points=line.game_points,

@@ -17,7 +17,7 @@ from ninja import Field, Path, Router, Schema
 from games.api.auth import principal
 from games.api.endpoints import ID_MAX, ApiError, refusals
 from games.api.schemas import PlayerRef
-from games.selectors.people import Person
+from games.api.values import person_ref
 from games.tournaments import values
 
 router = Router()
@@ -93,10 +93,6 @@ class RoundOut(Schema):
     tables: list[TableOut]
 
 
-def _ref(person: Person) -> PlayerRef:
-    return PlayerRef(id=person.id, name=person.display_name, is_bot=person.is_bot)
-
-
 def _out(h: values.TournamentHeader) -> TournamentOut:
     # the schema reads the frozen header's attributes of the same names (pydantic)
     return TournamentOut.model_validate(h, from_attributes=True)
@@ -144,7 +140,7 @@ def tournament_standings(request: HttpRequest, tournament_id: TournamentId) -> l
     return [
         StandingOut(
             rank=line.rank,
-            player=_ref(line.person),
+            player=person_ref(line.person),
             points=line.points,
             buchholz=line.buchholz,
             game_points=line.game_points,
@@ -174,7 +170,7 @@ def tournament_rounds(request: HttpRequest, tournament_id: TournamentId) -> list
                     game_id=t.game_id,
                     finished=t.finished,
                     seats=[
-                        SeatingOut(player=_ref(s.person), place=s.place, points=s.points)
+                        SeatingOut(player=person_ref(s.person), place=s.place, points=s.points)
                         for s in t.seats
                     ],
                 )
