@@ -6,8 +6,8 @@ Kept apart from ``games.play.deadlines`` (one call there), so another way of cou
 An event's playing hours (issue 30: ``Game.playing_start``/``playing_end`` in
 ``playing_zone``) stop the clock outside them, for every seat, bots included; with the
 player's own quiet hours the clock stands still while either holds. When the two together
-would leave less than an hour a day, the player's quiet hours give way (the event's
-hours are the rule every player of it agreed to).
+would leave it less than 2 hours to run in the next two days, the player's quiet hours
+give way (the event's hours are the rule every player of it agreed to).
 """
 
 from __future__ import annotations
