@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.models import TOURNAMENT_NAME_MAX, Tournament
-from games.web.forms import BANK_CAP_CHOICES, BANK_DAYS_CHOICES, BANK_INCREMENT_CHOICES
+from games.web.forms import GameCreateForm
 from games.web.forms_accounts import time_zone_choices
 from games.web.forms_leagues import usernames
 
@@ -40,30 +40,10 @@ class TournamentForm(forms.Form):
     days_per_move = forms.IntegerField(
         label=_("Days per move"), min_value=1, max_value=30, initial=3
     )
-    bank_days = forms.TypedChoiceField(
-        label=_("Or a time bank for each player"),
-        choices=BANK_DAYS_CHOICES,
-        coerce=int,
-        empty_value=None,
-        required=False,
-        initial="",
-    )
-    bank_increment_hours = forms.TypedChoiceField(
-        label=_("Added to the bank at the end of each of the player's turns"),
-        choices=BANK_INCREMENT_CHOICES,
-        coerce=int,
-        empty_value=None,
-        required=False,
-        initial="24",
-    )
-    bank_cap_days = forms.TypedChoiceField(
-        label=_("The most a bank may hold"),
-        choices=BANK_CAP_CHOICES,
-        coerce=int,
-        empty_value=None,
-        required=False,
-        initial="14",
-    )
+    # the games' own time bank fields (issue 17), as the game creation form has them
+    bank_days = GameCreateForm.base_fields["bank_days"]
+    bank_increment_hours = GameCreateForm.base_fields["bank_increment_hours"]
+    bank_cap_days = GameCreateForm.base_fields["bank_cap_days"]
     playing_start = forms.TimeField(
         label=_("Playing hours from"),
         required=False,

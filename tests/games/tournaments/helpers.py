@@ -99,3 +99,20 @@ def assert_api_hides_the_games(
                 assert_json_no_leak(payload, game, seat if signed else None)
             answers[signed, path] = payload
     return answers
+
+
+def creation_form(**change: str) -> dict[str, str]:
+    """Return a valid POST of ``/tournaments/new`` (a Swiss of 2-player tables), changed."""
+    data = {
+        "name": "Form Swiss",
+        "kind": "swiss",
+        "table_size": "2",
+        "min_table_size": "2",
+        "rounds": "3",
+        "max_players": "8",
+        "bye_points": "0",
+        "days_per_move": "3",
+        "max_game_days": "30",
+        "access": "open",
+    }
+    return {**data, **change}

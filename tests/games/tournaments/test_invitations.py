@@ -27,6 +27,7 @@ from games.text.push import push_body
 from games.tournaments import services, values
 from tests.games.factories import UserFactory, client_for
 from tests.games.reach import templates_reached
+from tests.games.tournaments.helpers import creation_form
 
 pytestmark = pytest.mark.django_db
 
@@ -169,19 +170,11 @@ def test_the_creator_sees_who_is_invited_and_the_page_reaches_no_row() -> None:
 def test_the_create_form_invites_by_username() -> None:
     ann, bob = UserFactory(), UserFactory()
     client = client_for(UserFactory())
-    data = {
-        "name": "Club Swiss",
-        "kind": "swiss",
-        "table_size": "2",
-        "min_table_size": "2",
-        "rounds": "3",
-        "max_players": "8",
-        "bye_points": "0",
-        "days_per_move": "3",
-        "max_game_days": "30",
-        "access": "invite",
-        "invited": f"{ann.username}, {bob.username}\n",
-    }
+    data = creation_form(
+        name="Club Swiss",
+        access="invite",
+        invited=f"{ann.username}, {bob.username}\n",
+    )
     response = client.post("/tournaments/new", data)
     tournament = Tournament.objects.get()
     assert response.status_code == 302

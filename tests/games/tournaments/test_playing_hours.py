@@ -21,7 +21,7 @@ from games.models import Profile, Seat, Tournament
 from games.tournaments import services
 from tests.games.factories import UserFactory, client_for
 from tests.games.playing import randomly, submit
-from tests.games.tournaments.helpers import event, running_games
+from tests.games.tournaments.helpers import creation_form, event, running_games
 
 pytestmark = pytest.mark.django_db
 
@@ -120,21 +120,12 @@ def test_the_page_the_api_and_the_form_carry_the_playing_hours() -> None:
         "21:00:00",
         "Europe/Paris",
     )
-    form = {
-        "name": "Evening Swiss",
-        "kind": "swiss",
-        "table_size": "2",
-        "min_table_size": "2",
-        "rounds": "3",
-        "max_players": "8",
-        "bye_points": "0",
-        "days_per_move": "3",
-        "max_game_days": "30",
-        "access": "open",
-        "playing_start": "18:00",
-        "playing_end": "23:30",
-        "playing_zone": "Asia/Shanghai",
-    }
+    form = creation_form(
+        name="Evening Swiss",
+        playing_start="18:00",
+        playing_end="23:30",
+        playing_zone="Asia/Shanghai",
+    )
     assert client_for(UserFactory()).post("/tournaments/new", form).status_code == 302
     made = Tournament.objects.get(name="Evening Swiss")
     assert (made.playing_start, made.playing_end, made.playing_zone) == (

@@ -19,7 +19,7 @@ from games.core.timecontrol import TimeBank, time_control_of
 from games.models import Seat, Tournament
 from games.tournaments import services, values
 from tests.games.factories import UserFactory, client_for
-from tests.games.tournaments.helpers import event, running_games
+from tests.games.tournaments.helpers import creation_form, event, running_games
 
 pytestmark = pytest.mark.django_db
 
@@ -82,21 +82,12 @@ def test_a_bad_time_bank_is_refused_and_creates_nothing(
 
 def test_the_create_form_sets_a_time_bank() -> None:
     client = client_for(UserFactory())
-    data = {
-        "name": "Bank Swiss",
-        "kind": "swiss",
-        "table_size": "2",
-        "min_table_size": "2",
-        "rounds": "3",
-        "max_players": "8",
-        "bye_points": "0",
-        "days_per_move": "3",
-        "max_game_days": "30",
-        "access": "open",
-        "bank_days": "7",
-        "bank_increment_hours": "24",
-        "bank_cap_days": "14",
-    }
+    data = creation_form(
+        name="Bank Swiss",
+        bank_days="7",
+        bank_increment_hours="24",
+        bank_cap_days="14",
+    )
     assert client.post("/tournaments/new", data).status_code == 302
     created = Tournament.objects.get()
     assert (created.bank_days, created.bank_increment_hours, created.bank_cap_days) == (7, 24, 14)
