@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.core import signing
-from django.db.models import Avg, Count, Exists, FloatField, OuterRef, Q, QuerySet
+from django.db.models import Avg, Count, Exists, F, FloatField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
@@ -25,6 +25,7 @@ from games.models import (
     conservative_rating,
 )
 from games.selectors.visibility import UserLike, games_visible_to
+from games.text.seats import BOT_TIER_NAME
 
 RECENT_GAMES = 10
 
@@ -157,6 +158,68 @@ def player_record(user_id: int, viewer: UserLike) -> PlayerRecord:
         recent=[_row(s) for s in recent],
         current=[_row(s) for s in running.order_by("-game__updated_at", "-game_id")],
     )
+
+
+@dataclass(frozen=True)
+class BotRecord:
+    """A player's results against one bot tier (issue 26): each bot seat of that tier met
+    in a finished game counts once, ``won`` when the player placed above it, ``lost``
+    below, ``tied`` on a shared place (RULES.md §13.2); ``name`` the tier in the reader's
+    language."""
+
+    tier: str
+    name: str
+    won: int
+    lost: int
+    tied: int
+
+    @property
+    def played(self) -> int:
+        """The bot seats of this tier met in finished games."""
+        return self.won + self.lost + self.tied
+
+
+def record_against_bots(user_id: int, viewer: UserLike) -> list[BotRecord]:
+    """Return the record of person ``user_id`` against each bot tier, as ``viewer`` may see.
+
+    Only finished games count (a running game's places are not known, and a profile is
+    public), of those ``viewer`` may see (``_seats_seen``); a game with two medium bots
+    counts twice against medium. Tiers in strength order (``Profile.BotTier``), only those
+    met; [] for a bot's own profile. One query whatever the history.
+    """
+    finished = Game.Status.FINISHED
+    mine = _seats_seen(user_id, viewer).filter(
+        game__status=finished, is_bot=False, final_rank__isnull=False
+    )
+    my_rank = mine.filter(game_id=OuterRef("game_id")).values("final_rank")[:1]
+    rows = (
+        Seat.objects.filter(
+            is_bot=True,
+            final_rank__isnull=False,
+            game__status=finished,
+            game_id__in=mine.values("game_id"),
+        )
+        .annotate(mine=Subquery(my_rank))
+        .values("user__profile__bot_tier")
+        .annotate(
+            won=Count("pk", filter=Q(mine__lt=F("final_rank"))),
+            lost=Count("pk", filter=Q(mine__gt=F("final_rank"))),
+            tied=Count("pk", filter=Q(mine=F("final_rank"))),
+        )
+        .order_by()
+    )
+    found = {r["user__profile__bot_tier"]: r for r in rows}
+    return [
+        BotRecord(
+            tier=t,
+            name=str(BOT_TIER_NAME.get(t, t)),
+            won=found[t]["won"],
+            lost=found[t]["lost"],
+            tied=found[t]["tied"],
+        )
+        for t in Profile.BotTier.values
+        if t in found
+    ]
 
 
 def rating_points(user_id: int, viewer: UserLike) -> list[tuple[datetime, float]]:

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.core.timecontrol import time_control
+from games.play.botstrength import bot_strength
 from games.text.words import COLORS
 
 DAYS_PER_MOVE_CHOICES = [
@@ -146,6 +147,25 @@ class GameCreateForm(forms.Form):
             "The order of play is drawn when the game starts."
         ),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Name each bot's calibrated strength in the seats' choices ("bot, medium · about
+        2150", issue 26; ``games.play.botstrength``), when there is a calibration."""
+        super().__init__(*args, **kwargs)
+        strength = bot_strength()
+        if strength is None:
+            return
+        choices: list[tuple[str, object]] = []
+        for value, label in SEAT_CHOICES:
+            tier = strength.of(value)
+            shown: object = label
+            if tier is not None:
+                shown = _("%(name)s · about %(rating)s") % {"name": label, "rating": tier.rating}
+            choices.append((value, shown))
+        for n in BOT_SEATS:
+            field = self.fields[f"seat_{n}"]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = choices
 
     def clean(self) -> dict[str, Any]:
         """Gather the bots' tiers; refuse a rated game without a time limit (issue 6).

@@ -22,9 +22,16 @@ from games.accounts import profiles
 from games.mail.sending import unsubscribe_read
 from games.models import Delivery, NotificationKind
 from games.play import ratings
+from games.play.botstrength import bot_strength
 from games.selectors import community
 from games.selectors.people import person_of
-from games.selectors.profiles import BadCursor, leaders_page, player_record
+from games.selectors.profiles import (
+    BadCursor,
+    leaders_page,
+    player_record,
+    record_against_bots,
+)
+from games.text.seats import BOT_TIER_NAME
 from games.tournaments import values as tournament_values
 from games.web.forms_accounts import NAME_TAKEN, SettingsForm
 from games.web.middleware import remember_language
@@ -85,10 +92,12 @@ def settings_page(request: HttpRequest) -> HttpResponse:
 def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
     """A player's profile: rating ± uncertainty and its chart (one dot per rated game), games
     by player count, wins and places, average place and lowest colour, reliability, recent
-    and current games; follow and mute buttons (issue 18)."""
+    and current games; follow and mute buttons (issue 18). A person's record against each
+    bot tier; a bot's calibrated strength (issue 26)."""
     user = get_object_or_404(get_user_model(), pk=user_id)
     profile = profiles.profile_get(user)
     record = player_record(user.pk, request.user)
+    strength = bot_strength() if profile.is_bot else None
     context = {
         "player": person_of(user, profile),  # a value: a row would reach every game's seed
         "rating": ratings.display_rating(profile.rating_mu, profile.rating_sigma),
@@ -100,6 +109,10 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
         "following": community.is_following(request.user, followed_id=user.pk),
         "muting": community.is_muting(request.user, muted_id=user.pk),
         "events": tournament_values.player_events(user.pk, request.user),
+        "bot_record": [] if profile.is_bot else record_against_bots(user.pk, request.user),
+        "bot_strength": strength,
+        "tier_strength": strength.of(profile.bot_tier) if strength is not None else None,
+        "tier_name": BOT_TIER_NAME.get(profile.bot_tier, ""),
     }
     return render(request, "accounts/profile.html", context)
 

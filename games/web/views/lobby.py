@@ -19,6 +19,7 @@ from games.community.errors import InvitationRefused
 from games.core.errors import GameError
 from games.models import Game
 from games.play import lifecycle
+from games.play.botstrength import bot_strength
 from games.selectors import community
 from games.selectors import games as selectors
 from games.selectors.finished import FinishedGame, games_finished
@@ -38,6 +39,7 @@ def _lobby(request: HtmxHttpRequest, form: GameCreateForm, *, status: int = 200)
             "invitations": community.invitations_pending(request.user),
             "followed_games": community.games_of_followed(request.user),
             "form": form,
+            "bot_strength": bot_strength(),
         },
         status=status,
     )
@@ -55,7 +57,9 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
 def _create_page(
     request: HtmxHttpRequest, form: GameCreateForm, *, status: int = 200
 ) -> HttpResponse:
-    return render(request, "games/create.html", {"form": form}, status=status)
+    return render(
+        request, "games/create.html", {"form": form, "bot_strength": bot_strength()}, status=status
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -95,12 +99,18 @@ def _bot_tier(value: str | None) -> str | None:
     return tier if tier in BOT_TIERS else None
 
 
+def _play_bot_page(request: HtmxHttpRequest, *, status: int = 200) -> HttpResponse:
+    """Render the tiers' buttons, each with its calibrated strength (issue 26)."""
+    context = {"bot_tiers": BOT_TIERS, "bot_strength": bot_strength()}
+    return render(request, "games/play_bot.html", context, status=status)
+
+
 def _start_bot_game(request: HtmxHttpRequest, tier: str) -> HttpResponse:
     try:
         game = lifecycle.game_against_bot_create(creator=request.user, tier=tier)
     except GameError as exc:  # e.g. too many bot games running (issue 28): nothing created
         messages.error(request, str(exc))
-        return render(request, "games/play_bot.html", {"bot_tiers": BOT_TIERS}, status=400)
+        return _play_bot_page(request, status=400)
     messages.success(request, _("Your game against the bot has started."))
     return redirect("games:game", game_id=game.pk)
 
@@ -120,7 +130,7 @@ def play_bot(request: HtmxHttpRequest) -> HttpResponse:
     )
     if tier is None:
         messages.error(request, _("There is no such bot: choose easy, medium or hard."))
-        return render(request, "games/play_bot.html", {"bot_tiers": BOT_TIERS}, status=400)
+        return _play_bot_page(request, status=400)
     if not request.user.is_authenticated:
         if request.method == "POST":
             request.session[BOT_AFTER_SIGNUP_SESSION_KEY] = tier
@@ -132,7 +142,7 @@ def play_bot(request: HtmxHttpRequest) -> HttpResponse:
     if request.session.get(BOT_AFTER_SIGNUP_SESSION_KEY) == tier:
         del request.session[BOT_AFTER_SIGNUP_SESSION_KEY]  # once: a reload shows the page
         return _start_bot_game(request, tier)
-    return render(request, "games/play_bot.html", {"bot_tiers": BOT_TIERS})
+    return _play_bot_page(request)
 
 
 @require_GET

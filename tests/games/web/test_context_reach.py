@@ -22,6 +22,7 @@ from django.test import Client
 from django.utils import timezone
 
 import engine
+from games.accounts.bots import bot_account
 from games.community import follows, invitations
 from games.community.chat import chat_post
 from games.community.notes import note_save
@@ -104,6 +105,7 @@ PAGES: dict[str, Callable[[World], str]] = {
     "finished_replay": lambda w: f"/games/{w.finished.pk}/replay",
     "open_game": lambda w: f"/games/{w.open_game.pk}/",
     "profile": lambda w: f"/players/{w.seats[2].pk}/",
+    "bot_profile": lambda w: f"/players/{bot_account('medium').pk}/",  # its strength, issue 26
     "leaderboard": lambda w: "/leaderboard",
     "rules": lambda w: "/rules/",
     "analysis": lambda w: "/analysis/",

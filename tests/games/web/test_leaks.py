@@ -224,7 +224,13 @@ def test_a_bot_games_pages_never_show_the_person_a_bots_hand() -> None:
                 assert_no_leak(response.content, game, who, shown)
                 assert_context_holds_no_secret(response, game)
                 checked.append(game.version)
+            # the profiles (issue 26): the person's record against the bots, the bot's strength
+            for user_id in (human.pk, bot_id):
+                profile = viewer.get(f"/players/{user_id}/")
+                assert_no_leak(profile.content, game, who)
+                assert_context_holds_no_secret(profile, game)
 
+    bot_id = game.seats.exclude(user=human).values_list("user_id", flat=True)[0]
     game = human_plays_over_http(game, human, random.Random(33), check=check)
     assert game.status == Game.Status.FINISHED
     assert len(checked) > 20
