@@ -32,7 +32,9 @@ sizes shows what it reads beyond the rows due, not more work done.
 
 Per item it prints the time p50 / p95 of warm runs (ms), the cold run (the first, with a
 new database connection and Django's cache cleared; PostgreSQL's and the OS's caches are
-not dropped), the queries, the rows read by the slowest query (``EXPLAIN (ANALYZE,
+not dropped), the CPU a warm run took in this process (p50, ms: what the load does not
+stretch) and in its PostgreSQL backend (mean, ms, read from ``/proc`` in 10 ms ticks), the
+queries, the rows read by the slowest query (``EXPLAIN (ANALYZE,
 BUFFERS)``: rows returned plus rows removed by filters, over every scan node and loop) and
 the big tables it reads with a sequential scan. Then, per item, the ratio of the last size
 to the first. Sweeps run in a transaction rolled back, so each run finds the same rows due.
@@ -614,6 +616,8 @@ class Figure:
     queries: int
     rows_read: int
     seq_scans: list[str]
+    cpu: float = 0.0  # ms of this process's CPU, p50 of the warm runs
+    db_cpu: float = 0.0  # ms of the PostgreSQL backend's CPU, mean of the warm runs
 
 
 def _walk(plan: dict[str, Any], out: dict[str, Any]) -> None:
@@ -706,8 +710,10 @@ def measure(name: str, runs: list[Run], *, repeat: int) -> list[Figure]:
     def once(database: Any, run: Callable[[], Any], rollback: bool) -> tuple[float, list[Any]]:
         _use(database)
         connection.queries_log.clear()  # a full log (9,000) would capture nothing
+        connection.ensure_connection()
+        backend = _backend_cpu(connection)
         with CaptureQueriesContext(connection) as captured:
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             if rollback:
                 with transaction.atomic():
                     run()
@@ -715,19 +721,27 @@ def measure(name: str, runs: list[Run], *, repeat: int) -> list[Figure]:
             else:
                 run()
             took = (time.perf_counter() - started) * 1000
+            cpus.append((time.process_time() - cpu) * 1000)
+        db_cpus.append(_backend_cpu(connection) - backend)
         return took, list(captured.captured_queries)
 
     colds = []
+    cpus: list[float] = []
+    db_cpus: list[float] = []
     for database, run, rollback in runs:
         database.close()
         cache.clear()
         colds.append(once(database, run, rollback)[0])
     times: list[list[float]] = [[] for _ in runs]
     queries: list[list[Any]] = [[] for _ in runs]
+    cpu_of: list[list[float]] = [[] for _ in runs]
+    db_cpu_of: list[list[float]] = [[] for _ in runs]
     for _ in range(repeat):
         for i, (database, run, rollback) in enumerate(runs):
             took, queries[i] = once(database, run, rollback)
             times[i].append(took)
+            cpu_of[i].append(cpus[-1])
+            db_cpu_of[i].append(db_cpus[-1])
     figures = []
     for i, (database, _run, _rollback) in enumerate(runs):
         _use(database)
@@ -748,9 +762,25 @@ def measure(name: str, runs: list[Run], *, repeat: int) -> list[Figure]:
                 queries=len(real),
                 rows_read=rows,
                 seq_scans=seq,
+                cpu=statistics.median(cpu_of[i]) if cpu_of[i] else 0.0,
+                db_cpu=statistics.fmean(db_cpu_of[i]) if db_cpu_of[i] else 0.0,
             )
         )
     return figures
+
+
+def _backend_cpu(connection: Any) -> float:
+    """Return the CPU (ms, user + system) the PostgreSQL backend of ``connection`` has used.
+
+    Read from ``/proc/<pid>/stat`` of the backend (same machine; no query), in clock ticks
+    (10 ms): a mean over the warm runs is meaningful, one run is not. 0 when unreadable.
+    """
+    try:
+        pid = connection.connection.info.backend_pid
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+    except (AttributeError, OSError, ValueError, IndexError):
+        return 0.0
 
 
 def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
@@ -842,13 +872,13 @@ def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
 def print_table(size: float, figures: list[Figure]) -> None:
     print(f"\n## size {size:g} of the full size")
     print(
-        f"{'item':44} {'p50 ms':>8} {'p95 ms':>8} {'cold ms':>8} {'queries':>7} "
-        f"{'rows read':>10}  seq scan of a big table"
+        f"{'item':44} {'p50 ms':>8} {'p95 ms':>8} {'cold ms':>8} {'cpu ms':>7} {'db cpu':>7} "
+        f"{'queries':>7} {'rows read':>10}  seq scan of a big table"
     )
     for f in figures:
         print(
-            f"{f.name:44} {f.p50:8.1f} {f.p95:8.1f} {f.cold:8.1f} {f.queries:7d} "
-            f"{f.rows_read:10d}  {', '.join(f.seq_scans) or '-'}"
+            f"{f.name:44} {f.p50:8.1f} {f.p95:8.1f} {f.cold:8.1f} {f.cpu:7.1f} {f.db_cpu:7.1f} "
+            f"{f.queries:7d} {f.rows_read:10d}  {', '.join(f.seq_scans) or '-'}"
         )
 
 
@@ -998,11 +1028,12 @@ def measure_all(
     pairs = [(sizes[i], sizes[i + 1]) for i in range(len(sizes) - 1)]
     for small, big in pairs:
         first, last = results[small], results[big]
-        print(f"\n## ratio size {big:g} / size {small:g} (p50 warm; rows read)")
+        print(f"\n## ratio size {big:g} / size {small:g} (p50 warm; CPU p50; rows read)")
         for a, b in zip(first, last, strict=True):
             flag = "  GROWS" if b.p50 > 2 * a.p50 or b.rows_read > 2 * max(a.rows_read, 50) else ""
             print(
-                f"{a.name:44} {b.p50 / max(a.p50, 0.01):6.2f}×   rows "
+                f"{a.name:44} {b.p50 / max(a.p50, 0.01):6.2f}×   cpu "
+                f"{b.cpu / max(a.cpu, 0.01):5.2f}×   rows "
                 f"{a.rows_read:>8} → {b.rows_read:<8} queries {a.queries} → {b.queries}{flag}"
             )
 
