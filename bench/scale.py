@@ -357,7 +357,10 @@ class Filler:
             else:  # running
                 pool_game, (ply, snapshot, to_act) = self.cuts[gid % len(self.cuts)]
                 players = self._pick_players(pool_game.num_players, veteran=veteran)
-                moved = NOW - timedelta(minutes=self.rng.randrange(1, 3 * 24 * 60))
+                # Moved within the last day: every clock (3 days, the reminder 1 day before)
+                # falls due a day after the fill at the earliest, so a measurement hours
+                # later finds only the bench's own due rows (``_due``; ``clocks_rebase``).
+                moved = NOW - timedelta(minutes=self.rng.randrange(1, 24 * 60))
                 deadline = moved + timedelta(days=3)
                 values = {
                     "status": "active",
@@ -542,6 +545,30 @@ class Filler:
         _, self.token = tokens.token_create(user=veteran, name="bench")
         for uid in self.user_ids[2:12]:
             Follow.objects.get_or_create(follower=veteran, followed_id=uid)
+
+    def clocks_rebase(self) -> int:
+        """Push back the clocks that time made due since the fill; return how many games.
+
+        The bench's due rows (``_due``: reminders and deadlines of ``DUE`` games each) stay
+        due; any other running game whose deadline or reminder comes within the hour (the
+        fill's clocks ran on meanwhile) gets a deadline 3 days away, its reminder 2 days
+        away, so every sweep finds the same work at every size however long after the fill
+        it is measured (the fill of 3 December at 07:09 gave 8 + 11 games due at 0.1 and
+        56 + 60 at full size 45 minutes later).
+        """
+        from django.db.models import Q
+
+        from games.models import Game
+
+        now = datetime.now(UTC)
+        soon = now + timedelta(hours=1)
+        due = self.game_ids["running"][1 : 1 + 2 * DUE]
+        return (
+            Game.objects.filter(status="active")
+            .filter(Q(deadline__lte=soon) | Q(reminder_at__lte=soon))
+            .exclude(pk__in=due)
+            .update(deadline=now + timedelta(days=3), reminder_at=now + timedelta(days=2))
+        )
 
     _FACTS = ("veteran", "typical", "game_ids", "veteran_running", "bot_waiting", "token")
 
@@ -954,6 +981,9 @@ def main() -> None:
             print(f"holding {os.environ['DATABASE_URL']} for {args.hold} s", flush=True)
             time.sleep(args.hold)
         return
+    for database in databases:  # the fill took a while: the same due rows at every size
+        _use(database)
+        filler.clocks_rebase()
     measure_all(args, sizes, databases, filler)
 
 
@@ -982,9 +1012,13 @@ def measure_saved(args: argparse.Namespace) -> None:
         _use(database)
         started = time.perf_counter()
         call_command("migrate", verbosity=0)
+        rebased = filler.clocks_rebase()
         with connections["default"].cursor() as cursor:
             cursor.execute("ANALYZE")
-        print(f"{name}: migrated and analysed in {time.perf_counter() - started:.1f} s")
+        print(
+            f"{name}: migrated and analysed in {time.perf_counter() - started:.1f} s; "
+            f"{rebased} clocks that came due since the fill pushed back"
+        )
         databases.append(database)
         if not saved.get("token"):  # a fill stopped before writing its state: a token a base
             from django.contrib.auth import get_user_model
