@@ -226,3 +226,22 @@ def test_the_deadlines_sweep_costs_a_bounded_number_of_queries_a_due_game() -> N
     moves = Move.objects.filter(game_id__in=late, source=Move.Source.TIMEOUT)
     assert {m.game_id for m in moves} == set(late)
     assert not any(sweeps.deadlines_sweep().values())  # the second sweep finds nothing
+
+
+def test_a_profile_reads_the_player_s_seats_three_times_and_counts_places_in_one() -> None:
+    """Each read of a player's seats costs that player's history (a veteran's 1,100 seats,
+    ~25 ms a query at the bench's full size): the counts, places and player counts are one
+    aggregate, then the recent games and those in progress — three, not five (issue 31)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from games.selectors.profiles import player_record
+
+    me = UserFactory()
+    _add_games(me, 6)  # 3 finished (won, 2 players), 3 in progress
+    with CaptureQueriesContext(connection) as captured:
+        record = player_record(me.pk, AnonymousUser())
+    mine = f'"games_seat"."user_id" = {me.pk}'
+    assert sum(mine in q["sql"] for q in captured.captured_queries) == 3
+    assert record.finished == 3 and record.wins == 3
+    assert record.places == [(1, 3)] and record.by_players == [(2, 3)]
+    assert len(record.current) == 3
