@@ -177,10 +177,7 @@ def run_event(name: str, spec: dict[str, Any], plies: int, rng: random.Random) -
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    import engine
-    from games.core.states import game_state
     from games.models import Game, Tournament, TournamentEntry, TournamentPlayer
-    from games.play import submit
     from games.tournaments import rounds, services, sweeps
     from games.tournaments.values import tournament_detail
 
@@ -211,21 +208,7 @@ def run_event(name: str, spec: dict[str, Any], plies: int, rng: random.Random) -
         games = Game.objects.filter(
             tournament_table__round__tournament=tournament, status=Game.Status.ACTIVE
         )
-        for game in games:
-            seats = {s.position: s.user for s in game.seats.all()}
-            for _ply in range(plies):
-                game.refresh_from_db()
-                if game.status != Game.Status.ACTIVE:
-                    break
-                state = game_state(game)
-                action = rng.choice(engine.legal_actions(state))
-                submit.game_submit_action(
-                    game_id=game.pk,
-                    user=seats[state.to_act],
-                    action=str(action),
-                    expected_version=game.version,
-                )
-                total_plies += 1
+        total_plies += play_plies(games, plies, rng)
         if tournament.current_round == 1 and quitters:
             for quitter in quitters:
                 services.tournament_leave(tournament_id=tournament.pk, user=quitter)

@@ -117,6 +117,15 @@ urlpatterns = [
     path("leagues/<int:league_id>/", views_leagues.league_page, name="league"),
     path("leagues/<int:league_id>/join", views_leagues.league_join, name="league_join"),
     path("leagues/<int:league_id>/leave", views_leagues.league_leave, name="league_leave"),
+    path("leagues/<int:league_id>/manage", views_leagues.league_manage, name="league_manage"),
+    path(
+        "leagues/<int:league_id>/manage/registration",
+        views_leagues.league_registration,
+        name="league_registration",
+    ),
+    path(
+        "leagues/<int:league_id>/manage/remove", views_leagues.league_remove, name="league_remove"
+    ),
     path("rules/", views_i18n.rules_page, name="rules"),
     path("faq/", views_i18n.faq_page, name="faq"),
     path("leaderboard", views_accounts.leaderboard, name="leaderboard"),

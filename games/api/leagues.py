@@ -12,12 +12,12 @@ from typing import Annotated
 
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
-from ninja import Path, Router, Schema
+from ninja import Field, Path, Router, Schema
 
 from games.api.auth import principal
 from games.api.endpoints import ID_MAX, ApiError, refusals
 from games.api.schemas import PlayerRef
-from games.selectors.people import Person
+from games.api.values import person_ref
 from games.tournaments import league_values
 
 router = Router()
@@ -38,6 +38,9 @@ class LeagueOut(Schema):
     opt_in_days: int
     days_per_move: int
     is_rated: bool
+    bots_fill_seats: bool
+    access: str = Field(description='"open", or "invite": its invited players only')
+    registration_open: bool
     season: int
     season_status: str
     season_starts_at: datetime
@@ -88,26 +91,9 @@ class LeagueDetailOut(Schema):
     seasons: list[int]
 
 
-def _ref(person: Person) -> PlayerRef:
-    return PlayerRef(id=person.id, name=person.display_name, is_bot=person.is_bot)
-
-
 def _out(h: league_values.LeagueHeader) -> LeagueOut:
-    return LeagueOut(
-        id=h.id,
-        name=h.name,
-        table_size=h.table_size,
-        division_size=h.division_size,
-        promote=h.promote,
-        season_weeks=h.season_weeks,
-        opt_in_days=h.opt_in_days,
-        days_per_move=h.days_per_move,
-        is_rated=h.is_rated,
-        season=h.season,
-        season_status=h.season_status,
-        season_starts_at=h.season_starts_at,
-        members=h.members,
-    )
+    # the schema reads the frozen header's attributes of the same names (pydantic)
+    return LeagueOut.model_validate(h, from_attributes=True)
 
 
 def _season(s: league_values.Season | None) -> SeasonOut | None:
@@ -118,7 +104,7 @@ def _season(s: league_values.Season | None) -> SeasonOut | None:
         status=s.status,
         starts_at=s.starts_at,
         ends_at=s.ends_at,
-        members=[_ref(p) for p in s.members],
+        members=[person_ref(p) for p in s.members],
         divisions=[
             DivisionOut(
                 number=d.number,
@@ -129,7 +115,7 @@ def _season(s: league_values.Season | None) -> SeasonOut | None:
                 standings=[
                     DivisionLineOut(
                         place=line.place,
-                        player=_ref(line.person),
+                        player=person_ref(line.person),
                         points=line.points,
                         buchholz=line.buchholz,
                         game_points=line.game_points,
@@ -165,7 +151,7 @@ def _detail(request: HttpRequest, league_id: int, season: int | None) -> LeagueD
 )
 def leagues_list(request: HttpRequest) -> list[LeagueOut]:
     """The 100 newest leagues, each with its newest season."""
-    return [_out(h) for h in league_values.leagues_list()]
+    return [_out(h) for h in league_values.leagues_list(principal(request).user)]
 
 
 @router.get(

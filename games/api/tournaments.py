@@ -7,17 +7,17 @@ link-only event the requester is not in answers 404 as one that does not exist.
 
 # No "from __future__ import annotations": django-ninja reads the parameters' types at import.
 
-from datetime import datetime
+from datetime import datetime, time
 from typing import Annotated, Literal
 
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
-from ninja import Path, Router, Schema
+from ninja import Field, Path, Router, Schema
 
 from games.api.auth import principal
 from games.api.endpoints import ID_MAX, ApiError, refusals
 from games.api.schemas import PlayerRef
-from games.selectors.people import Person
+from games.api.values import person_ref
 from games.tournaments import values
 
 router = Router()
@@ -44,6 +44,13 @@ class TournamentOut(Schema):
     is_rated: bool
     bots_fill_seats: bool
     days_per_move: int
+    time_control: str = Field(description="Every game's time control, in words")
+    bank_days: int | None = Field(description="A time bank's start in days; null: days per move")
+    bank_increment_hours: int
+    bank_cap_days: int | None
+    playing_start: time | None = Field(description="Daily playing hours' start; null: none")
+    playing_end: time | None
+    playing_zone: str = Field(description="The playing hours' time zone (IANA)")
     max_game_days: int
     starts_at: datetime | None
 
@@ -86,30 +93,9 @@ class RoundOut(Schema):
     tables: list[TableOut]
 
 
-def _ref(person: Person) -> PlayerRef:
-    return PlayerRef(id=person.id, name=person.display_name, is_bot=person.is_bot)
-
-
 def _out(h: values.TournamentHeader) -> TournamentOut:
-    return TournamentOut(
-        id=h.id,
-        name=h.name,
-        kind=h.kind,
-        status=h.status,
-        table_size=h.table_size,
-        min_table_size=h.min_table_size,
-        rounds=h.rounds,
-        current_round=h.current_round,
-        players=h.players,
-        max_players=h.max_players,
-        points_by_rank=list(h.points_by_rank),
-        bye_points=h.bye_points,
-        is_rated=h.is_rated,
-        bots_fill_seats=h.bots_fill_seats,
-        days_per_move=h.days_per_move,
-        max_game_days=h.max_game_days,
-        starts_at=h.starts_at,
-    )
+    # the schema reads the frozen header's attributes of the same names (pydantic)
+    return TournamentOut.model_validate(h, from_attributes=True)
 
 
 def _detail(request: HttpRequest, tournament_id: int) -> values.TournamentDetail:
@@ -154,7 +140,7 @@ def tournament_standings(request: HttpRequest, tournament_id: TournamentId) -> l
     return [
         StandingOut(
             rank=line.rank,
-            player=_ref(line.person),
+            player=person_ref(line.person),
             points=line.points,
             buchholz=line.buchholz,
             game_points=line.game_points,
@@ -184,7 +170,7 @@ def tournament_rounds(request: HttpRequest, tournament_id: TournamentId) -> list
                     game_id=t.game_id,
                     finished=t.finished,
                     seats=[
-                        SeatingOut(player=_ref(s.person), place=s.place, points=s.points)
+                        SeatingOut(player=person_ref(s.person), place=s.place, points=s.points)
                         for s in t.seats
                     ],
                 )

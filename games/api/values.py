@@ -25,6 +25,7 @@ from games.api.schemas import (
 )
 from games.models import Game, Move, Profile
 from games.play import ratings
+from games.selectors.people import Person
 from games.selectors.visibility import games_visible_to
 from games.text.seats import display_name
 
@@ -45,6 +46,11 @@ def player_ref(user: Any) -> PlayerRef:
     except Profile.DoesNotExist:
         is_bot = False
     return PlayerRef(id=user.pk, name=display_name(user), is_bot=is_bot)
+
+
+def person_ref(person: Person) -> PlayerRef:
+    """Return a ``Person`` (a frozen value of the pages, issue 27) as lists name them."""
+    return PlayerRef(id=person.id, name=person.display_name, is_bot=person.is_bot)
 
 
 def seat_outs(game: Game) -> list[SeatOut]:

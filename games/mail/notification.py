@@ -33,6 +33,7 @@ from games.selectors.games import seat_for, seat_infos, seats_prefetch
 from games.selectors.moves import last_move_time, moves_since_seat, seat_moved_since, timeout_moves
 from games.text import headlines
 from games.text.decisions import decision_words
+from games.text.events import event_name
 from games.text.gamelog import log_entries
 from games.text.seats import display_name
 from games.text.words import color_word, list_text
@@ -218,7 +219,7 @@ def notification_send(row: Notification, delivery: OutboxSend | None = None) -> 
     (``sending.email_send``). Raises whatever the mail backend raises (the task classifies it).
     """
     user = row.user
-    if row.tournament_id is not None:
+    if row.tournament_id is not None or row.league_id is not None:
         return _event_send(row, delivery)
     if row.game is None:
         return _account_send(row, delivery)
@@ -287,9 +288,27 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
     number (a round), the recipient's own place and move in their division (a season's
     end, from their ``LeagueMember`` row) and when the next season starts.
     """
+    if row.league is not None:  # an invitation to a group's league
+        league = row.league
+        inviter = display_name(league.creator)
+        invitation: dict[str, Any] = {
+            "event_name": league.name,
+            "inviter_name": inviter,
+            "game_url": absolute(reverse("games:league", args=[league.pk])),
+        }
+        subject = _("%(host)s invites you to the league %(event)s") % {
+            "host": inviter,
+            "event": league.name,
+        }
+        return subject, invitation
     tournament = row.tournament
     assert tournament is not None  # the caller sends only a row of an event here
-    event = tournament.name
+    numbers = (
+        LeagueDivision.objects.filter(tournament=tournament)
+        .values_list("season__number", "number")
+        .first()
+    )
+    event = event_name(tournament.name, *(numbers or (None, None)))
     context: dict[str, Any] = {
         "event_name": event,
         "round_number": row.ply,
@@ -310,6 +329,14 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
         return subject, context
     if row.kind == NotificationKind.TOURNAMENT_BYE:
         subject = _("Round %(n)s of %(event)s: you have a bye") % {"n": row.ply, "event": event}
+        return subject, context
+    if row.kind == NotificationKind.TOURNAMENT_INVITE:
+        inviter = display_name(tournament.creator)
+        context["inviter_name"] = inviter
+        subject = _("%(host)s invites you to the tournament %(event)s") % {
+            "host": inviter,
+            "event": event,
+        }
         return subject, context
     if row.kind == NotificationKind.SEASON_OVER:
         division = LeagueDivision.objects.select_related("season__league").get(

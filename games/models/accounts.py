@@ -138,6 +138,8 @@ class NotificationKind(models.TextChoices):
     TOURNAMENT_BYE = "tournament_bye", _("tournament bye")
     TOURNAMENT_OVER = "tournament_over", _("tournament over")
     SEASON_OVER = "season_over", _("league season over")
+    TOURNAMENT_INVITE = "tournament_invite", _("invitation to a tournament")
+    LEAGUE_INVITE = "league_invite", _("invitation to a league")
 
 
 # The kinds that tell a player a game waits on them: delayed and batched by default, moot
@@ -212,6 +214,14 @@ class Notification(models.Model):
         null=True,
         blank=True,
     )
+    # The league an invitation to a league is about (issue 30; ``ply`` 0).
+    league = models.ForeignKey(
+        "games.League",
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        null=True,
+        blank=True,
+    )
     ply = models.PositiveIntegerField()
     kind = models.CharField(max_length=20, choices=NotificationKind.choices)
     delivery = models.CharField(max_length=10, choices=Delivery.choices, default=Delivery.IMMEDIATE)
@@ -234,6 +244,11 @@ class Notification(models.Model):
                 fields=["user", "tournament", "ply", "kind"],
                 condition=models.Q(tournament__isnull=False),
                 name="notification_tournament_once",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "league", "ply", "kind"],
+                condition=models.Q(league__isnull=False),
+                name="notification_league_once",
             ),
         ]
         indexes = [

@@ -111,6 +111,12 @@ class Game(models.Model):
     bank_cap_days = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The most a seat's time bank may hold, in days."
     )
+    # An event's playing hours (issue 30): the clock runs only from ``playing_start`` to
+    # ``playing_end`` each day in ``playing_zone`` (``games.core.quiet.PlayingHours``);
+    # empty: always. Set by a tournament's games, read with the row (no query of its own).
+    playing_start = models.TimeField(null=True, blank=True)
+    playing_end = models.TimeField(null=True, blank=True)
+    playing_zone = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -38,6 +38,18 @@ class League(models.Model):
     opt_in_days = models.PositiveSmallIntegerField(default=7)
     days_per_move = models.PositiveSmallIntegerField(default=3)
     is_rated = models.BooleanField(default=True)
+    # an unrated league only: bots fill a bye's table and a short table's seats in its
+    # divisions, as in a tournament that allows them (``Tournament.bots_fill_seats``)
+    bots_fill_seats = models.BooleanField(default=False)
+    # open to all, or only to ``invited`` (and the creator): a group's league
+    access = models.CharField(
+        max_length=6, choices=Tournament.Access.choices, default=Tournament.Access.OPEN
+    )
+    invited = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="league_invitations"
+    )
+    # the creator may close joining the season that opens next (and open it again)
+    registration_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -44,6 +44,8 @@ class Tournament(models.Model):
     class Access(models.TextChoices):
         OPEN = "open", _("open to all")
         LINK = "link", _("by link only")
+        # only the players the creator named (``invited``) and the creator may register
+        INVITE = "invite", _("by invitation only")
 
     name = models.CharField(max_length=TOURNAMENT_NAME_MAX)
     creator = models.ForeignKey(
@@ -53,6 +55,10 @@ class Tournament(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTRATION)
     access = models.CharField(max_length=6, choices=Access.choices, default=Access.OPEN)
     invite_token = models.CharField(max_length=32, unique=True, default=_new_tournament_token)
+    # an invitation-only event's invited players (each told through the outbox)
+    invited = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="tournament_invitations"
+    )
     table_size = models.PositiveSmallIntegerField(default=2)
     # when the count does not divide: the smallest table allowed (2..table_size)
     min_table_size = models.PositiveSmallIntegerField(default=2)
@@ -72,6 +78,16 @@ class Tournament(models.Model):
     # an unrated event only: bots take a bye's table and a short table's empty seats
     bots_fill_seats = models.BooleanField(default=False)
     days_per_move = models.PositiveSmallIntegerField(default=3)
+    # a time bank for every game instead of the days per move (``games.core.timecontrol``,
+    # issue 17's fields, read by ``time_control_of``): each seat starts with ``bank_days``
+    bank_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    bank_increment_hours = models.PositiveSmallIntegerField(default=0)
+    bank_cap_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    # daily playing hours (issue 30): its games' clocks run only inside them, each day, in
+    # ``playing_zone`` (``games.core.quiet.PlayingHours``); empty: always
+    playing_start = models.TimeField(null=True, blank=True)
+    playing_end = models.TimeField(null=True, blank=True)
+    playing_zone = models.CharField(max_length=64, blank=True)
     # the longest a game may run; then it is ended and ranked as it stands (engine scoring)
     max_game_days = models.PositiveSmallIntegerField(default=30)
     current_round = models.PositiveSmallIntegerField(default=0)

@@ -76,6 +76,7 @@ def notification_create(
     is_bot: bool | None = None,
     preference: tuple[str, int] | None = None,
     tournament_id: int | None = None,
+    league_id: int | None = None,
 ) -> Notification | None:
     """Write the outbox row owed to ``user_id`` (per their preference for ``kind``).
 
@@ -93,7 +94,8 @@ def notification_create(
     bot turn. ``is_bot`` is whether ``user_id`` is a bot account, when the caller read it
     already (``seat_is_bot``); None reads it. ``preference`` likewise stands for
     ``preference_get(user_id, kind)`` (``seat_preference``). ``tournament_id``: the event a
-    tournament's or league's notice is about (unique with user, ply and kind).
+    tournament's or league's notice is about (unique with user, ply and kind);
+    ``league_id`` likewise the league an invitation to a league is about.
     """
     if user_is_bot(user_id) if is_bot is None else is_bot:
         return None  # a bot has no address and reads no email (issue 15)
@@ -113,6 +115,7 @@ def notification_create(
         "user_id": user_id,
         "game": game,
         "tournament_id": tournament_id,
+        "league_id": league_id,
         "ply": ply,
         "kind": kind,
         "delivery": delivery,

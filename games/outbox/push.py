@@ -63,6 +63,14 @@ def push_payload(rows: Sequence[Notification], *, language: str) -> dict[str, st
                 "url": f"{settings.SITE_URL}{page}",
                 "tag": f"tournament-{last.tournament_id}",
             }
+        if last.game_id is None and last.league_id is not None:
+            page = reverse("games:league", args=[last.league_id])
+            return {  # an invitation to a league: the league's page
+                "title": push_title(None),
+                "body": push_body(last.kind),
+                "url": f"{settings.SITE_URL}{page}",
+                "tag": f"league-{last.league_id}",
+            }
         if last.game_id is None:
             return {
                 "title": push_title(None),

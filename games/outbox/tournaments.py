@@ -18,6 +18,25 @@ from games.models import Game, Notification, NotificationKind
 from games.outbox.notifications import notification_create
 
 
+def _rows(
+    user_ids: Iterable[int],
+    *,
+    kind: str,
+    ply: int,
+    tournament_id: int,
+    game: Game | None = None,
+) -> list[Notification]:
+    """Write one ``kind`` row for each of ``user_ids``; return those written (not skipped)."""
+    rows = []
+    for user_id in user_ids:
+        row = notification_create(
+            user_id=user_id, game=game, ply=ply, kind=kind, tournament_id=tournament_id
+        )
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
 def notify_round_started(
     *, tournament_id: int, number: int, games: dict[int, list[int]], byes: Iterable[int]
 ) -> list[Notification]:
@@ -31,39 +50,43 @@ def notify_round_started(
         Notification.objects.filter(
             game=game, kind=NotificationKind.GAME_STARTED, status=Notification.Status.PENDING
         ).update(status=Notification.Status.SKIPPED)
-        for user_id in games[game.pk]:
-            row = notification_create(
-                user_id=user_id,
-                game=game,
-                ply=number,
-                kind=NotificationKind.TOURNAMENT_ROUND,
-                tournament_id=tournament_id,
-            )
-            if row is not None:
-                rows.append(row)
-    for user_id in byes:
-        row = notification_create(
-            user_id=user_id,
-            game=None,
+        rows += _rows(
+            games[game.pk],
+            kind=NotificationKind.TOURNAMENT_ROUND,
             ply=number,
-            kind=NotificationKind.TOURNAMENT_BYE,
             tournament_id=tournament_id,
+            game=game,
         )
-        if row is not None:
-            rows.append(row)
+    rows += _rows(
+        byes, kind=NotificationKind.TOURNAMENT_BYE, ply=number, tournament_id=tournament_id
+    )
     return rows
 
 
 def notify_tournament_over(*, tournament_id: int, user_ids: Iterable[int]) -> list[Notification]:
     """Tell every player of the tournament (withdrawn ones too) that it is over."""
+    return _rows(
+        user_ids, kind=NotificationKind.TOURNAMENT_OVER, ply=0, tournament_id=tournament_id
+    )
+
+
+def notify_invited(*, tournament_id: int, user_ids: Iterable[int]) -> list[Notification]:
+    """Tell each invited player of an invitation-only tournament that they may register."""
+    return _rows(
+        user_ids, kind=NotificationKind.TOURNAMENT_INVITE, ply=0, tournament_id=tournament_id
+    )
+
+
+def notify_league_invited(*, league_id: int, user_ids: Iterable[int]) -> list[Notification]:
+    """Tell each player invited to a group's league that they may join its seasons."""
     rows = []
     for user_id in user_ids:
         row = notification_create(
             user_id=user_id,
             game=None,
             ply=0,
-            kind=NotificationKind.TOURNAMENT_OVER,
-            tournament_id=tournament_id,
+            kind=NotificationKind.LEAGUE_INVITE,
+            league_id=league_id,
         )
         if row is not None:
             rows.append(row)
@@ -77,13 +100,7 @@ def notify_season_over(*, season: int, members: dict[int, int]) -> list[Notifica
     """
     rows = []
     for user_id, tournament_id in members.items():
-        row = notification_create(
-            user_id=user_id,
-            game=None,
-            ply=season,
-            kind=NotificationKind.SEASON_OVER,
-            tournament_id=tournament_id,
+        rows += _rows(
+            [user_id], kind=NotificationKind.SEASON_OVER, ply=season, tournament_id=tournament_id
         )
-        if row is not None:
-            rows.append(row)
     return rows

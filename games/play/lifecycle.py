@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 import engine
 from games.accounts.bots import BOT_TIERS, bot_account
 from games.core.errors import GameNotActive, JoinRefused, NotAPlayer
+from games.core.quiet import PlayingHours
 from games.core.states import state_to_db
 from games.core.timecontrol import time_control
 from games.models import Game, NotificationKind, Seat
@@ -42,6 +43,7 @@ def game_create(
     bank_days: int | None = None,
     bank_increment_hours: int = 0,
     bank_cap_days: int | None = None,
+    playing_hours: PlayingHours | None = None,
 ) -> Game:
     """Create an open game of ``num_players`` (2–4) seats and seat its creator.
 
@@ -57,6 +59,7 @@ def game_create(
     seats are then all taken starts at once. Raises ``JoinRefused`` for a player count
     outside 2–4, a rated game without a limit, an unknown tier or more bots than other seats.
     ``chat_spectators`` False keeps the players' chat from spectators (issue 18).
+    ``playing_hours`` (an event's, issue 30): the clock runs only inside them each day.
     """
     creator_id = user_id_of(creator)
     if not 2 <= num_players <= 4:
@@ -95,6 +98,9 @@ def game_create(
             chat_spectators=chat_spectators,
             quiet_hours_allowed=quiet_hours_allowed,
             **control.fields(),  # one time control, stored as its fields (games.core.timecontrol)
+            playing_start=playing_hours.start if playing_hours else None,
+            playing_end=playing_hours.end if playing_hours else None,
+            playing_zone=playing_hours.zone if playing_hours else "",
         )
         Seat.objects.create(game=game, user_id=creator_id)
         for tier in bots:

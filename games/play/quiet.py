@@ -2,6 +2,12 @@
 
 Kept apart from ``games.play.deadlines`` (one call there), so another way of counting time
 (a time bank) only has to pass its deadline through ``quiet_shift``.
+
+An event's playing hours (issue 30: ``Game.playing_start``/``playing_end`` in
+``playing_zone``) stop the clock outside them, for every seat, bots included; with the
+player's own quiet hours the clock stands still while either holds. When the two together
+would leave it less than 2 hours to run in the next two days, the player's quiet hours
+give way (the event's hours are the rule every player of it agreed to).
 """
 
 from __future__ import annotations
@@ -11,7 +17,14 @@ from datetime import datetime, timedelta
 from django.core.exceptions import ObjectDoesNotExist
 from django.utils import timezone
 
-from games.core.quiet import QuietHours, clock_end, running_time
+from games.core.quiet import (
+    PlayingHours,
+    Quiet,
+    QuietHours,
+    clock_end,
+    quiet_union,
+    running_time,
+)
 from games.models import Game, Seat
 from games.selectors.people import quiet_hours_of
 
@@ -44,8 +57,30 @@ def quiet_running(game: Game, seat: Seat, start: datetime, deadline: datetime) -
     return running_time(start, deadline, _quiet_of(game, seat))
 
 
-def _quiet_of(game: Game, seat: Seat | None) -> QuietHours | None:
+def playing_hours_of(game: Game) -> PlayingHours | None:
+    """Return ``game``'s playing hours (an event's, issue 30), or None: the clock always runs."""
+    if game.playing_start is None or game.playing_end is None:
+        return None
+    if game.playing_start == game.playing_end:
+        return None
+    return PlayingHours(game.playing_start, game.playing_end, game.playing_zone or "UTC")
+
+
+def _quiet_of(game: Game, seat: Seat | None) -> Quiet | None:
     """Return the quiet hours that stop ``seat``'s clock in ``game``, or None."""
+    playing = playing_hours_of(game)
+    event = playing.quiet() if playing is not None else None
+    own = _own_quiet(game, seat)
+    if event is None or own is None:
+        return event or own
+    both = quiet_union(event, own)
+    now = timezone.now()
+    if running_time(now, now + timedelta(days=2), both) < timedelta(hours=2):
+        return event  # the player's quiet hours would leave the clock no time to run
+    return both
+
+
+def _own_quiet(game: Game, seat: Seat | None) -> QuietHours | None:
     if not game.quiet_hours_allowed or seat is None or seat.is_bot:
         return None
     try:

@@ -26,6 +26,8 @@ PUSH_WORDS: dict[str, Promise] = {
     "tournament_round": gettext_lazy("A new tournament round: your game has started."),
     "tournament_bye": gettext_lazy("You have a bye this tournament round."),
     "tournament_over": gettext_lazy("The tournament is over: see the final standings."),
+    "tournament_invite": gettext_lazy("You are invited to a tournament."),
+    "league_invite": gettext_lazy("You are invited to a league."),
     "season_over": gettext_lazy("The league season is over: see where you go next."),
 }
 

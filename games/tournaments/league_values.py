@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from games.models import League, LeagueMember, LeagueSeason, TournamentPlayer
+from django.db.models import Count, F, Max, Q
+
+from games.models import League, LeagueMember, LeagueSeason, Tournament, TournamentPlayer
 from games.selectors.people import Person, person_of
 from games.tournaments import rounds
 
@@ -29,6 +31,10 @@ class LeagueHeader:
     opt_in_days: int
     days_per_move: int
     is_rated: bool
+    bots_fill_seats: bool
+    access: str
+    access_label: str
+    registration_open: bool
     season: int
     season_status: str
     season_status_label: str
@@ -91,14 +97,27 @@ class LeagueDetail:
     season: Season | None
     seasons: tuple[int, ...]
     opted_in: bool
+    # the viewer created the league: its creator's page (``/leagues/<id>/manage``)
+    can_manage: bool = False
+    # whether the viewer may join (a group's league: its invited players and creator)
+    may_join: bool = True
+    # a group's league's invited players, for its creator only
+    invited: tuple[Person, ...] = ()
+    invited_usernames: tuple[str, ...] = ()
 
 
-def _newest(league: League) -> LeagueSeason:
-    return league.seasons.order_by("-number").first()  # type: ignore[return-value]
+def visible(user: Any) -> Q:
+    """Match the leagues ``user`` may see: open ones, and a group's league they created,
+    were invited to or played in."""
+    seen = Q(access=Tournament.Access.OPEN)
+    if user is not None and user.is_authenticated:
+        seen |= Q(creator_id=user.pk) | Q(invited=user.pk) | Q(seasons__members__user_id=user.pk)
+    return seen
 
 
-def header_of(league: League, season: LeagueSeason) -> LeagueHeader:
-    """Return the header of ``league`` with its newest ``season``."""
+def header_of(league: League, season: LeagueSeason, members: int | None = None) -> LeagueHeader:
+    """Return the header of ``league`` with its newest ``season`` (``members`` who joined
+    it, counted here when not given)."""
     return LeagueHeader(
         id=league.pk,
         name=league.name,
@@ -109,18 +128,41 @@ def header_of(league: League, season: LeagueSeason) -> LeagueHeader:
         opt_in_days=league.opt_in_days,
         days_per_move=league.days_per_move,
         is_rated=league.is_rated,
+        bots_fill_seats=league.bots_fill_seats,
+        access=league.access,
+        access_label=str(league.get_access_display()),
+        registration_open=league.registration_open,
         season=season.number,
         season_status=season.status,
         season_status_label=str(season.get_status_display()),
         season_starts_at=season.starts_at,
-        members=season.members.count(),
+        members=season.members.count() if members is None else members,
     )
 
 
-def leagues_list(*, limit: int = 100) -> list[LeagueHeader]:
-    """Return the leagues, newest first, each with its newest season."""
-    found = League.objects.order_by("-created_at", "-pk")[:limit]
-    return [header_of(league, _newest(league)) for league in found]
+def leagues_list(user: Any = None, *, limit: int = 100) -> list[LeagueHeader]:
+    """Return the leagues ``user`` may see, newest first, each with its newest season.
+
+    Two queries whatever the number of leagues: the leagues, then their newest seasons
+    with the number who joined each (``Count``).
+    """
+    found = list(
+        League.objects.filter(visible(user)).distinct().order_by("-created_at", "-pk")[:limit]
+    )
+    newest = (
+        LeagueSeason.objects.filter(league__in=found)
+        .annotate(
+            joined=Count("members", distinct=True),
+            last=Max("league__seasons__number"),
+        )
+        .filter(number=F("last"))
+    )
+    by_league = {s.league_id: s for s in newest}
+    return [
+        header_of(league, by_league[league.pk], by_league[league.pk].joined)
+        for league in found
+        if league.pk in by_league
+    ]
 
 
 def _season_of(season: LeagueSeason) -> Season:
@@ -180,7 +222,7 @@ def league_detail(
     league_id: int, user: Any, season_number: int | None = None
 ) -> LeagueDetail | None:
     """Return the page's values, or None when there is no such league (or season)."""
-    league = League.objects.filter(pk=league_id).first()
+    league = League.objects.filter(visible(user), pk=league_id).distinct().first()
     if league is None:
         return None
     seasons = list(league.seasons.order_by("number"))
@@ -193,6 +235,11 @@ def league_detail(
     else:
         shown = played[-1] if played else None
     me = user.pk if user.is_authenticated else None
+    invited = (
+        list(league.invited.select_related("profile").order_by("username"))
+        if me == league.creator_id
+        else []
+    )
     return LeagueDetail(
         header=header_of(league, seasons[-1]),
         open_season=_season_of(opened) if opened else None,
@@ -201,4 +248,10 @@ def league_detail(
         opted_in=me is not None
         and opened is not None
         and opened.members.filter(user_id=me).exists(),
+        can_manage=me == league.creator_id,
+        may_join=league.access == Tournament.Access.OPEN
+        or me == league.creator_id
+        or (me is not None and league.invited.filter(pk=me).exists()),
+        invited=tuple(person_of(u) for u in invited),
+        invited_usernames=tuple(u.username for u in invited),
     )

@@ -41,7 +41,7 @@ from games.models import (
 from games.outbox import tournaments as outbox_tournaments
 from games.play.access import UserLike, user_id_of
 from games.play.ratings import display_rating
-from games.tournaments import divisions, pairing, rounds
+from games.tournaments import divisions, pairing, rounds, services
 
 MAX_GAME_DAYS = 90  # the tournaments' own bound on a game's duration
 
@@ -66,7 +66,9 @@ class LeagueSettings:
 
     ``division_size`` 4–8 (what a division aims at); ``promote`` 1–2 players up and down
     per division; ``season_weeks`` 1–26; ``opt_in_days`` 1–30 (between two seasons);
-    ``days_per_move`` 1–30; ``first_season_at`` in the future (None: in ``opt_in_days``).
+    ``days_per_move`` 1–30; ``first_season_at`` in the future (None: in ``opt_in_days``);
+    ``bots_fill_seats`` only when not ``is_rated``; ``access`` "open" or "invite", with
+    ``invited`` (usernames of players) only, and always, for "invite".
     """
 
     name: str
@@ -78,6 +80,11 @@ class LeagueSettings:
     days_per_move: int = 3
     is_rated: bool = True
     first_season_at: datetime | None = None
+    # an unrated league only: bots fill a bye's table and a short table's seats
+    bots_fill_seats: bool = False
+    # "open", or "invite": a group's league, only ``invited`` (usernames) and the creator
+    access: str = Tournament.Access.OPEN
+    invited: tuple[str, ...] = ()
 
 
 def _check(s: LeagueSettings) -> None:
@@ -105,16 +112,34 @@ def _check(s: LeagueSettings) -> None:
         raise LeagueRefused(_("Each move may take 1 to 30 days."))
     if s.first_season_at is not None and s.first_season_at <= timezone.now():
         raise LeagueRefused(_("The first season must start in the future."))
+    if s.bots_fill_seats and s.is_rated:
+        raise LeagueRefused(_("Bots may fill seats only in an unrated league."))
+    if s.access not in (Tournament.Access.OPEN, Tournament.Access.INVITE):
+        raise LeagueRefused(_("A league is open to all or to its invited players only."))
+    if s.access == Tournament.Access.INVITE and not s.invited:
+        raise LeagueRefused(_("Name at least one player to invite."))
+    if s.invited and s.access != Tournament.Access.INVITE:
+        raise LeagueRefused(_("Only a league for invited players has invited players."))
+
+
+def _invited(usernames: tuple[str, ...]) -> list[int]:
+    try:
+        return services.invited_users(usernames)
+    except services.TournamentRefused as exc:
+        raise LeagueRefused(str(exc)) from None
 
 
 def league_create(*, creator: UserLike, settings: LeagueSettings) -> League:
     """Create a league and open its first season for players to opt in.
 
-    Raises ``NotAPlayer`` (anonymous) or ``LeagueRefused`` (a setting out of range: the
-    message names it); nothing is saved then.
+    A group's league (``access`` "invite") stores its invited players and writes each a
+    ``league_invite`` notice through the outbox. Raises ``NotAPlayer`` (anonymous) or
+    ``LeagueRefused`` (a setting out of range, an unknown username: the message names
+    it); nothing is saved then.
     """
     creator_id = user_id_of(creator)
     _check(settings)
+    invited = _invited(settings.invited)
     with transaction.atomic():
         league = League.objects.create(
             name=settings.name.strip(),
@@ -126,7 +151,12 @@ def league_create(*, creator: UserLike, settings: LeagueSettings) -> League:
             opt_in_days=settings.opt_in_days,
             days_per_move=settings.days_per_move,
             is_rated=settings.is_rated,
+            bots_fill_seats=settings.bots_fill_seats,
+            access=settings.access,
         )
+        if invited:
+            league.invited.set(invited)
+            outbox_tournaments.notify_league_invited(league_id=league.pk, user_ids=invited)
         starts = settings.first_season_at or timezone.now() + timedelta(days=settings.opt_in_days)
         LeagueSeason.objects.create(league=league, number=1, starts_at=starts)
     return league
@@ -150,12 +180,22 @@ def _open_season(league_id: int) -> LeagueSeason:
 def league_opt_in(*, league_id: int, user: UserLike) -> LeagueSeason:
     """Put ``user`` in the league's season that opens next; return that season.
 
-    Raises ``NotAPlayer``, ``LeagueNotFound`` or ``LeagueRefused`` (no season open, or
+    Raises ``NotAPlayer``, ``LeagueNotFound`` or ``LeagueRefused`` (no season open,
+    joining closed by the creator, a group's league the user is not invited to, or
     already in).
     """
     user_id = user_id_of(user)
     with transaction.atomic():
         season = _open_season(league_id)
+        league = League.objects.get(pk=league_id)
+        if (
+            league.access == Tournament.Access.INVITE
+            and user_id != league.creator_id
+            and not league.invited.filter(pk=user_id).exists()
+        ):
+            raise LeagueRefused(_("This league is for its invited players only."))
+        if not league.registration_open:
+            raise LeagueRefused(_("The league's creator has closed joining for now."))
         if season.members.filter(user_id=user_id).exists():
             raise LeagueRefused(_("You have already joined this season."))
         LeagueMember.objects.create(season=season, user_id=user_id)
@@ -261,19 +301,17 @@ def _division_create(league: League, season: LeagueSeason, number: int, size: in
     smallest = 2 if league.table_size <= 3 else 3
     round_count = pairing.round_robin_rounds(size, league.table_size, smallest)
     game_days = max(3, min(MAX_GAME_DAYS, league.season_weeks * 7 // round_count))
-    name = _("%(league)s · season %(season)s · division %(division)s") % {
-        "league": league.name,
-        "season": season.number,
-        "division": number,
-    }
     return Tournament.objects.create(
-        name=name[:TOURNAMENT_NAME_MAX],
+        # the league's name: "season 2 · division 1" is said when shown, in the reader's
+        # language (``games.text.events.event_name``), from the ``LeagueDivision`` row
+        name=league.name,
         creator_id=league.creator_id,
         kind=Tournament.Kind.ROUND_ROBIN,
         table_size=league.table_size,
         min_table_size=smallest,
         max_players=size,
         is_rated=league.is_rated,
+        bots_fill_seats=league.bots_fill_seats and not league.is_rated,
         days_per_move=league.days_per_move,
         max_game_days=game_days,
     )
@@ -347,3 +385,133 @@ def leagues_sweep() -> dict[str, int]:
     for season_id in running.values_list("pk", flat=True):
         counts["seasons_ended"] += season_end_due(season_id=season_id) == "ended"
     return counts
+
+
+# --- The creator's page (issue 30): joining open or closed, removing a player, the next
+# season's settings. Each locks the league's row and checks its creator.
+
+
+@dataclass(frozen=True)
+class NextSeasonSettings:
+    """What a league's creator may change for the seasons that have not started.
+
+    The ranges of ``LeagueSettings``; ``invited`` (a group's league) is the whole list:
+    players added are told, players left out may no longer join.
+    """
+
+    division_size: int
+    promote: int
+    season_weeks: int
+    opt_in_days: int
+    days_per_move: int
+    bots_fill_seats: bool = False
+    invited: tuple[str, ...] = ()
+
+
+def _creators_league(league_id: int, user_id: int) -> League:
+    league = League.objects.select_for_update().filter(pk=league_id).first()
+    if league is None:
+        raise LeagueNotFound()
+    if league.creator_id != user_id:
+        raise LeagueRefused(_("Only the league's creator can do this."))
+    return league
+
+
+def league_registration_set(*, league_id: int, user: UserLike, is_open: bool) -> League:
+    """Open or close joining the season that opens next (the league's creator only).
+
+    Raises ``NotAPlayer``, ``LeagueNotFound`` or ``LeagueRefused`` (not the creator).
+    Players already in stay in.
+    """
+    user_id = user_id_of(user)
+    with transaction.atomic():
+        league = _creators_league(league_id, user_id)
+        league.registration_open = is_open
+        league.save(update_fields=["registration_open"])
+    return league
+
+
+def league_update(*, league_id: int, user: UserLike, settings: NextSeasonSettings) -> League:
+    """Change the settings of the seasons not yet started (the league's creator only).
+
+    A running season keeps its divisions and games; the season open to join and every
+    later one are placed and played by the new settings. Newly invited players of a
+    group's league get a ``league_invite`` notice. Raises ``LeagueRefused`` (not the
+    creator, or a setting out of range: nothing changes) or ``LeagueNotFound``.
+    """
+    user_id = user_id_of(user)
+    with transaction.atomic():
+        league = _creators_league(league_id, user_id)
+        _check(
+            LeagueSettings(
+                name=league.name,
+                table_size=league.table_size,
+                is_rated=league.is_rated,
+                access=league.access,
+                division_size=settings.division_size,
+                promote=settings.promote,
+                season_weeks=settings.season_weeks,
+                opt_in_days=settings.opt_in_days,
+                days_per_move=settings.days_per_move,
+                bots_fill_seats=settings.bots_fill_seats,
+                invited=settings.invited,
+            )
+        )
+        invited = _invited(settings.invited)
+        for field in ("division_size", "promote", "season_weeks", "opt_in_days", "days_per_move"):
+            setattr(league, field, getattr(settings, field))
+        league.bots_fill_seats = settings.bots_fill_seats
+        league.save()
+        if league.access == Tournament.Access.INVITE:
+            before = set(league.invited.values_list("pk", flat=True))
+            league.invited.set(invited)
+            added = [pk for pk in invited if pk not in before]
+            outbox_tournaments.notify_league_invited(league_id=league.pk, user_ids=added)
+    return league
+
+
+def league_member_remove(*, league_id: int, user: UserLike, username: str) -> str:
+    """Take the player ``username`` out of the league (the league's creator only).
+
+    From the season open to join, they are taken out of it (``"removed"``); from a running
+    season, they are withdrawn from their division (their games resigned, their results
+    kept: ``"withdrawn"``). Raises ``LeagueRefused`` (not the creator, or no such player
+    in the league now) or ``LeagueNotFound``.
+    """
+    user_id = user_id_of(user)
+    with transaction.atomic():
+        league = _creators_league(league_id, user_id)
+        member = (
+            LeagueMember.objects.filter(
+                season__league=league,
+                user__username__iexact=username.strip(),
+                season__status__in=[LeagueSeason.Status.OPT_IN, LeagueSeason.Status.RUNNING],
+            )
+            .select_related("season")
+            .order_by("-season__number")
+            .first()
+        )
+        if member is None:
+            raise LeagueRefused(
+                _("%(name)s is not playing in this league now.") % {"name": username.strip()}
+            )
+        if member.season.status == LeagueSeason.Status.OPT_IN:
+            member.delete()
+            return "removed"
+        division = member.season.divisions.filter(number=member.division or 0).first()
+        player = (
+            TournamentPlayer.objects.filter(
+                tournament_id=division.tournament_id if division else 0,
+                user_id=member.user_id,
+                withdrawn_at__isnull=True,
+            )
+            .select_related("user")
+            .first()
+        )
+        if division is None or player is None:
+            raise LeagueRefused(_("%(name)s has already left.") % {"name": username.strip()})
+        tournament = rounds.locked_tournament(division.tournament_id)
+        if tournament.status != Tournament.Status.RUNNING:
+            raise LeagueRefused(_("%(name)s has already left.") % {"name": username.strip()})
+        rounds.player_withdraw(tournament=tournament, player=player)
+    return "withdrawn"

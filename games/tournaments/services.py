@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, time, timedelta
+from zoneinfo import available_timezones
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -26,6 +29,7 @@ from games.models import (
     Tournament,
     TournamentPlayer,
 )
+from games.outbox import tournaments as tournaments_outbox
 from games.play.access import UserLike, user_id_of
 from games.play.ratings import display_rating
 from games.tournaments import pairing, rounds
@@ -52,7 +56,12 @@ class TournamentSettings:
     ``points_by_rank``: tournament points by place for a table of each size (best first,
     non-increasing, 0–100); ``bots_fill_seats`` only when not ``is_rated``;
     ``days_per_move`` 1–30; ``max_game_days`` 3–90; ratings on the displayed scale
-    (``ratings.display_rating``); ``start_when_full`` 2..``max_players``.
+    (``ratings.display_rating``); ``start_when_full`` 2..``max_players``; ``invited``
+    (usernames, 1..``max_players``) only, and always, with ``access`` "invite";
+    ``bank_days`` (None: days per move) 1–30 with ``bank_increment_hours`` 0–72 and
+    ``bank_cap_days`` (None: the start) from the start to 60 (``check_time_bank``);
+    ``playing_start``/``playing_end`` both or neither, at least 2 hours apart (over
+    midnight when the start is later), in an IANA ``playing_zone`` (``check_playing_hours``).
     """
 
     name: str
@@ -71,8 +80,18 @@ class TournamentSettings:
     is_rated: bool = True
     bots_fill_seats: bool = False
     days_per_move: int = 3
+    # a time bank instead of the days per move (every game's control, issue 17's TimeBank)
+    bank_days: int | None = None
+    bank_increment_hours: int = 0
+    bank_cap_days: int | None = None
+    # daily playing hours in ``playing_zone`` (both None: the clocks always run)
+    playing_start: time | None = None
+    playing_end: time | None = None
+    playing_zone: str = "UTC"
     max_game_days: int = 30
     access: str = Tournament.Access.OPEN
+    # usernames of the players an invitation-only event invites (``access`` "invite")
+    invited: tuple[str, ...] = ()
 
 
 def _check(s: TournamentSettings) -> None:  # noqa: C901 - one clear message per field
@@ -120,8 +139,18 @@ def _check(s: TournamentSettings) -> None:  # noqa: C901 - one clear message per
         raise TournamentRefused(_("A bye scores 0 to 100 points."))
     if not 1 <= s.days_per_move <= 30:
         raise TournamentRefused(_("Each move may take 1 to 30 days."))
+    check_time_bank(s.bank_days, s.bank_increment_hours, s.bank_cap_days)
+    check_playing_hours(s.playing_start, s.playing_end, s.playing_zone)
     if not 3 <= s.max_game_days <= 90:
         raise TournamentRefused(_("A game may last 3 to 90 days at most."))
+    if s.access == Tournament.Access.INVITE and not s.invited:
+        raise TournamentRefused(_("Name at least one player to invite."))
+    if s.invited and s.access != Tournament.Access.INVITE:
+        raise TournamentRefused(_("Only an invitation-only tournament has invited players."))
+    if len(set(s.invited)) > s.max_players:
+        raise TournamentRefused(
+            _("Invite %(n)s players at most (the most who may register).") % {"n": s.max_players}
+        )
     if s.min_rating is not None and s.max_rating is not None and s.min_rating > s.max_rating:
         raise TournamentRefused(_("The lowest rating allowed is above the highest."))
     now = timezone.now()
@@ -131,15 +160,92 @@ def _check(s: TournamentSettings) -> None:  # noqa: C901 - one clear message per
         raise TournamentRefused(_("Registration must close in the future."))
 
 
+def check_time_bank(days: int | None, increment_hours: int, cap_days: int | None) -> None:
+    """Check an event's time bank (days; hours a turn; days at most); None days: no bank.
+
+    Raises ``TournamentRefused`` with the field's message. The bank itself is the games'
+    own control (``games.core.timecontrol.TimeBank``, issue 17).
+    """
+    if days is None:
+        if increment_hours or cap_days is not None:
+            raise TournamentRefused(_("Choose the time bank's start before its increment."))
+        return
+    if not 1 <= days <= 30:
+        raise TournamentRefused(_("A time bank starts with 1 to 30 days."))
+    if not 0 <= increment_hours <= 72:
+        raise TournamentRefused(_("A time bank gains 0 to 72 hours a turn."))
+    if cap_days is not None and not days <= cap_days <= 60:
+        raise TournamentRefused(_("The most a time bank holds is from its start to 60 days."))
+
+
+def check_playing_hours(start: time | None, end: time | None, zone: str) -> None:
+    """Check an event's daily playing hours: ``start``–``end`` local times in ``zone``.
+
+    Both None: none. Raises ``TournamentRefused`` for one without the other, fewer than 2
+    hours a day (``end`` before ``start`` runs over midnight), or an unknown time zone.
+    """
+    if start is None and end is None:
+        return
+    if start is None or end is None:
+        raise TournamentRefused(_("Give the playing hours a start and an end, or neither."))
+    if zone not in available_timezones():
+        raise TournamentRefused(_("Choose the playing hours' time zone from the list."))
+    day = datetime.combine(date(2000, 1, 1), start)
+    finish = datetime.combine(date(2000, 1, 1), end)
+    if finish <= day:
+        finish += timedelta(days=1)
+    if finish - day < timedelta(hours=2):
+        raise TournamentRefused(_("Playing hours last 2 hours a day at least."))
+
+
 def tournament_create(*, creator: UserLike, settings: TournamentSettings) -> Tournament:
     """Create a tournament open for registration; the creator is not registered by it.
 
+    An invitation-only event stores its invited players and writes each a
+    ``tournament_invite`` notice through the outbox (their preference, bots never).
     Raises ``NotAPlayer`` (anonymous) or ``TournamentRefused`` (a setting out of range:
     the message names it); nothing is saved then.
     """
     creator_id = user_id_of(creator)
     _check(settings)
+    invited = invited_users(settings.invited)
     points = {str(k): list(v) for k, v in (settings.points_by_rank or {}).items()}
+    with transaction.atomic():
+        tournament = _tournament_row(creator_id, settings, points)
+        if invited:
+            tournament.invited.set(invited)
+            tournaments_outbox.notify_invited(tournament_id=tournament.pk, user_ids=invited)
+    return tournament
+
+
+def invited_users(usernames: Sequence[str]) -> list[int]:
+    """Return the user ids of ``usernames`` (case-insensitive), in order, once each.
+
+    Raises ``TournamentRefused`` naming every username that is no player's (a bot
+    account is none: it cannot register).
+    """
+    wanted = list(dict.fromkeys(u.strip() for u in usernames if u.strip()))
+    if not wanted:
+        return []
+    query = Q()
+    for name in wanted:
+        query |= Q(username__iexact=name)
+    found = {
+        name.casefold(): pk
+        for pk, name in get_user_model()
+        .objects.filter(query, is_active=True)
+        .exclude(profile__is_bot=True)
+        .values_list("pk", "username")
+    }
+    unknown = [name for name in wanted if name.casefold() not in found]
+    if unknown:
+        raise TournamentRefused(_("No player is called %(names)s.") % {"names": ", ".join(unknown)})
+    return list(dict.fromkeys(found[name.casefold()] for name in wanted))
+
+
+def _tournament_row(
+    creator_id: int, settings: TournamentSettings, points: dict[str, list[int]]
+) -> Tournament:
     return Tournament.objects.create(
         name=settings.name.strip(),
         creator_id=creator_id,
@@ -159,6 +265,14 @@ def tournament_create(*, creator: UserLike, settings: TournamentSettings) -> Tou
         is_rated=settings.is_rated,
         bots_fill_seats=settings.bots_fill_seats,
         days_per_move=settings.days_per_move,
+        bank_days=settings.bank_days,
+        bank_increment_hours=settings.bank_increment_hours if settings.bank_days else 0,
+        bank_cap_days=(settings.bank_cap_days or settings.bank_days)
+        if settings.bank_days
+        else None,
+        playing_start=settings.playing_start,
+        playing_end=settings.playing_end,
+        playing_zone=settings.playing_zone if settings.playing_start is not None else "",
         max_game_days=settings.max_game_days,
     )
 
@@ -169,13 +283,22 @@ def tournament_register(
     """Register ``user``; start the tournament when ``start_when_full`` is reached.
 
     Raises ``NotAPlayer``, ``TournamentNotFound`` or ``TournamentRefused`` (closed, full,
-    already registered, rating out of range, wrong link).
+    already registered, rating out of range, wrong link, not invited to an
+    invitation-only event: its creator and its invited players only).
     """
     user_id = user_id_of(user)
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.access == Tournament.Access.LINK and invite_token != tournament.invite_token:
             raise TournamentRefused(_("This tournament is open only through its link."))
+        if (
+            tournament.access == Tournament.Access.INVITE
+            and user_id != tournament.creator_id
+            and not tournament.invited.filter(pk=user_id).exists()
+        ):
+            raise TournamentRefused(
+                _("This tournament is by invitation only, and you are not invited.")
+            )
         if tournament.status != Tournament.Status.REGISTRATION or (
             tournament.registration_closes_at is not None
             and tournament.registration_closes_at <= timezone.now()

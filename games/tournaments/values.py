@@ -8,12 +8,14 @@ names, the game's id and whether it is in progress.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any
 
 from django.db.models import Q
 
+from games.core.timecontrol import time_control_of
 from games.models import (
+    LeagueDivision,
     LeagueMember,
     Tournament,
     TournamentEntry,
@@ -21,6 +23,7 @@ from games.models import (
     TournamentTable,
 )
 from games.selectors.people import Person, person_of
+from games.text.events import event_name
 from games.tournaments import rounds
 
 
@@ -35,6 +38,7 @@ class TournamentHeader:
     status: str
     status_label: str
     access: str
+    access_label: str
     table_size: int
     min_table_size: int
     rounds: int
@@ -46,6 +50,15 @@ class TournamentHeader:
     is_rated: bool
     bots_fill_seats: bool
     days_per_move: int
+    # every game's control in words, in the active language ("3 days per move", a bank)
+    time_control: str
+    bank_days: int | None
+    bank_increment_hours: int
+    bank_cap_days: int | None
+    # daily playing hours ("HH:MM", the IANA zone), or None: the clocks always run
+    playing_start: time | None
+    playing_end: time | None
+    playing_zone: str
     max_game_days: int
     min_rating: int | None
     max_rating: int | None
@@ -105,6 +118,10 @@ class TournamentDetail:
     rounds: tuple[RoundLine, ...]
     registered: bool
     can_start: bool
+    # whether the viewer may press Register (an invitation-only event: the invited only)
+    may_register: bool = True
+    # the invited players of an invitation-only event, shown to its creator only
+    invited: tuple[Person, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -120,33 +137,47 @@ def tournament_of_game(game_id: int) -> TournamentLink | None:
     """Return the tournament whose table ``game_id`` is, or None (one query)."""
     row = (
         TournamentTable.objects.filter(game_id=game_id)
-        .values_list("round__tournament_id", "round__tournament__name", "round__number")
+        .values_list(
+            "round__tournament_id",
+            "round__tournament__name",
+            "round__number",
+            "round__tournament__league_division__season__number",
+            "round__tournament__league_division__number",
+        )
         .first()
     )
-    return None if row is None else TournamentLink(id=row[0], name=row[1], round=row[2])
+    if row is None:
+        return None
+    return TournamentLink(id=row[0], name=event_name(row[1], row[3], row[4]), round=row[2])
 
 
 def visible(user: Any, token: str | None = None) -> Q:
-    """Match the tournaments ``user`` may see: open ones, and link-only ones they are in."""
+    """Match the tournaments ``user`` may see: open ones, and link-only or invitation-only
+    ones they created, are in or (invitation-only, or link-only with its ``token``) were
+    invited to. A link does not open an invitation-only event's page to others."""
     seen = Q(access=Tournament.Access.OPEN)
     if token:
-        seen |= Q(invite_token=token)
+        seen |= Q(invite_token=token, access=Tournament.Access.LINK)
     if user.is_authenticated:
-        seen |= Q(creator_id=user.pk) | Q(players__user_id=user.pk)
+        seen |= Q(creator_id=user.pk) | Q(players__user_id=user.pk) | Q(invited=user.pk)
     return seen
 
 
-def header_of(t: Tournament, players: int) -> TournamentHeader:
-    """Return the header of row ``t`` with ``players`` registered."""
+def header_of(
+    t: Tournament, players: int, division: tuple[int, int] | None = None
+) -> TournamentHeader:
+    """Return the header of row ``t`` with ``players`` registered; ``division`` (season,
+    division) names a league's division in the active language."""
     points = rounds.points_for(t, t.table_size)
     return TournamentHeader(
         id=t.pk,
-        name=t.name,
+        name=event_name(t.name, *(division or (None, None))),
         kind=t.kind,
         kind_label=str(t.get_kind_display()),
         status=t.status,
         status_label=str(t.get_status_display()),
         access=t.access,
+        access_label=str(t.get_access_display()),
         table_size=t.table_size,
         min_table_size=t.min_table_size,
         rounds=t.rounds,
@@ -158,6 +189,13 @@ def header_of(t: Tournament, players: int) -> TournamentHeader:
         is_rated=t.is_rated,
         bots_fill_seats=t.bots_fill_seats,
         days_per_move=t.days_per_move,
+        time_control=time_control_of(t).words(),
+        bank_days=t.bank_days,
+        bank_increment_hours=t.bank_increment_hours,
+        bank_cap_days=t.bank_cap_days,
+        playing_start=t.playing_start,
+        playing_end=t.playing_end,
+        playing_zone=t.playing_zone,
         max_game_days=t.max_game_days,
         min_rating=t.min_rating,
         max_rating=t.max_rating,
@@ -244,12 +282,25 @@ def tournament_detail(
     )
     me = user.pk if user.is_authenticated else None
     registered = any(p.user_id == me and p.withdrawn_at is None for p in players.values())
+    invited: tuple[Person, ...] = ()
+    may_register = True
+    if t.access == Tournament.Access.INVITE:
+        may_register = me == t.creator_id or t.invited.filter(pk=me or 0).exists()
+        if me == t.creator_id:
+            invited = tuple(
+                person_of(u) for u in t.invited.select_related("profile").order_by("username")
+            )
+    division = (
+        LeagueDivision.objects.filter(tournament=t).values_list("season__number", "number").first()
+    )
     return TournamentDetail(
-        header=header_of(t, len(players)),
+        header=header_of(t, len(players), division),
         standings=lines,
         rounds=round_lines,
         registered=registered,
         can_start=me == t.creator_id and t.status == Tournament.Status.REGISTRATION,
+        may_register=may_register,
+        invited=invited,
     )
 
 

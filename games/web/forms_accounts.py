@@ -33,6 +33,8 @@ SETTABLE_KINDS = [
     NotificationKind.TOURNAMENT_BYE,
     NotificationKind.TOURNAMENT_OVER,
     NotificationKind.SEASON_OVER,
+    NotificationKind.TOURNAMENT_INVITE,
+    NotificationKind.LEAGUE_INVITE,
 ]
 
 
@@ -113,7 +115,8 @@ class SignupForm(forms.Form):
             )
 
 
-def _time_zones() -> list[tuple[str, str]]:
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Return the IANA time zones a player may choose (areas with a city, and UTC)."""
     return [(z, z) for z in sorted(available_timezones()) if "/" in z or z == "UTC"]
 
 
@@ -126,7 +129,7 @@ class SettingsForm(forms.Form):
         label=_("Display name"), max_length=40, validators=[validate_display_name]
     )
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
-    time_zone = forms.ChoiceField(label=_("Time zone"), choices=_time_zones)
+    time_zone = forms.ChoiceField(label=_("Time zone"), choices=time_zone_choices)
     confirm_actions = forms.BooleanField(
         label=_("Ask me to confirm each action before it is sent"),
         required=False,

@@ -12,6 +12,7 @@ from games.models import (
     LEAGUE_DIVISION_MIN,
     LEAGUE_MAX_WEEKS,
     TOURNAMENT_NAME_MAX,
+    Tournament,
 )
 
 
@@ -41,7 +42,58 @@ class LeagueForm(forms.Form):
         label=_("Days per move"), min_value=1, max_value=30, initial=3
     )
     is_rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    bots_fill_seats = forms.BooleanField(
+        label=_("Bots fill a bye's table and a short table's seats (unrated only)"),
+        required=False,
+    )
+    access = forms.ChoiceField(
+        label=_("Who may join"),
+        choices=[
+            (Tournament.Access.OPEN, _("open to all")),
+            (Tournament.Access.INVITE, _("by invitation only")),
+        ],
+        required=False,  # none chosen: open to all
+    )
+    invited = forms.CharField(
+        label=_("Invited players (usernames, by invitation only)"),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def clean_invited(self) -> tuple[str, ...]:
+        """Read "ann, bob cid" (commas, spaces or lines) into usernames, once each."""
+        return usernames(self.cleaned_data["invited"])
 
     def settings_kwargs(self) -> dict[str, Any]:
         """Return the keywords of ``LeagueSettings`` from the cleaned data."""
-        return dict(self.cleaned_data)
+        data = dict(self.cleaned_data)
+        data["access"] = data.get("access") or Tournament.Access.OPEN
+        return data
+
+
+def usernames(text: str) -> tuple[str, ...]:
+    """Return the usernames in ``text`` (separated by commas, spaces or lines), once each."""
+    return tuple(dict.fromkeys(text.replace(",", " ").split()))
+
+
+class NextSeasonForm(forms.Form):
+    """The creator's page: the settings of the seasons not yet started (``league_update``)."""
+
+    division_size = LeagueForm.base_fields["division_size"]
+    promote = LeagueForm.base_fields["promote"]
+    season_weeks = LeagueForm.base_fields["season_weeks"]
+    opt_in_days = LeagueForm.base_fields["opt_in_days"]
+    days_per_move = LeagueForm.base_fields["days_per_move"]
+    bots_fill_seats = LeagueForm.base_fields["bots_fill_seats"]
+    invited = LeagueForm.base_fields["invited"]
+
+    def __init__(self, *args: Any, invite_only: bool = False, **kwargs: Any) -> None:
+        """``invite_only``: a group's league, whose invited players are edited here too."""
+        super().__init__(*args, **kwargs)
+        if not invite_only:
+            del self.fields["invited"]
+
+    def clean_invited(self) -> tuple[str, ...]:
+        """Read the usernames, once each."""
+        return usernames(self.cleaned_data["invited"])

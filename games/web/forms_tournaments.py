@@ -8,6 +8,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.models import TOURNAMENT_NAME_MAX, Tournament
+from games.web.forms import GameCreateForm
+from games.web.forms_accounts import time_zone_choices
+from games.web.forms_leagues import usernames
 
 
 class TournamentForm(forms.Form):
@@ -37,6 +40,30 @@ class TournamentForm(forms.Form):
     days_per_move = forms.IntegerField(
         label=_("Days per move"), min_value=1, max_value=30, initial=3
     )
+    # the games' own time bank fields (issue 17), as the game creation form has them
+    bank_days = GameCreateForm.base_fields["bank_days"]
+    bank_increment_hours = GameCreateForm.base_fields["bank_increment_hours"]
+    bank_cap_days = GameCreateForm.base_fields["bank_cap_days"]
+    playing_start = forms.TimeField(
+        label=_("Playing hours from"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+    playing_end = forms.TimeField(
+        label=_("to"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text=_(
+            "Every day, in the time zone below: the games' clocks run only then (moves may be "
+            "played at any time). Leave both empty for clocks that always run."
+        ),
+    )
+    playing_zone = forms.ChoiceField(
+        label=_("Playing hours' time zone"),
+        choices=time_zone_choices,
+        initial="UTC",
+        required=False,  # none chosen: UTC
+    )
     max_game_days = forms.IntegerField(
         label=_("Longest game, in days"), min_value=3, max_value=90, initial=30
     )
@@ -48,6 +75,16 @@ class TournamentForm(forms.Form):
         required=False,
     )
     access = forms.ChoiceField(label=_("Who may register"), choices=Tournament.Access.choices)
+    invited = forms.CharField(
+        label=_("Invited players (usernames, by invitation only)"),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def clean_invited(self) -> tuple[str, ...]:
+        """Read "ann, bob cid" (commas, spaces or lines) into usernames, once each."""
+        return usernames(self.cleaned_data["invited"])
 
     def clean_points_by_rank(self) -> list[int] | None:
         """Read "6 4 2 0" (spaces or commas) into numbers; empty keeps the default."""
@@ -65,4 +102,8 @@ class TournamentForm(forms.Form):
         points = data.pop("points_by_rank")
         # the points of a full table; smaller tables keep the default of their size
         data["points_by_rank"] = None if points is None else {str(data["table_size"]): points}
+        if data.get("bank_days") is None:  # no bank: its other two choices say nothing
+            data["bank_increment_hours"], data["bank_cap_days"] = 0, None
+        data["bank_increment_hours"] = data.get("bank_increment_hours") or 0
+        data["playing_zone"] = data.get("playing_zone") or "UTC"
         return data

@@ -77,3 +77,48 @@ def test_join_a_season_and_see_the_division(
         )
     finally:
         context.close()
+
+
+MANAGE_WORDS = {
+    "en": {"closed": "Joining is closed.", "saved": "The next season's settings are saved."},
+    "zh-hans": {"closed": "已关闭加入。", "saved": "下一赛季的设置已保存。"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_creator_closes_joining_and_sets_the_next_season(
+    language: str, browser: Any, live_server: Any, screenshots: Path
+) -> None:
+    words = MANAGE_WORDS[language]
+    creator = _with_password(UserFactory())
+    profile = profile_get(creator)
+    profile.language = language
+    profile.save(update_fields=["language"])
+    league = leagues.league_create(
+        creator=creator, settings=leagues.LeagueSettings(name="Kish League", division_size=6)
+    )
+    path = f"/leagues/{league.pk}/manage"
+    context = browser.new_context(viewport=PHONE)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server.url}/accounts/login/?next={path}")
+        page.fill("input[name=login]", creator.username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form[action='/accounts/login/'] button[type=submit]")
+        page.wait_for_url(f"**{path}")
+        page.click("#league-close")
+        page.wait_for_selector(f"text={words['closed']}")
+        assert page.locator("#league-open").count() == 1
+        page.fill("input[name=division_size]", "4")
+        page.click("#league-settings-form button[type=submit]")
+        page.wait_for_selector(f"text={words['saved']}")
+        page.screenshot(
+            path=str(screenshots / f"league-manage-{language}-phone.png"),
+            full_page=True,
+            caret="initial",
+        )
+    finally:
+        context.close()
+    league.refresh_from_db()
+    assert not league.registration_open and league.division_size == 4

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.core.errors import GameError
 from games.models import Game, Tournament
 from games.records.export import record_for
 from games.tournaments import services, values
 from games.web.forms_tournaments import TournamentForm
+from games.web.views.events import event_act, event_create_page
 
 
 @require_GET
@@ -32,20 +31,15 @@ def tournaments_page(request: HttpRequest) -> HttpResponse:
 @login_required
 def tournament_create(request: HttpRequest) -> HttpResponse:
     """Show the form; on POST create the tournament or show what to fix (nothing saved)."""
-    form = TournamentForm(request.POST or None)
-    if request.method == "POST":
-        if form.is_valid():
-            try:
-                tournament = services.tournament_create(
-                    creator=request.user,
-                    settings=services.TournamentSettings(**form.settings_kwargs()),
-                )
-            except GameError as exc:
-                form.add_error(None, str(exc))
-            else:
-                return redirect("games:tournament", tournament.pk)
-        return render(request, "games/tournament_create.html", {"form": form}, status=400)
-    return render(request, "games/tournament_create.html", {"form": form})
+    return event_create_page(
+        request,
+        form_class=TournamentForm,
+        create=lambda user, kwargs: services.tournament_create(
+            creator=user, settings=services.TournamentSettings(**kwargs)
+        ),
+        page="games:tournament",
+        kind="tournament",
+    )
 
 
 @require_GET
@@ -59,13 +53,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def _act(request: HttpRequest, tournament_id: int, done: str, action) -> HttpResponse:  # type: ignore[no-untyped-def]
-    try:
-        action()
-    except GameError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, done)
-    return redirect("games:tournament", tournament_id)
+    return event_act(request, "games:tournament", tournament_id, done, action)
 
 
 @require_POST
@@ -141,6 +129,11 @@ def tournament_record(request: HttpRequest, tournament_id: int) -> HttpResponse:
             "rounds": h.rounds,
             "points_by_rank": list(h.points_by_rank),
             "bye_points": h.bye_points,
+            "days_per_move": h.days_per_move,
+            "bank_days": h.bank_days,
+            "bank_increment_hours": h.bank_increment_hours,
+            "bank_cap_days": h.bank_cap_days,
+            "max_game_days": h.max_game_days,
         },
         "standings": [
             {

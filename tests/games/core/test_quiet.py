@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
 
-from games.core.quiet import QuietHours, clock_end, running_time
+from games.core.quiet import (
+    PlayingHours,
+    QuietHours,
+    QuietUnion,
+    clock_end,
+    quiet_union,
+    running_time,
+)
 
 NIGHT_NY = QuietHours(time(22), time(7), "America/New_York")
 
@@ -73,3 +80,37 @@ def test_a_stopped_clock_keeps_the_running_time_left_before_its_moved_deadline()
     assert running_time(stopped, deadline, NIGHT_NY) == timedelta(hours=28)
     assert running_time(deadline, stopped, NIGHT_NY) == timedelta(0)
     assert running_time(start, deadline, None) == deadline - start
+
+
+# --- An event's playing hours (issue 30): the clock runs only inside them ---------------
+
+DAYTIME_PARIS = PlayingHours(time(9), time(21), "Europe/Paris")
+
+
+def test_a_clock_runs_only_inside_the_playing_hours() -> None:
+    quiet = DAYTIME_PARIS.quiet()
+    # 20:00 in Paris (UTC+1 in December): one playing hour that day, then 12 a day
+    start = datetime(2026, 12, 7, 19, tzinfo=UTC)
+    end = clock_end(start, timedelta(hours=24), quiet)
+    assert end == datetime(2026, 12, 9, 19, tzinfo=UTC)  # 1 + 12 + 11 playing hours
+    assert running_time(start, end, quiet) == timedelta(hours=24)
+    # started at night, the clock waits for 09:00 in Paris
+    night = datetime(2026, 12, 7, 23, tzinfo=UTC)
+    assert clock_end(night, timedelta(hours=1), quiet) == datetime(2026, 12, 8, 9, tzinfo=UTC)
+
+
+def test_playing_hours_over_midnight_and_across_a_daylight_saving_change() -> None:
+    evening = PlayingHours(time(18), time(2), "Europe/Paris").quiet()
+    start = datetime(2026, 3, 28, 17, tzinfo=UTC)  # 18:00 in Paris, the night clocks go on
+    # 18:00–02:00 local is 8 hours; the next evening starts at 16:00 UTC (UTC+2)
+    assert clock_end(start, timedelta(hours=9), evening) == datetime(2026, 3, 29, 17, tzinfo=UTC)
+
+
+def test_the_players_quiet_hours_and_the_playing_hours_stop_the_clock_together() -> None:
+    both = quiet_union(DAYTIME_PARIS.quiet(), QuietHours(time(12), time(14), "Europe/Paris"))
+    assert isinstance(both, QuietUnion)
+    start = datetime(2026, 12, 7, 8, tzinfo=UTC)  # 09:00 in Paris
+    # 09–12 and 14–21 run: 10 hours a day
+    assert clock_end(start, timedelta(hours=10), both) == datetime(2026, 12, 7, 20, tzinfo=UTC)
+    assert clock_end(start, timedelta(hours=11), both) == datetime(2026, 12, 8, 9, tzinfo=UTC)
+    assert quiet_union(None, QuietHours(time(1), time(1))) is None

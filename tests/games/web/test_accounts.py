@@ -25,7 +25,14 @@ PASSWORD = "tigris-and-euphrates-2026"
 
 
 # issue 30: a tournament's round, bye and end, and a league season's end
-TOURNAMENT_KINDS = ("tournament_round", "tournament_bye", "tournament_over", "season_over")
+TOURNAMENT_KINDS = (
+    "tournament_round",
+    "tournament_bye",
+    "tournament_over",
+    "season_over",
+    "tournament_invite",
+    "league_invite",
+)
 
 
 def test_sign_up_sends_a_verification_email_that_verifies_the_account() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 from datetime import timedelta
 from typing import Any
 
@@ -11,14 +10,16 @@ import pytest
 import time_machine
 from django.test import Client
 
-from games.accounts import tokens
 from games.models import Game, League, LeagueMember, LeagueSeason
 from games.tournaments import leagues, services, sweeps
 from tests.games.factories import UserFactory, client_for
-from tests.games.leaks import assert_json_no_leak, assert_no_leak
-from tests.games.playing import randomly, submit
+from tests.games.leaks import assert_no_leak
 from tests.games.reach import templates_reached
-from tests.games.tournaments.helpers import running_games
+from tests.games.tournaments.helpers import (
+    assert_api_hides_the_games,
+    assert_pages_hide_the_games,
+    play_a_few,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -37,36 +38,19 @@ def _running_league() -> tuple[League, list[Any], list[Game]]:
     with time_machine.travel(season.starts_at + timedelta(minutes=1)):
         sweeps.tournaments_sweep()
     (division,) = season.divisions.all()
-    rng = random.Random(30)
-    for game in running_games(division.tournament):
-        seats = {s.position: s.user for s in game.seats.all()}
-        for _ply in range(8):
-            game = submit(game, seats, randomly(rng))
-    return league, [creator, *users], running_games(division.tournament)
+    return league, [creator, *users], play_a_few(division.tournament)
 
 
 def test_league_pages_show_no_hidden_information_of_a_running_game() -> None:
     league, users, games = _running_league()
     assert games
-    player = users[1]
-    viewers = {"anonymous": Client(), "creator": client_for(users[0]), "player": client_for(player)}
-    paths = [
-        "/leagues/",
-        f"/leagues/{league.pk}/",
-        f"/leagues/{league.pk}/?season=1",
-        "/leagues/new",
-    ]
-    for name, client in viewers.items():
-        for path in paths:
-            if name == "anonymous" and path.endswith("new"):
-                continue
-            with templates_reached() as reached:
-                response = client.get(path)
-            assert response.status_code == 200, (name, path)
-            assert not reached.found, reached.found
-            for game in games:
-                seat = game.seats.filter(user=player).values_list("position", flat=True).first()
-                assert_no_leak(response.content, game, seat if name == "player" else None)
+    paths = ["/leagues/", f"/leagues/{league.pk}/", f"/leagues/{league.pk}/?season=1"]
+    pages = {
+        "anonymous": (Client(), paths),
+        "creator": (client_for(users[0]), [*paths, "/leagues/new", f"/leagues/{league.pk}/manage"]),
+        "player": (client_for(users[1]), [*paths, "/leagues/new"]),
+    }
+    assert_pages_hide_the_games(pages, games, users[1])
     page = Client().get(f"/leagues/{league.pk}/").content.decode()
     assert 'id="division-1"' in page and "Ziggurat League" in page
     for user in users[1:]:
@@ -75,21 +59,12 @@ def test_league_pages_show_no_hidden_information_of_a_running_game() -> None:
 
 def test_league_api_shows_no_hidden_information_of_a_running_game() -> None:
     league, users, games = _running_league()
-    token = tokens.token_create(user=users[1], name="t")[1]
-    clients = {None: Client(), 1: Client(HTTP_AUTHORIZATION=f"Bearer {token}")}
     paths = [
         "/api/v1/leagues",
         f"/api/v1/leagues/{league.pk}",
         f"/api/v1/leagues/{league.pk}/seasons/1",
     ]
-    for who, client in clients.items():
-        for path in paths:
-            response = client.get(path)
-            assert response.status_code == 200, (path, response.content[:200])
-            payload = json.loads(response.content)
-            for game in games:
-                seat = game.seats.filter(user=users[1]).values_list("position", flat=True).first()
-                assert_json_no_leak(payload, game, seat if who else None)
+    assert_api_hides_the_games(users[1], paths, games)
     detail = json.loads(Client().get(paths[1]).content)
     (division,) = detail["season"]["divisions"]
     assert len(division["standings"]) == 5 and detail["open_season"] is None

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
 from django.test import Client
 
-from games.accounts import tokens
 from games.models import Game, Tournament
 from games.tournaments import services
 from tests.games.factories import UserFactory, client_for
-from tests.games.leaks import assert_json_no_leak, assert_no_leak
-from tests.games.playing import randomly, submit
-from tests.games.reach import templates_reached
-from tests.games.tournaments.helpers import end_round, event, running_games
+from tests.games.leaks import assert_json_no_leak
+from tests.games.tournaments.helpers import (
+    assert_api_hides_the_games,
+    assert_pages_hide_the_games,
+    end_round,
+    event,
+    play_a_few,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -25,37 +27,26 @@ def _running_swiss() -> tuple[Tournament, list[Any], list[Game]]:
     """A Swiss of six at tables of 3, round 1 played a few plies (scores are hidden)."""
     tournament, users = event(6, table_size=3, min_table_size=3, rounds=2, is_rated=False)
     services.tournament_start(tournament_id=tournament.pk, user=users[0])
-    rng = random.Random(30)
-    games = running_games(tournament)
-    for game in games:
-        seats = {s.position: s.user for s in game.seats.all()}
-        for _ply in range(8):
-            game = submit(game, seats, randomly(rng))
-    return tournament, users, running_games(tournament)
-
-
-def _viewers(users: list[Any]) -> dict[str, Client]:
-    return {"anonymous": Client(), "creator": client_for(users[0]), "player": client_for(users[1])}
+    return tournament, users, play_a_few(tournament)
 
 
 def test_tournament_pages_show_no_hidden_information_of_a_running_game() -> None:
     tournament, users, games = _running_swiss()
     paths = ["/tournaments/", f"/tournaments/{tournament.pk}/"]
-    for name, client in _viewers(users).items():
+    viewers = {
+        "anonymous": Client(),
+        "creator": client_for(users[0]),
+        "player": client_for(users[1]),
+    }
+    for client in viewers.values():
         record = client.get(f"/tournaments/{tournament.pk}/record.json")
         assert record.status_code == 200
         assert json.loads(record.content)["games"] == []  # no record of a running game
         for game in games:
             assert_json_no_leak(json.loads(record.content), game, None)
-        for path in paths:
-            with templates_reached() as reached:
-                response = client.get(path)
-            assert response.status_code == 200, (name, path)
-            assert not reached.found, reached.found
-            for game in games:
-                seat = game.seats.filter(user=users[1]).values_list("position", flat=True).first()
-                assert_no_leak(response.content, game, seat if name == "player" else None)
-            assert b"(+" not in response.content  # no place or points before a table ends
+    pages = {name: (client, paths) for name, client in viewers.items()}
+    for content in assert_pages_hide_the_games(pages, games, users[1]).values():
+        assert b"(+" not in content  # no place or points before a table ends
     page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
     for game in games:
         assert f"/games/{game.pk}/" in page
@@ -66,22 +57,13 @@ def test_tournament_pages_show_no_hidden_information_of_a_running_game() -> None
 
 def test_tournament_api_shows_no_hidden_information_of_a_running_game() -> None:
     tournament, users, games = _running_swiss()
-    token = tokens.token_create(user=users[1], name="t")[1]
-    clients = {None: Client(), 1: Client(HTTP_AUTHORIZATION=f"Bearer {token}")}
     paths = [
         "/api/v1/tournaments",
         f"/api/v1/tournaments/{tournament.pk}",
         f"/api/v1/tournaments/{tournament.pk}/standings",
         f"/api/v1/tournaments/{tournament.pk}/rounds",
     ]
-    for who, client in clients.items():
-        for path in paths:
-            response = client.get(path)
-            assert response.status_code == 200, (path, response.content[:200])
-            payload = json.loads(response.content)
-            for game in games:
-                seat = game.seats.filter(user=users[1]).values_list("position", flat=True).first()
-                assert_json_no_leak(payload, game, seat if who else None)
+    assert_api_hides_the_games(users[1], paths, games)
     rounds = json.loads(Client().get(paths[3]).content)
     seats = [s for t in rounds[0]["tables"] for s in t["seats"]]
     assert seats and all(s["place"] is None and s["points"] is None for s in seats)
