@@ -32,7 +32,9 @@ sizes shows what it reads beyond the rows due, not more work done.
 
 Per item it prints the time p50 / p95 of warm runs (ms), the cold run (the first, with a
 new database connection and Django's cache cleared; PostgreSQL's and the OS's caches are
-not dropped), the queries, the rows read by the slowest query (``EXPLAIN (ANALYZE,
+not dropped), the CPU a warm run took in this process (p50, ms: what the load does not
+stretch) and in its PostgreSQL backend (mean, ms, read from ``/proc`` in 10 ms ticks), the
+queries, the rows read by the slowest query (``EXPLAIN (ANALYZE,
 BUFFERS)``: rows returned plus rows removed by filters, over every scan node and loop) and
 the big tables it reads with a sequential scan. Then, per item, the ratio of the last size
 to the first. Sweeps run in a transaction rolled back, so each run finds the same rows due.
@@ -355,7 +357,10 @@ class Filler:
             else:  # running
                 pool_game, (ply, snapshot, to_act) = self.cuts[gid % len(self.cuts)]
                 players = self._pick_players(pool_game.num_players, veteran=veteran)
-                moved = NOW - timedelta(minutes=self.rng.randrange(1, 3 * 24 * 60))
+                # Moved within the last day: every clock (3 days, the reminder 1 day before)
+                # falls due a day after the fill at the earliest, so a measurement hours
+                # later finds only the bench's own due rows (``_due``; ``clocks_rebase``).
+                moved = NOW - timedelta(minutes=self.rng.randrange(1, 24 * 60))
                 deadline = moved + timedelta(days=3)
                 values = {
                     "status": "active",
@@ -541,6 +546,30 @@ class Filler:
         for uid in self.user_ids[2:12]:
             Follow.objects.get_or_create(follower=veteran, followed_id=uid)
 
+    def clocks_rebase(self) -> int:
+        """Push back the clocks that time made due since the fill; return how many games.
+
+        The bench's due rows (``_due``: reminders and deadlines of ``DUE`` games each) stay
+        due; any other running game whose deadline or reminder comes within the hour (the
+        fill's clocks ran on meanwhile) gets a deadline 3 days away, its reminder 2 days
+        away, so every sweep finds the same work at every size however long after the fill
+        it is measured (the fill of 3 December at 07:09 gave 8 + 11 games due at 0.1 and
+        56 + 60 at full size 45 minutes later).
+        """
+        from django.db.models import Q
+
+        from games.models import Game
+
+        now = datetime.now(UTC)
+        soon = now + timedelta(hours=1)
+        due = self.game_ids["running"][1 : 1 + 2 * DUE]
+        return (
+            Game.objects.filter(status="active")
+            .filter(Q(deadline__lte=soon) | Q(reminder_at__lte=soon))
+            .exclude(pk__in=due)
+            .update(deadline=now + timedelta(days=3), reminder_at=now + timedelta(days=2))
+        )
+
     _FACTS = ("veteran", "typical", "game_ids", "veteran_running", "bot_waiting", "token")
 
     def facts(self) -> dict[str, Any]:
@@ -614,6 +643,8 @@ class Figure:
     queries: int
     rows_read: int
     seq_scans: list[str]
+    cpu: float = 0.0  # ms of this process's CPU, p50 of the warm runs
+    db_cpu: float = 0.0  # ms of the PostgreSQL backend's CPU, mean of the warm runs
 
 
 def _walk(plan: dict[str, Any], out: dict[str, Any]) -> None:
@@ -706,8 +737,10 @@ def measure(name: str, runs: list[Run], *, repeat: int) -> list[Figure]:
     def once(database: Any, run: Callable[[], Any], rollback: bool) -> tuple[float, list[Any]]:
         _use(database)
         connection.queries_log.clear()  # a full log (9,000) would capture nothing
+        connection.ensure_connection()
+        backend = _backend_cpu(connection)
         with CaptureQueriesContext(connection) as captured:
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             if rollback:
                 with transaction.atomic():
                     run()
@@ -715,19 +748,27 @@ def measure(name: str, runs: list[Run], *, repeat: int) -> list[Figure]:
             else:
                 run()
             took = (time.perf_counter() - started) * 1000
+            cpus.append((time.process_time() - cpu) * 1000)
+        db_cpus.append(_backend_cpu(connection) - backend)
         return took, list(captured.captured_queries)
 
     colds = []
+    cpus: list[float] = []
+    db_cpus: list[float] = []
     for database, run, rollback in runs:
         database.close()
         cache.clear()
         colds.append(once(database, run, rollback)[0])
     times: list[list[float]] = [[] for _ in runs]
     queries: list[list[Any]] = [[] for _ in runs]
+    cpu_of: list[list[float]] = [[] for _ in runs]
+    db_cpu_of: list[list[float]] = [[] for _ in runs]
     for _ in range(repeat):
         for i, (database, run, rollback) in enumerate(runs):
             took, queries[i] = once(database, run, rollback)
             times[i].append(took)
+            cpu_of[i].append(cpus[-1])
+            db_cpu_of[i].append(db_cpus[-1])
     figures = []
     for i, (database, _run, _rollback) in enumerate(runs):
         _use(database)
@@ -748,9 +789,25 @@ def measure(name: str, runs: list[Run], *, repeat: int) -> list[Figure]:
                 queries=len(real),
                 rows_read=rows,
                 seq_scans=seq,
+                cpu=statistics.median(cpu_of[i]) if cpu_of[i] else 0.0,
+                db_cpu=statistics.fmean(db_cpu_of[i]) if db_cpu_of[i] else 0.0,
             )
         )
     return figures
+
+
+def _backend_cpu(connection: Any) -> float:
+    """Return the CPU (ms, user + system) the PostgreSQL backend of ``connection`` has used.
+
+    Read from ``/proc/<pid>/stat`` of the backend (same machine; no query), in clock ticks
+    (10 ms): a mean over the warm runs is meaningful, one run is not. 0 when unreadable.
+    """
+    try:
+        pid = connection.connection.info.backend_pid
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+    except (AttributeError, OSError, ValueError, IndexError):
+        return 0.0
 
 
 def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
@@ -842,13 +899,13 @@ def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
 def print_table(size: float, figures: list[Figure]) -> None:
     print(f"\n## size {size:g} of the full size")
     print(
-        f"{'item':44} {'p50 ms':>8} {'p95 ms':>8} {'cold ms':>8} {'queries':>7} "
-        f"{'rows read':>10}  seq scan of a big table"
+        f"{'item':44} {'p50 ms':>8} {'p95 ms':>8} {'cold ms':>8} {'cpu ms':>7} {'db cpu':>7} "
+        f"{'queries':>7} {'rows read':>10}  seq scan of a big table"
     )
     for f in figures:
         print(
-            f"{f.name:44} {f.p50:8.1f} {f.p95:8.1f} {f.cold:8.1f} {f.queries:7d} "
-            f"{f.rows_read:10d}  {', '.join(f.seq_scans) or '-'}"
+            f"{f.name:44} {f.p50:8.1f} {f.p95:8.1f} {f.cold:8.1f} {f.cpu:7.1f} {f.db_cpu:7.1f} "
+            f"{f.queries:7d} {f.rows_read:10d}  {', '.join(f.seq_scans) or '-'}"
         )
 
 
@@ -924,6 +981,9 @@ def main() -> None:
             print(f"holding {os.environ['DATABASE_URL']} for {args.hold} s", flush=True)
             time.sleep(args.hold)
         return
+    for database in databases:  # the fill took a while: the same due rows at every size
+        _use(database)
+        filler.clocks_rebase()
     measure_all(args, sizes, databases, filler)
 
 
@@ -952,9 +1012,13 @@ def measure_saved(args: argparse.Namespace) -> None:
         _use(database)
         started = time.perf_counter()
         call_command("migrate", verbosity=0)
+        rebased = filler.clocks_rebase()
         with connections["default"].cursor() as cursor:
             cursor.execute("ANALYZE")
-        print(f"{name}: migrated and analysed in {time.perf_counter() - started:.1f} s")
+        print(
+            f"{name}: migrated and analysed in {time.perf_counter() - started:.1f} s; "
+            f"{rebased} clocks that came due since the fill pushed back"
+        )
         databases.append(database)
         if not saved.get("token"):  # a fill stopped before writing its state: a token a base
             from django.contrib.auth import get_user_model
@@ -998,11 +1062,12 @@ def measure_all(
     pairs = [(sizes[i], sizes[i + 1]) for i in range(len(sizes) - 1)]
     for small, big in pairs:
         first, last = results[small], results[big]
-        print(f"\n## ratio size {big:g} / size {small:g} (p50 warm; rows read)")
+        print(f"\n## ratio size {big:g} / size {small:g} (p50 warm; CPU p50; rows read)")
         for a, b in zip(first, last, strict=True):
             flag = "  GROWS" if b.p50 > 2 * a.p50 or b.rows_read > 2 * max(a.rows_read, 50) else ""
             print(
-                f"{a.name:44} {b.p50 / max(a.p50, 0.01):6.2f}×   rows "
+                f"{a.name:44} {b.p50 / max(a.p50, 0.01):6.2f}×   cpu "
+                f"{b.cpu / max(a.cpu, 0.01):5.2f}×   rows "
                 f"{a.rows_read:>8} → {b.rows_read:<8} queries {a.queries} → {b.queries}{flag}"
             )
 

@@ -100,7 +100,8 @@ def _summaries(request: HttpRequest) -> Callable[[Iterable[Game]], list[GameSumm
 
 def _game_for(request: HttpRequest, game_id: GameId) -> Game:
     """Return game ``game_id`` with its seats if the requester may see it; else 404."""
-    game = with_seats(Game.objects.filter(visible_games(principal(request)), pk=game_id)).first()
+    visible = visible_games(principal(request), game_id=game_id)
+    game = with_seats(Game.objects.filter(visible)).first()
     if game is None:
         raise _not_found()
     return game

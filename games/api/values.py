@@ -30,12 +30,13 @@ from games.selectors.visibility import games_visible_to
 from games.text.seats import display_name
 
 
-def visible_games(who: Principal) -> Q:
+def visible_games(who: Principal, *, game_id: int | None = None) -> Q:
     """Return the filter of the games ``who`` may see: the pages' rule (``games_visible_to``).
 
     A game anyone else may not see is no game to them: it answers 404, as its page does.
+    ``game_id``: that game only, checked against ``who``'s seat in it alone.
     """
-    return games_visible_to(who.user)
+    return games_visible_to(who.user, game_id=game_id)
 
 
 def player_ref(user: Any) -> PlayerRef:

@@ -13,7 +13,11 @@ UserLike = AbstractBaseUser | AnonymousUser
 
 
 def locked_game(
-    game_id: int, *, with_seats: bool = False, for_move: UserLike | None = None
+    game_id: int,
+    *,
+    with_seats: bool = False,
+    for_move: UserLike | None = None,
+    move_facts: bool = False,
 ) -> Game:
     """Return the game with its row locked until the transaction ends; ``GameNotFound``.
 
@@ -23,11 +27,12 @@ def locked_game(
     ``for_move`` (the user who moves; with ``with_seats``) also reads, in the same two
     queries, what the move asks of the seat it hands the turn to (standing orders, notice
     preferences, webhooks) and what the mover's page then shows beyond the game
-    (``with_viewer_facts``).
+    (``with_viewer_facts``). ``move_facts`` (with ``with_seats``) reads what the move asks
+    of the seats without a mover's page (a timeout: ``play.timeouts.seat_timeout``).
     """
     games = Game.objects.select_for_update()
     if with_seats:
-        games = selectors.with_seats(games, for_move=for_move is not None)
+        games = selectors.with_seats(games, for_move=for_move is not None or move_facts)
         if for_move is not None:
             games = selectors.with_viewer_facts(games, for_move)
     try:

@@ -4,6 +4,8 @@ resigned seats. The beat sweep (``games.play.sweeps``) calls these with ids.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -11,24 +13,33 @@ from django.utils.translation import gettext as _
 from games.core import stamps
 from games.core.errors import GameNotActive, JoinRefused, NotAPlayer
 from games.core.states import state_from_db
-from games.models import Game, Move, NotificationKind, Seat
+from games.models import Game, Move, Notification, NotificationKind, Seat
 from games.outbox import notifications
 from games.play import policy
 from games.play.access import UserLike, locked_game, user_id_of
 from games.play.botturns import bot_to_act_mark, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, clock_start
 from games.play.submit import AUTOPLAY_LIMIT, action_apply, autoplay
-from games.selectors.people import user_on_vacation
+from games.selectors.games import deadline_seats, seats_away_until
+from games.selectors.people import seat_preference, user_on_vacation
 
 TIMEOUTS_TO_DROP = 3  # this many timeouts in a row by one seat drop it (issue 6)
 
 
 def deadline_paused(game: Game) -> bool:
-    """Return whether the seat whose deadline runs is on vacation and vacation counts here."""
+    """Return whether the seat whose deadline runs is on vacation and vacation counts here.
+
+    Reads the vacations the seats were fetched with (``locked_game(with_seats=True)``: no
+    query), else asks the database.
+    """
     if not game.vacation_allowed or game.deadline_seat is None:
         return False
-    user_id = game.seats.filter(position=game.deadline_seat).values_list("user_id", flat=True)
-    return user_on_vacation(user_id=user_id.first())
+    seats = list(game.seats.all())
+    seat = next((s for s in seats if s.position == game.deadline_seat), None)
+    if seat is None:
+        return False
+    away = seats_away_until(seats)
+    return user_on_vacation(user_id=seat.user_id) if away is None else seat.user_id in away
 
 
 def seat_timeout(*, game_id: int, expected_version: int) -> list[Move]:
@@ -42,10 +53,14 @@ def seat_timeout(*, game_id: int, expected_version: int) -> list[Move]:
     is dropped (``_seat_drop``). Its player gets a ``timed_out`` email (issue 17).
     Returns [] when there was nothing to do, so running the sweep twice applies nothing
     twice. Raises ``GameNotFound``.
+
+    The seats are read once, with the lock, with what a move asks of them
+    (``locked_game(move_facts=True)``), so a timeout costs about ten queries however many
+    actions its turn plays (issue 31: it read the seats again for each step of a move).
     """
     now = timezone.now()
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = locked_game(game_id, with_seats=True, move_facts=True)
         if (
             game.status != Game.Status.ACTIVE
             or game.version != expected_version
@@ -56,7 +71,8 @@ def seat_timeout(*, game_id: int, expected_version: int) -> list[Move]:
         ):
             return []
         position = game.to_act_seat
-        seat = game.seats.select_for_update().get(position=position)
+        # Under the game's row lock, as every write of a seat of a game in progress.
+        seat = next(s for s in game.seats.all() if s.position == position)
         state = state_from_db(game.state or {})
         moves: list[Move] = []
         while (
@@ -82,6 +98,7 @@ def seat_timeout(*, game_id: int, expected_version: int) -> list[Move]:
             ply=moves[-1].ply,
             kind=NotificationKind.TIMED_OUT,
             fresh=True,
+            is_bot=notifications.seat_is_bot(seat),
         )
         if seat.timeouts_in_row >= TIMEOUTS_TO_DROP and seat.dropped_at is None:
             seat_drop(game=game, seat=seat, reason=Seat.DropReason.TIMEOUTS)
@@ -90,38 +107,73 @@ def seat_timeout(*, game_id: int, expected_version: int) -> list[Move]:
     return moves
 
 
-def seat_remind(*, game_id: int, expected_version: int) -> bool:
-    """Send the one reminder of the running deadline if it is due; return whether it was.
+def seats_remind(*, due: Sequence[tuple[int, int]]) -> int:
+    """Send the one reminder of each running deadline among ``due``; return how many.
 
-    Under the game's row lock, only if the game is in progress at ``expected_version``,
-    ``reminder_at`` has come and the deadline is not paused by vacation: write the
-    ``reminder`` outbox row for the seat that must act and clear ``reminder_at`` (once per
-    deadline; the row is also unique per ply). Dropped seats are never reminded.
+    ``due``: ``(game id, version)`` pairs the clocks' sweep found due. One transaction and
+    five queries for the whole batch, plus one insert a reminder (issue 31: a dozen queries
+    a game before): the games' rows are locked at once — a game another transaction holds
+    (a move, which restarts its clock) is skipped; the next sweep finds it if it is still
+    due. Only a game still in progress at its ``version``, whose ``reminder_at`` has come
+    and whose deadline is not paused by vacation, counts: its ``reminder_at`` is cleared
+    (once per deadline) and the ``reminder`` outbox row written for the seat that must act
+    (one row per ply: an existing one is not written again). Dropped seats are never
+    reminded and not counted. Running it twice at the same instant sends nothing twice.
     """
+    versions = dict(due)
+    if not versions:
+        return 0
     now = timezone.now()
     with transaction.atomic():
-        game = locked_game(game_id)
-        if (
-            game.status != Game.Status.ACTIVE
-            or game.version != expected_version
-            or game.reminder_at is None
-            or game.reminder_at > now
-            or game.deadline_seat is None
-            or deadline_paused(game)
-        ):
-            return False
-        seat = game.seats.get(position=game.deadline_seat)
-        game.reminder_at = None
-        game.save(update_fields=["reminder_at", "updated_at"])
-        if seat.dropped_at is not None:
-            return False
-        notifications.notification_create(
-            user_id=seat.user_id,
-            game=game,
-            ply=game.version,
-            kind=NotificationKind.REMINDER,
+        games = [
+            game
+            for game in Game.objects.select_for_update(skip_locked=True)
+            .filter(
+                pk__in=list(versions),
+                status=Game.Status.ACTIVE,
+                reminder_at__lte=now,
+                deadline_seat__isnull=False,
+            )
+            .only("pk", "version", "vacation_allowed", "deadline_seat")
+            .order_by("pk")
+            if game.version == versions[game.pk]
+        ]
+        seats = deadline_seats([game.pk for game in games], kind=NotificationKind.REMINDER)
+        games = [
+            game
+            for game in games
+            if not (game.vacation_allowed and getattr(seats.get(game.pk), "away_until", None))
+        ]
+        if not games:
+            return 0
+        Game.objects.filter(pk__in=[game.pk for game in games]).update(
+            reminder_at=None, updated_at=now
         )
-    return True
+        written = set(
+            Notification.objects.filter(
+                kind=NotificationKind.REMINDER,
+                game_id__in=[game.pk for game in games],
+                ply__in={game.version for game in games},
+            ).values_list("game_id", "ply")
+        )
+        reminded = 0
+        for game in games:
+            seat = seats.get(game.pk)
+            if seat is None or seat.dropped_at is not None:
+                continue
+            reminded += 1
+            if (game.pk, game.version) in written:
+                continue
+            notifications.notification_create(
+                user_id=seat.user_id,
+                game=game,
+                ply=game.version,
+                kind=NotificationKind.REMINDER,
+                fresh=True,  # none of this ply (read above, under the games' locks)
+                is_bot=notifications.seat_is_bot(seat),
+                preference=seat_preference(seat, NotificationKind.REMINDER),
+            )
+    return reminded
 
 
 def seat_drop(*, game: Game, seat: Seat, reason: str) -> None:

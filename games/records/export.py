@@ -46,7 +46,7 @@ def viewable_game(
 
     Who may look is the one rule of the pages and the API (``games_visible_to``).
     """
-    visible = games_visible_to(user, invite_tokens=invite_tokens or ())
+    visible = games_visible_to(user, invite_tokens=invite_tokens or (), game_id=game_id)
     game = selectors.with_seats(Game.objects.filter(visible, pk=game_id)).first()
     if game is None or game.state is None:
         return None

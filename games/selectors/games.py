@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -153,6 +153,34 @@ def seats_away_until(seats: list[Seat]) -> dict[int, datetime] | None:
         if seat.away_until is not None:
             until[seat.user_id] = seat.away_until
     return until
+
+
+def deadline_seats(game_ids: Sequence[int], *, kind: str) -> dict[int, Seat]:
+    """Return game id → the seat whose deadline runs, for each of ``game_ids`` that has one.
+
+    One query whatever the number of games (the clocks' sweep, issue 31): each seat comes
+    with its user and profile (``outbox.notifications.seat_is_bot``), ``away_until`` (as
+    ``seats_prefetch``: the planned end of its user's running vacation, or None) and its
+    user's delivery preference for the notice ``kind`` (``pref_<kind>`` and
+    ``pref_<kind>_minutes``, read by ``selectors.people.seat_preference``).
+    """
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    seats = (
+        Seat.objects.filter(game_id__in=list(game_ids), position=F("game__deadline_seat"))
+        .select_related("user__profile")
+        .annotate(
+            away_until=RawSQL(_AWAY_UNTIL, [now], output_field=DateTimeField()),
+            **{
+                f"pref_{kind}": RawSQL(
+                    _PREF.format(column="delivery"), [kind], output_field=CharField()
+                ),
+                f"pref_{kind}_minutes": RawSQL(
+                    _PREF.format(column="batch_minutes"), [kind], output_field=IntegerField()
+                ),
+            },
+        )
+    )
+    return {seat.game_id: seat for seat in seats}
 
 
 def with_seats(queryset: QuerySet[Game], *, for_move: bool = False) -> QuerySet[Game]:

@@ -31,23 +31,35 @@ UserLike = AbstractBaseUser | AnonymousUser
 OPEN_TO_ANYONE = Q(is_public=True) & ~Q(status=Game.Status.ABORTED)
 
 
-def games_visible_to(user: UserLike, *, invite_tokens: Sequence[str] = ()) -> Q:
+def games_visible_to(
+    user: UserLike, *, invite_tokens: Sequence[str] = (), game_id: int | None = None
+) -> Q:
     """Return the filter of the ``Game`` rows ``user`` may see (see the module doc).
 
     ``user`` is a user or ``AnonymousUser``; ``invite_tokens`` are the invitation links the
     visitor opened (the web session's; the API has none). Use it as
     ``Game.objects.filter(games_visible_to(user))``: one query, no row read in Python.
+
+    ``game_id``: the one game asked about (a game's pages, its API, its record). The filter
+    then matches that game only, if ``user`` may see it, and reads only ``user``'s seat and
+    invitation *in it* (the index ``seat_user_game_idx``) — issue 31: ``id IN (every seat of
+    the user)`` read a veteran's 728 seats to open one game, as a hashed subplan that
+    PostgreSQL keeps even for an ``EXISTS``. A list passes none: its rows are checked
+    against the user's seats read once.
     """
+    one: dict[str, int] = {} if game_id is None else {"game_id": game_id}
+    this = Q() if game_id is None else Q(pk=game_id)
     invited = Q(is_public=True)
     if invite_tokens:
         invited |= Q(invite_token__in=list(invite_tokens))
     if not user.is_authenticated:
-        return invited & ~Q(status=Game.Status.ABORTED)
-    pending = Invitation.objects.filter(invitee_id=user.pk, status=Invitation.Status.PENDING)
+        return this & invited & ~Q(status=Game.Status.ABORTED)
+    pending = Invitation.objects.filter(invitee_id=user.pk, status=Invitation.Status.PENDING, **one)
     invited |= Q(pk__in=pending.values("game_id"))
     if not getattr(user, "is_staff", False):
         invited &= ~Q(status=Game.Status.ABORTED)
-    return Q(pk__in=Seat.objects.filter(user_id=user.pk).values("game_id")) | invited
+    seated = Q(pk__in=Seat.objects.filter(user_id=user.pk, **one).values("game_id"))
+    return this & (seated | invited)
 
 
 class PollFacts(NamedTuple):

@@ -3,7 +3,8 @@
 A player's history grows one game at a time; what a page costs must not (no N+1 over games,
 seats or players). Every page and API list a player opens is read with 1 game in each of
 its lists (2 games: one in progress, one finished), then with 30, and the query counts
-compared: equal, whatever the counts are.
+compared: equal, whatever the counts are. The clocks' sweep, which works on the games due
+however many there are, costs a few queries a due game, the reminders' batch one each.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -21,10 +23,10 @@ import engine
 from games.accounts import profiles, tokens
 from games.community import follows, invitations
 from games.core.states import game_state
-from games.models import Game, Profile, Seat
-from games.play import lifecycle, submit
+from games.models import Game, Move, Notification, NotificationKind, Profile, Seat
+from games.play import lifecycle, submit, sweeps
 from games.text.seats import display_name
-from tests.games.factories import UserFactory, client_for
+from tests.games.factories import UserFactory, client_for, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -185,3 +187,61 @@ def test_my_games_lists_the_games_waiting_first_up_to_its_cap_then_points_to_the
     assert f'href="/players/{me.pk}/"' in page.content.decode().split('id="my-games-beyond"')[1]
     monkeypatch.setattr(selectors.games_in_progress_beyond, "__kwdefaults__", {"limit": 6})
     assert 'id="my-games-beyond"' not in client_for(me).get("/").content.decode()
+
+
+# What each due game may add to the clocks' sweep (issue 31): a reminder, its outbox row;
+# a timeout, its own transaction (two savepoint statements here, inside the test's), the
+# game's lock and its seats, the move and the snapshot, the turn notice, the seat's
+# streak, and the "timed out" notice with its player's preference.
+QUERIES_A_REMINDER = 1
+QUERIES_A_TIMEOUT = 10
+
+
+def _sweep_due(count: int) -> tuple[int, list[int], list[int]]:
+    """Make ``count`` games' reminders and ``count`` games' deadlines due now, run the
+    clocks' sweep; return its query count and the two lists of games."""
+    now = timezone.now()
+    reminded = [started_game(2, days_per_move=3)[0].pk for _ in range(count)]
+    late = [started_game(2, days_per_move=3)[0].pk for _ in range(count)]
+    Game.objects.filter(pk__in=reminded).update(reminder_at=now - timedelta(minutes=1))
+    Game.objects.filter(pk__in=late).update(deadline=now - timedelta(minutes=1), reminder_at=None)
+    with CaptureQueriesContext(connection) as captured:
+        counts = sweeps.deadlines_sweep()
+    assert counts["reminders"] == count and counts["timeouts"] == count, counts
+    return len(captured), reminded, late
+
+
+def test_the_deadlines_sweep_costs_a_bounded_number_of_queries_a_due_game() -> None:
+    """Six reminders and six timeouts cost at most five times one of each more than one
+    of each (the last session's bench: 418 queries for 10 due games, 42 a game)."""
+    with time_machine.travel(timezone.now(), tick=False):
+        at_one, _reminded, _late = _sweep_due(1)
+        at_six, reminded, late = _sweep_due(6)
+    assert at_six - at_one <= 5 * (QUERIES_A_REMINDER + QUERIES_A_TIMEOUT), (at_one, at_six)
+    rows = Notification.objects.filter(game_id__in=reminded, kind=NotificationKind.REMINDER)
+    assert sorted(rows.values_list("game_id", flat=True)) == sorted(reminded)
+    assert not Game.objects.filter(pk__in=reminded, reminder_at__isnull=False).exists()
+    timed_out = Notification.objects.filter(game_id__in=late, kind=NotificationKind.TIMED_OUT)
+    assert sorted(timed_out.values_list("game_id", flat=True)) == sorted(late)
+    moves = Move.objects.filter(game_id__in=late, source=Move.Source.TIMEOUT)
+    assert {m.game_id for m in moves} == set(late)
+    assert not any(sweeps.deadlines_sweep().values())  # the second sweep finds nothing
+
+
+def test_a_profile_reads_the_player_s_seats_three_times_and_counts_places_in_one() -> None:
+    """Each read of a player's seats costs that player's history (a veteran's 1,100 seats,
+    ~25 ms a query at the bench's full size): the counts, places and player counts are one
+    aggregate, then the recent games and those in progress — three, not five (issue 31)."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from games.selectors.profiles import player_record
+
+    me = UserFactory()
+    _add_games(me, 6)  # 3 finished (won, 2 players), 3 in progress
+    with CaptureQueriesContext(connection) as captured:
+        record = player_record(me.pk, AnonymousUser())
+    mine = f'"games_seat"."user_id" = {me.pk}'
+    assert sum(mine in q["sql"] for q in captured.captured_queries) == 3
+    assert record.finished == 3 and record.wins == 3
+    assert record.places == [(1, 3)] and record.by_players == [(2, 3)]
+    assert len(record.current) == 3

@@ -11,12 +11,15 @@ staff no aborted game, while the page did both.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from games.accounts import tokens
 from games.models import Game, Invitation
@@ -129,3 +132,59 @@ def test_an_answered_invitation_no_longer_opens_a_private_game(table: Table) -> 
     invited = table.users["invited"]
     assert not _web_sees(client_for(invited), game)
     assert not _api_sees(_api(invited), game)
+
+
+def _seat_reads(sql: str) -> list[str]:
+    """Return how the query ``sql`` (as run, its values written in) reads ``games_seat``.
+
+    PostgreSQL: the rows each scan of ``games_seat`` read (``EXPLAIN ANALYZE``: rows returned
+    over every loop plus rows removed by a filter), as text; SQLite: the plan's lines that
+    search ``games_seat`` by one of its indexes (``EXPLAIN QUERY PLAN`` names the table by
+    its alias, the index by its name: ``seat_…``, ``games_seat_…``).
+    """
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}")
+            plan = cursor.fetchone()[0]
+            plan = json.loads(plan) if isinstance(plan, str) else plan
+            reads, nodes = [], [plan[0]["Plan"]]
+            while nodes:
+                node = nodes.pop()
+                nodes += node.get("Plans", [])
+                if node.get("Relation Name") == "games_seat":
+                    rows = node["Actual Rows"] * node["Actual Loops"]
+                    reads.append(str(rows + node.get("Rows Removed by Filter", 0)))
+            return reads
+        cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
+        lines = [row[-1] for row in cursor.fetchall()]
+        return [line for line in lines if " INDEX seat_" in line or "games_seat" in line]
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/games/{}/record.json", "/games/{}/chat", "/api/v1/games/{}", "/api/v1/games/{}/moves"],
+)
+def test_one_game_s_check_reads_only_the_player_s_seat_in_that_game(path: str) -> None:
+    """A player with many games opening one reads their seat in it, not all their seats.
+
+    Issue 31: the rule was ``id IN (every seat of the player)``, which PostgreSQL ran as a
+    hashed subplan over all of them (the veteran's 728 seats at 0.72 of the full size) to
+    check one game. The rule's query is the one that reads the invitations.
+    """
+    game, seats = started_game(2)
+    veteran = seats[1]
+    Game.objects.filter(pk=game.pk).update(is_public=False)  # only the seat lets them in
+    for _ in range(12):
+        other, _seats = started_game(2)
+        other.seats.filter(position=1).update(user=veteran)
+    client = _api(veteran) if path.startswith("/api/") else client_for(veteran)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(path.format(game.pk)).status_code == 200
+    rules = [q["sql"] for q in captured.captured_queries if "games_invitation" in q["sql"]]
+    assert len(rules) == 1, rules
+    reads = _seat_reads(rules[0])
+    assert reads, "the rule reads the player's seats"
+    if connection.vendor == "postgresql":
+        assert all(int(rows) <= 1 for rows in reads), reads
+    else:
+        assert all("game_id=?" in line for line in reads), reads

@@ -59,7 +59,7 @@ def _invites(request: HtmxHttpRequest) -> list[str]:
 
 def _viewable_game(request: HtmxHttpRequest, game_id: int, *, for_page: bool = False) -> Game:
     # Who may see it is the one rule of the pages and the API: any other game is no game.
-    visible = games_visible_to(request.user, invite_tokens=_invites(request))
+    visible = games_visible_to(request.user, invite_tokens=_invites(request), game_id=game_id)
     games = selectors.with_seats(Game.objects.filter(visible))
     if for_page:  # the viewer's games waiting and the chat's last line, in the same query
         games = selectors.with_viewer_facts(games, request.user)
