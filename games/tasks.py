@@ -88,12 +88,13 @@ def sweep_webhooks() -> int:
 
 
 @shared_task(ignore_result=True)
-def prerender_partials(game_id: int, version: int, mover: int | None) -> int:
+def prerender_partials(game_id: int, version: int, mover: int | None, publish: bool = False) -> int:
     """Cache the waiting players' ``#game`` partials of ``game_id`` at ``version``.
 
-    See ``games.web.prerender.partials_prerender``; returns how many were stored.
+    Then, with ``publish``, tell the open pages the new version. See
+    ``games.web.prerender.partials_prerender``; returns how many were stored.
     """
-    return prerender.partials_prerender(game_id, version, mover)
+    return prerender.partials_prerender(game_id, version, mover, publish=publish)
 
 
 @shared_task
