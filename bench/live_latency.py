@@ -368,15 +368,39 @@ def rss_kib(pid: int) -> int:
     return proc_status(pid, "VmRSS")
 
 
+def server_processes(pid: int) -> list[int]:
+    """``pid`` and its children: uvicorn's supervisor and its ``--workers``, or one process."""
+    children = [
+        int(child)
+        for task in Path(f"/proc/{pid}/task").iterdir()
+        for child in (task / "children").read_text().split()
+    ]
+    return [pid, *children]
+
+
+def open_fds(pid: int) -> int:
+    """How many file descriptors process ``pid`` holds (each stream is one socket)."""
+    return len(list(Path(f"/proc/{pid}/fd").iterdir()))
+
+
 def idle_streams(port: int, pid: int, count: int) -> None:
-    """Open ``count`` streams on one public game and hold them; print the server's memory."""
+    """Open ``count`` streams on one public game and hold them; print the servers' memory.
+
+    Each process serving streams (the uvicorn process, or each of its ``--workers``) is
+    read before and after: its resident memory, its threads and its open sockets (the
+    streams it holds).
+    """
     import asyncio
 
     game, _seats = new_game()
     path = f"/games/{game.pk}/live?version={game.version}"
+    processes = server_processes(pid)
+
+    def read() -> dict[int, tuple[int, int]]:
+        return {p: (rss_kib(p), open_fds(p)) for p in processes}
 
     async def hold() -> None:
-        before = rss_kib(pid)
+        before = read()
         streams = []
         started = time.monotonic()
         for _n in range(count):
@@ -390,11 +414,20 @@ def idle_streams(port: int, pid: int, count: int) -> None:
             opened += head.startswith(b"HTTP/1.1 200")
         took = time.monotonic() - started
         await asyncio.sleep(2.0)  # a few of the watch's reads
-        held = rss_kib(pid)
-        print(f"idle streams held by one uvicorn process: {opened} of {count} opened in "
-              f"{took:.1f} s; its memory {before / 1024:.0f} MiB before, {held / 1024:.0f} MiB "
-              f"with them ({(held - before) / max(opened, 1):.0f} KiB a stream), "
-              f"{proc_status(pid, 'Threads')} threads")  # fmt: skip
+        held = read()
+        print(f"idle streams: {opened} of {count} opened in {took:.1f} s")
+        for p in processes:
+            (rss0, fds0), (rss1, fds1) = before[p], held[p]
+            streams_here = fds1 - fds0
+            print(f"  process {p}: holds {streams_here} streams (open sockets); memory "
+                  f"{rss0 / 1024:.0f} MiB before, {rss1 / 1024:.0f} MiB with them "
+                  f"({(rss1 - rss0) / max(streams_here, 1):.0f} KiB a stream), "
+                  f"{proc_status(p, 'Threads')} threads")  # fmt: skip
+        total0 = sum(r for r, _f in before.values())
+        total1 = sum(r for r, _f in held.values())
+        print(f"  all stream processes: {total0 / 1024:.0f} MiB before, {total1 / 1024:.0f} "
+              f"MiB with {opened} streams ({(total1 - total0) / max(opened, 1):.0f} KiB a "
+              f"stream)")  # fmt: skip
         for _reader, writer in streams:
             writer.close()
 

@@ -14,7 +14,10 @@ Where a new version comes from, in each web process, for all its streams at once
 - with Redis (``settings.LIVE_REDIS_URL``): one pub/sub subscription per process hears
   ``games.core.live.publish`` from every process on every machine; the version column is
   read besides every ``LIVE_FALLBACK_SECONDS``, so a message lost while Redis restarts
-  only delays;
+  only delays. With rendering ahead, the committing process publishes the version as
+  *ahead* and the worker publishes it again once the partials are stored: the streams
+  announce it on the worker's message, or ``LIVE_AHEAD_WAIT_SECONDS`` after the first
+  when the worker is late (``VersionWatch.heard``);
 - without Redis (the embedded mode): the version column of the watched games is read
   every ``LIVE_POLL_SECONDS`` (0.4 s), one indexed query per process per tick, which sees
   the commits of every process sharing the database (``run_sweeps`` beside the server).
@@ -42,7 +45,7 @@ import redis.asyncio as aredis
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-from games.core.live import LIVE_CHANNEL, LiveKey, WaitingRoom, parse_message
+from games.core.live import LIVE_CHANNEL, LiveKey, WaitingRoom, parse_heard
 from games.selectors.visibility import game_versions, game_waiting_marks
 
 log = logging.getLogger(__name__)
@@ -164,11 +167,13 @@ class VersionWatch:
         *,
         poll: float,
         redis_url: str = "",
+        ahead_wait: float = 0.0,
         versions: Reader = game_versions,
         waiting_marks: Reader = game_waiting_marks,
     ) -> None:
         self.poll = poll
         self.redis_url = redis_url
+        self.ahead_wait = ahead_wait
         self._versions_of = versions
         self._waiting_marks_of = waiting_marks
         self.versions: dict[LiveKey, int] = {}
@@ -187,7 +192,9 @@ class VersionWatch:
         if watch is None:
             url = settings.LIVE_REDIS_URL
             poll = settings.LIVE_FALLBACK_SECONDS if url else settings.LIVE_POLL_SECONDS
-            watch = cls._by_loop[loop] = cls(poll=poll, redis_url=url)
+            watch = cls._by_loop[loop] = cls(
+                poll=poll, redis_url=url, ahead_wait=settings.LIVE_AHEAD_WAIT_SECONDS
+            )
         return watch
 
     @property
@@ -234,6 +241,19 @@ class VersionWatch:
             for event in self._events.get(game_id, ()):
                 event.set()
 
+    def heard(self, game_id: LiveKey, version: int, ahead: bool = False) -> None:
+        """Note a published version: at once, or ``ahead_wait`` seconds on when ``ahead``.
+
+        ``ahead``: the version's partials are being rendered ahead, and the worker publishes
+        it again once they are stored (``games.play.effects``); the pages that fetch then
+        find them. Waiting only that long, a busy worker delays the event by ``ahead_wait``
+        at most — never by its whole queue.
+        """
+        if ahead and self.ahead_wait > 0:
+            asyncio.get_running_loop().call_later(self.ahead_wait, self.note, game_id, version)
+        else:
+            self.note(game_id, version)
+
     async def _read_loop(self) -> None:
         loop = asyncio.get_running_loop()
         while self._busy():
@@ -261,9 +281,9 @@ class VersionWatch:
                         message = await pubsub.get_message(
                             ignore_subscribe_messages=True, timeout=1.0
                         )
-                        parsed = parse_message(message["data"]) if message else None
-                        if parsed is not None:
-                            self.note(*parsed)
+                        heard = parse_heard(message["data"]) if message else None
+                        if heard is not None:
+                            self.heard(*heard)
                 await client.aclose()
             except aredis.RedisError as exc:  # the version column's reads carry on meanwhile
                 log.warning("live: Redis pub/sub unavailable: %s", exc)

@@ -153,6 +153,45 @@ def test_a_published_version_reaches_a_waiting_stream_through_redis(
     assert got[1] == live.version_event(3)
 
 
+@pytest.mark.parametrize("worker_on_time", [True, False])
+def test_a_version_rendered_ahead_is_announced_on_the_workers_message_or_when_it_is_late(
+    redis_url: str, settings: object, worker_on_time: bool
+) -> None:
+    """Issue 29: a move's version comes first as *ahead* (partials being rendered); the
+    streams announce it when the worker says they are stored, or ``ahead_wait`` seconds on."""
+    settings.LIVE_REDIS_URL = redis_url  # type: ignore[attr-defined]
+    assert core_live.parse_heard(core_live.message(5, 3, ahead=True)) == (5, 3, True)
+    assert core_live.parse_message(core_live.message(5, 3, ahead=True)) == (5, 3)
+
+    async def scenario() -> tuple[bool, str, float]:
+        watch = live.VersionWatch(
+            poll=60.0, redis_url=redis_url, ahead_wait=3.0, versions=lambda ids: {}
+        )
+        stream = live.stream_async(
+            5, 2, current=2, times=live.StreamTimes(poll=60, heartbeat=9, lifetime=9), watch=watch
+        )
+        await anext(stream)
+        waiting = asyncio.ensure_future(anext(stream))
+        await asyncio.sleep(0.5)  # the subscription is up
+        start = asyncio.get_running_loop().time()
+        await asyncio.to_thread(core_live.publish, 5, 3, ahead=True)
+        await asyncio.sleep(0.5)
+        held = not waiting.done()  # not announced on the committing process's word alone
+        if worker_on_time:
+            await asyncio.to_thread(core_live.publish, 5, 3)  # the partials are stored
+        event = await asyncio.wait_for(waiting, 5)
+        took = asyncio.get_running_loop().time() - start
+        await stream.aclose()
+        return held, event, took
+
+    held, event, took = asyncio.run(scenario())
+    assert held and event == live.version_event(3)
+    if worker_on_time:
+        assert took < 2.9  # the worker's message, before the wait ran out
+    else:
+        assert took >= 3.0  # the wait ran out: announced all the same
+
+
 def test_without_redis_the_watch_reads_the_versions_for_all_its_streams_at_once() -> None:
     reads: list[list[int]] = []
     table = {1: 0, 2: 0}
