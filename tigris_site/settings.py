@@ -290,6 +290,9 @@ LIVE_FALLBACK_SECONDS = env.float("LIVE_FALLBACK_SECONDS", default=5.0)  # with 
 # With rendering ahead (PRERENDER_PARTIALS) a move's version is announced once the worker has
 # stored the partials, or this many seconds after the commit when the worker is late.
 LIVE_AHEAD_WAIT_SECONDS = env.float("LIVE_AHEAD_WAIT_SECONDS", default=0.5)
+# Stream views (visibility, then the hand-off) run at once per ASGI process: each holds a
+# thread and a database connection while it runs (games.web.live.LiveStreams).
+LIVE_OPEN_CONCURRENCY = env.int("LIVE_OPEN_CONCURRENCY", default=16)
 LIVE_HEARTBEAT_SECONDS = env.float("LIVE_HEARTBEAT_SECONDS", default=15.0)
 LIVE_STREAM_SECONDS = env.float("LIVE_STREAM_SECONDS", default=300.0)  # then it reconnects
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {

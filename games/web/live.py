@@ -390,7 +390,8 @@ class LiveStreams:
                 return  # the view's empty body: the stream follows
             await send(message)
 
-        await self.app({**scope, SCOPE_KEY: True}, receive, capture)
+        async with _opening():  # a burst of streams opening runs a few views at a time
+            await self.app({**scope, SCOPE_KEY: True}, receive, capture)
         if "handoff" not in held:
             return
         game, known, current = held["handoff"].split()
@@ -418,6 +419,25 @@ class LiveStreams:
         finally:
             gone.cancel()
             await stream.aclose()
+
+
+_OPENING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _opening() -> asyncio.Semaphore:
+    """The running loop's bound on stream views run at once (``LIVE_OPEN_CONCURRENCY``).
+
+    Each runs Django's sync view in a thread with a database connection of its own: a
+    thousand pages opening their streams at once (a restart, a popular game) would open a
+    thousand of each. The streams themselves, once handed over, are not counted.
+    """
+    loop = asyncio.get_running_loop()
+    bound = _OPENING.get(loop)
+    if bound is None:
+        bound = _OPENING[loop] = asyncio.Semaphore(settings.LIVE_OPEN_CONCURRENCY)
+    return bound
 
 
 async def _disconnected(receive: Any) -> None:
