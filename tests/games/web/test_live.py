@@ -271,6 +271,40 @@ def test_the_asgi_middleware_streams_a_handed_off_answer_and_passes_the_rest() -
     assert refused[0]["status"] == 404
 
 
+def test_streams_opening_at_once_run_their_views_a_few_at_a_time(settings: Any) -> None:
+    """A burst of pages opening their streams: at most ``LIVE_OPEN_CONCURRENCY`` views (each a
+    thread and a database connection) run at once in a process; every stream opens."""
+    settings.LIVE_OPEN_CONCURRENCY = 3
+    running = {"now": 0, "most": 0}
+
+    async def view(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        running["now"] += 1
+        running["most"] = max(running["most"], running["now"])
+        await asyncio.sleep(0.02)  # the view's queries
+        running["now"] -= 1
+        await send({"type": "http.response.start", "status": 404, "headers": []})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def burst() -> int:
+        answered: list[int] = []
+
+        async def one() -> None:
+            async def receive() -> dict[str, Any]:
+                return {"type": "http.request", "body": b""}
+
+            async def send(message: dict[str, Any]) -> None:
+                if message["type"] == "http.response.start":
+                    answered.append(message["status"])
+
+            await live.LiveStreams(view)({"type": "http", "path": "/games/1/live"}, receive, send)
+
+        await asyncio.wait_for(asyncio.gather(*(one() for _n in range(20))), 10)
+        return len(answered)
+
+    assert asyncio.run(burst()) == 20
+    assert running["most"] == 3
+
+
 def _root(client: Client, game_id: int) -> str:
     page = client.get(f"/games/{game_id}/").content.decode()
     root = re.search(r'<div id="game"[^>]*>', page)
