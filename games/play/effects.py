@@ -88,13 +88,14 @@ def _render_ahead_then_publish(game_id: int, version: int, mover: int | None) ->
     """Queue the rendering ahead of ``game_id`` at ``version``; it publishes the version.
 
     Runs after the commit, in the committing process: it publishes the version as *ahead*
-    (the streams hold it back for ``LIVE_AHEAD_WAIT_SECONDS`` at most, so a worker busy
-    with emails delays the pages by no more) and queues the task; neither the mover's
-    answer nor a bot's next action waits for a render. A broker that does not answer (or
-    an eager run that breaks) is logged and the version published at once: the pages then
-    render their partials themselves, as without rendering ahead.
+    (the streams of the players whose partials are being rendered hold it back, for
+    ``LIVE_AHEAD_WAIT_SECONDS`` at most, so a worker busy with emails delays them by no
+    more; the mover's other tabs and the spectators hear it at once) and queues the task;
+    neither the mover's answer nor a bot's next action waits for a render. A broker that
+    does not answer (or an eager run that breaks) is logged and the version published at
+    once: the pages then render their partials themselves, as without rendering ahead.
     """
-    live.publish(game_id, version, ahead=True)
+    live.publish(game_id, version, ahead=True, mover=mover)
     try:
         queue.delay(queue.PRERENDER_PARTIALS, game_id, version, mover, True)
     except Exception as exc:  # the move stands whatever queueing raised; the pages must hear

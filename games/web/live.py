@@ -45,7 +45,7 @@ import redis.asyncio as aredis
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-from games.core.live import LIVE_CHANNEL, LiveKey, WaitingRoom, parse_heard
+from games.core.live import LIVE_CHANNEL, Heard, LiveKey, WaitingRoom, parse_heard
 from games.selectors.visibility import game_versions, game_waiting_marks
 
 log = logging.getLogger(__name__)
@@ -177,6 +177,8 @@ class VersionWatch:
         self._versions_of = versions
         self._waiting_marks_of = waiting_marks
         self.versions: dict[LiveKey, int] = {}
+        # versions heard as rendered ahead, not yet announced to every stream: (version, mover)
+        self.committed: dict[LiveKey, tuple[int, int | None]] = {}
         self._events: dict[LiveKey, set[asyncio.Event]] = {}
         # streams following a key for their whole life (``follow``): between two of a
         # stream's waits the key stays watched, so a version published then is not missed
@@ -225,7 +227,7 @@ class VersionWatch:
             else:
                 del self._followed[game_id]
                 if game_id not in self._events:
-                    self.versions.pop(game_id, None)
+                    self._forget(game_id)
 
     def _start(self) -> None:
         if self._tasks and not all(t.done() for t in self._tasks):
@@ -241,18 +243,28 @@ class VersionWatch:
             for event in self._events.get(game_id, ()):
                 event.set()
 
-    def heard(self, game_id: LiveKey, version: int, ahead: bool = False) -> None:
-        """Note a published version: at once, or ``ahead_wait`` seconds on when ``ahead``.
+    def heard(self, heard: Heard) -> None:
+        """Note a published version: at once, or held for the players it is rendered for.
 
-        ``ahead``: the version's partials are being rendered ahead, and the worker publishes
-        it again once they are stored (``games.play.effects``); the pages that fetch then
-        find them. Waiting only that long, a busy worker delays the event by ``ahead_wait``
-        at most — never by its whole queue.
+        ``heard.ahead``: the version is committed and the partials of the seated players but
+        ``heard.mover`` are being rendered ahead; the worker publishes it again once they
+        are stored (``games.play.effects``), and the pages that fetch then find them. Those
+        players' streams wait for it, ``ahead_wait`` seconds at most (a busy worker delays
+        them by no more than that, never by its whole queue); the others' streams (the
+        mover's other tabs, spectators) are woken at once (``wait``'s ``seat``).
         """
-        if ahead and self.ahead_wait > 0:
-            asyncio.get_running_loop().call_later(self.ahead_wait, self.note, game_id, version)
-        else:
-            self.note(game_id, version)
+        if not heard.ahead or self.ahead_wait <= 0:
+            self.note(heard.key, heard.version)
+            return
+        if heard.version > self.committed.get(heard.key, (-1, None))[0]:
+            self.committed[heard.key] = (heard.version, heard.mover)
+            for event in self._events.get(heard.key, ()):
+                event.set()
+        asyncio.get_running_loop().call_later(self.ahead_wait, self.note, heard.key, heard.version)
+
+    def _forget(self, game_id: LiveKey) -> None:
+        self.versions.pop(game_id, None)
+        self.committed.pop(game_id, None)
 
     async def _read_loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -283,14 +295,20 @@ class VersionWatch:
                         )
                         heard = parse_heard(message["data"]) if message else None
                         if heard is not None:
-                            self.heard(*heard)
+                            self.heard(heard)
                 await client.aclose()
             except aredis.RedisError as exc:  # the version column's reads carry on meanwhile
                 log.warning("live: Redis pub/sub unavailable: %s", exc)
                 await asyncio.sleep(1.0)
 
-    async def wait(self, game_id: LiveKey, known: int, timeout: float) -> int | None:
-        """Return ``game_id``'s version once it differs from ``known``; None after ``timeout`` s."""
+    async def wait(
+        self, game_id: LiveKey, known: int, timeout: float, *, seat: int | None = None
+    ) -> int | None:
+        """Return ``game_id``'s version once it differs from ``known``; None after ``timeout`` s.
+
+        ``seat``: the viewer's seat in the game (None: a spectator). A version heard as
+        rendered ahead is returned at once unless it is being rendered for this seat.
+        """
         event = asyncio.Event()
         self._events.setdefault(game_id, set()).add(event)
         self._start()
@@ -300,6 +318,10 @@ class VersionWatch:
                 version = self.versions.get(game_id)
                 if version is not None and version != known:
                     return version
+                committed, mover = self.committed.get(game_id, (-1, None))
+                rendered_for_me = seat is not None and seat != mover
+                if committed > known and not rendered_for_me:
+                    return committed
                 remaining = deadline - asyncio.get_running_loop().time()
                 if remaining <= 0:
                     return None
@@ -315,7 +337,7 @@ class VersionWatch:
                 if not waiting:
                     del self._events[game_id]
                     if game_id not in self._followed:
-                        self.versions.pop(game_id, None)
+                        self._forget(game_id)
 
 
 async def stream_async(
@@ -325,10 +347,12 @@ async def stream_async(
     current: int,
     times: StreamTimes,
     watch: VersionWatch | None = None,
+    seat: int | None = None,
 ) -> AsyncGenerator[str]:
     """Yield the events of ``game_id`` after version ``known`` (ASGI: no thread per stream).
 
-    ``current`` as in ``stream_sync``. The process's ``VersionWatch`` wakes it; a heartbeat
+    ``current`` as in ``stream_sync``; ``seat`` the viewer's (``VersionWatch.wait``). The
+    process's ``VersionWatch`` wakes it; a heartbeat
     after ``times.heartbeat`` seconds of silence; ends after ``times.lifetime`` seconds (the
     browser reconnects).
     """
@@ -341,7 +365,7 @@ async def stream_async(
     end = loop.time() + times.lifetime
     with watch.follow(game_id):
         while (remaining := end - loop.time()) > 0:
-            version = await watch.wait(game_id, known, min(times.heartbeat, remaining))
+            version = await watch.wait(game_id, known, min(times.heartbeat, remaining), seat=seat)
             if version is None:
                 yield HEARTBEAT
             else:
@@ -394,11 +418,12 @@ class LiveStreams:
             await self.app({**scope, SCOPE_KEY: True}, receive, capture)
         if "handoff" not in held:
             return
-        game, known, current = held["handoff"].split()
+        game, known, current, *rest = held["handoff"].split()
         key: LiveKey = WaitingRoom(int(game[1:])) if game.startswith("w") else int(game)
+        seat = int(rest[0]) if rest and rest[0].isdigit() else None
         await send(held["start"])
         stream = stream_async(
-            key, int(known), current=int(current), times=StreamTimes.from_settings()
+            key, int(known), current=int(current), times=StreamTimes.from_settings(), seat=seat
         )
         gone = asyncio.ensure_future(_disconnected(receive))
         try:
@@ -452,7 +477,10 @@ async def empty_body() -> AsyncIterator[str]:
         yield chunk
 
 
-def handoff(game_id: LiveKey, known: int, current: int) -> tuple[str, str]:
-    """The header by which a view hands a stream to ``LiveStreams`` (a room's id: ``w12``)."""
+def handoff(game_id: LiveKey, known: int, current: int, seat: int | None = None) -> tuple[str, str]:
+    """The header by which a view hands a stream to ``LiveStreams`` (a room's id: ``w12``).
+
+    ``seat``: the viewer's seat in the game, None for a spectator (``-``).
+    """
     game = f"w{game_id.game_id}" if isinstance(game_id, WaitingRoom) else str(game_id)
-    return HANDOFF_HEADER, f"{game} {known} {current}"
+    return HANDOFF_HEADER, f"{game} {known} {current} {'-' if seat is None else seat}"

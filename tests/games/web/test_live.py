@@ -157,34 +157,44 @@ def test_a_published_version_reaches_a_waiting_stream_through_redis(
 def test_a_version_rendered_ahead_is_announced_on_the_workers_message_or_when_it_is_late(
     redis_url: str, settings: object, worker_on_time: bool
 ) -> None:
-    """Issue 29: a move's version comes first as *ahead* (partials being rendered); the
-    streams announce it when the worker says they are stored, or ``ahead_wait`` seconds on."""
+    """Issue 29: a move's version comes first as *ahead* (partials being rendered for the
+    seated players but the mover); a waiting player's stream announces it when the worker
+    says they are stored, or ``ahead_wait`` seconds on; a spectator's stream at once."""
     settings.LIVE_REDIS_URL = redis_url  # type: ignore[attr-defined]
-    assert core_live.parse_heard(core_live.message(5, 3, ahead=True)) == (5, 3, True)
-    assert core_live.parse_message(core_live.message(5, 3, ahead=True)) == (5, 3)
+    heard = core_live.parse_heard(core_live.message(5, 3, ahead=True, mover=2))
+    assert heard == core_live.Heard(5, 3, ahead=True, mover=2)
+    assert core_live.parse_message(core_live.message(5, 3, ahead=True, mover=2)) == (5, 3)
+    assert core_live.parse_heard(b"5:3:ahead:x") is None
 
-    async def scenario() -> tuple[bool, str, float]:
+    async def scenario() -> tuple[bool, str, float, str, float]:
         watch = live.VersionWatch(
             poll=60.0, redis_url=redis_url, ahead_wait=3.0, versions=lambda ids: {}
         )
-        stream = live.stream_async(
-            5, 2, current=2, times=live.StreamTimes(poll=60, heartbeat=9, lifetime=9), watch=watch
-        )
-        await anext(stream)
-        waiting = asyncio.ensure_future(anext(stream))
+        times = live.StreamTimes(poll=60, heartbeat=9, lifetime=9)
+        player = live.stream_async(5, 2, current=2, times=times, watch=watch, seat=1)
+        spectator = live.stream_async(5, 2, current=2, times=times, watch=watch)
+        await anext(player)
+        await anext(spectator)
+        waiting = asyncio.ensure_future(anext(player))
+        watching = asyncio.ensure_future(anext(spectator))
         await asyncio.sleep(0.5)  # the subscription is up
-        start = asyncio.get_running_loop().time()
-        await asyncio.to_thread(core_live.publish, 5, 3, ahead=True)
-        await asyncio.sleep(0.5)
-        held = not waiting.done()  # not announced on the committing process's word alone
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await asyncio.to_thread(core_live.publish, 5, 3, ahead=True, mover=2)
+        seen = await asyncio.wait_for(watching, 2.5)
+        seen_after = loop.time() - start
+        await asyncio.sleep(0.3)
+        held = not waiting.done()  # not announced to seat 1 on the committer's word alone
         if worker_on_time:
             await asyncio.to_thread(core_live.publish, 5, 3)  # the partials are stored
         event = await asyncio.wait_for(waiting, 5)
-        took = asyncio.get_running_loop().time() - start
-        await stream.aclose()
-        return held, event, took
+        took = loop.time() - start
+        await player.aclose()
+        await spectator.aclose()
+        return held, event, took, seen, seen_after
 
-    held, event, took = asyncio.run(scenario())
+    held, event, took, seen, seen_after = asyncio.run(scenario())
+    assert seen == live.version_event(3) and seen_after < 2.5  # the spectator: at once
     assert held and event == live.version_event(3)
     if worker_on_time:
         assert took < 2.9  # the worker's message, before the wait ran out
@@ -385,8 +395,21 @@ def test_a_waiting_rooms_mark_travels_through_redis_apart_from_versions(
 
 def test_the_asgi_hand_off_names_a_waiting_room() -> None:
     name, value = live.handoff(core_live.WaitingRoom(42), 1, 2)
-    assert value == "w42 1 2"
-    assert live.handoff(42, 1, 2)[1] == "42 1 2"
+    assert value == "w42 1 2 -"
+    assert live.handoff(42, 1, 2)[1] == "42 1 2 -"  # a spectator
+    assert live.handoff(42, 1, 2, 3)[1] == "42 1 2 3"  # seat 3's stream
+
+
+def test_a_stream_knows_its_viewers_seat_and_a_spectator_has_none() -> None:
+    """What the hand-off names: the viewer's seat (their partial is rendered ahead), else -."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from games.selectors.games import seat_position_of
+
+    game, seats = started_game(3)
+    assert [seat_position_of(game.pk, seats[n]) for n in (1, 2, 3)] == [1, 2, 3]
+    assert seat_position_of(game.pk, UserFactory()) is None
+    assert seat_position_of(game.pk, AnonymousUser()) is None
 
 
 def test_a_version_published_between_two_events_of_a_stream_is_not_missed(

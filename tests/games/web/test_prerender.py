@@ -212,7 +212,7 @@ def test_the_worker_publishes_the_version_once_the_waiting_players_partial_is_st
     monkeypatch.setattr(tasks.prerender_partials, "delay", lambda *args: queued.append(args))
     heard: list[tuple[int, int, bool, bool]] = []
 
-    def publish(game_id: int, version: int, *, ahead: bool = False) -> None:
+    def publish(game_id: int, version: int, *, ahead: bool = False, mover: Any = None) -> None:
         row = Game.objects.get(pk=game_id)
         key = prerender.partial_key(game_id, version, row.updated_at, waiting.pk, "en")
         heard.append((game_id, version, ahead, cache.get(key) is not None))
@@ -238,7 +238,7 @@ def test_a_broker_that_does_not_answer_publishes_the_version_at_once(
     monkeypatch.setattr(tasks.prerender_partials, "delay", down)
     heard: list[tuple[int, int, bool]] = []
     monkeypatch.setattr(
-        core_live, "publish", lambda g, v, *, ahead=False: heard.append((g, v, ahead))
+        core_live, "publish", lambda g, v, *, ahead=False, mover=None: heard.append((g, v, ahead))
     )
     game, seats = started_game(2)
     mover = game.to_act_seat
