@@ -547,7 +547,12 @@ def bot_turns(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
             mine_done = game.version
             seen = _seen_at(page, mine_done + 1)
             if seen is None:
-                print(f"the bot's action after v{mine_done} never showed", file=sys.stderr)
+                heard = page.evaluate("Object.keys(window.__event).join(',')")
+                shown = page.evaluate("Object.keys(window.__seen).join(',')")
+                now = Game.objects.get(pk=game.pk).version
+                print(f"the bot's action after v{mine_done} never showed (game at v{now}; "
+                      f"events heard: {heard}; versions shown: {shown})",
+                      file=sys.stderr)  # fmt: skip
                 continue
             first.append((seen - committed) / 1000)
             while Game.objects.get(pk=game.pk).to_act_seat not in (mine, None):

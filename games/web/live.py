@@ -183,7 +183,8 @@ class VersionWatch:
         # streams following a key for their whole life (``follow``): between two of a
         # stream's waits the key stays watched, so a version published then is not missed
         self._followed: dict[LiveKey, int] = {}
-        self._tasks: list[asyncio.Task[None]] = []
+        self._reading: asyncio.Task[None] | None = None
+        self._listening: asyncio.Task[None] | None = None
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-versions")
 
     @classmethod
@@ -230,11 +231,13 @@ class VersionWatch:
                     self._forget(game_id)
 
     def _start(self) -> None:
-        if self._tasks and not all(t.done() for t in self._tasks):
-            return
-        self._tasks = [asyncio.create_task(self._read_loop())]
-        if self.redis_url:
-            self._tasks.append(asyncio.create_task(self._listen()))
+        # Each task on its own: the listener stops within a second of the last stream
+        # leaving, the reader only after its sleep (``poll``, 5 s with Redis); a stream
+        # coming in between must get a listener even though the reader still runs.
+        if self._reading is None or self._reading.done():
+            self._reading = asyncio.create_task(self._read_loop())
+        if self.redis_url and (self._listening is None or self._listening.done()):
+            self._listening = asyncio.create_task(self._listen())
 
     def note(self, game_id: LiveKey, version: int) -> None:
         """Record ``game_id`` at ``version`` (versions only grow) and wake its streams."""

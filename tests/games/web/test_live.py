@@ -10,6 +10,7 @@ uvicorn with real pages.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -200,6 +201,39 @@ def test_a_version_rendered_ahead_is_announced_on_the_workers_message_or_when_it
         assert took < 2.9  # the worker's message, before the wait ran out
     else:
         assert took >= 3.0  # the wait ran out: announced all the same
+
+
+def test_a_stream_opened_as_the_listener_stopped_gets_a_listener_again(
+    redis_url: str, settings: object
+) -> None:
+    """The last stream left: the Redis listener stops within a second, the version reader
+    only after its sleep. A stream opened in between hears published versions at once —
+    not only at the reader's next read (found by bench/live_latency.py: a new page missed
+    every pushed move for a whole game)."""
+    settings.LIVE_REDIS_URL = redis_url  # type: ignore[attr-defined]
+
+    async def scenario() -> str:
+        watch = live.VersionWatch(poll=60.0, redis_url=redis_url, versions=lambda ids: {})
+        times = live.StreamTimes(poll=60, heartbeat=9, lifetime=9)
+        first = live.stream_async(5, 2, current=2, times=times, watch=watch)
+        await anext(first)
+        waiting = asyncio.ensure_future(anext(first))
+        await asyncio.sleep(0.5)
+        waiting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+        await first.aclose()  # the page left: nobody watches
+        await asyncio.sleep(2.0)  # the listener stopped; the reader sleeps its 60 s
+        second = live.stream_async(5, 2, current=2, times=times, watch=watch)
+        await anext(second)
+        heard = asyncio.ensure_future(anext(second))
+        await asyncio.sleep(0.5)  # the subscription is up again
+        await asyncio.to_thread(core_live.publish, 5, 3)
+        event = await asyncio.wait_for(heard, 3)
+        await second.aclose()
+        return event
+
+    assert asyncio.run(scenario()) == live.version_event(3)
 
 
 def test_without_redis_the_watch_reads_the_versions_for_all_its_streams_at_once() -> None:
