@@ -21,7 +21,12 @@ front sending ``/games/<id>/live`` to uvicorn and the rest to gunicorn, as nginx
 ``scripts/with-postgres.sh``), a throw-away Redis as the broker, the cache (partials
 rendered ahead) and the live pub/sub, a Celery worker on the ``celery`` queue and the bots'
 worker on ``bots`` (``BOT_PAUSE_SECONDS``: ``--bot-pause``); the bots' figure then comes
-from the bots' worker, not ``run_sweeps``.
+from the bots' worker, not ``run_sweeps``. There a move's live event waits for the worker's
+partials (``LIVE_AHEAD_WAIT_SECONDS`` at most: ``--ahead-wait``); ``--compare`` serves the
+stack twice in one run, first with the event at once (the pages' fetches race the worker's
+rendering ahead and render the partial themselves: the pipeline before issue 29's fix),
+then as configured, and prints each page figure and the server's time as a ratio to the
+same run's 204 baseline.
 
 Beside each figure it prints where the time went, per ply, from the other player's page:
 the commit to the stream's event reaching the page (fan-out), the event to the page's
@@ -35,6 +40,8 @@ as the figures do. ``uptime``'s load is printed with each figure.
     .venv/bin/python bench/live_latency.py --moves 0 --bot-turns 20 --idle 1000
     scripts/with-postgres.sh .venv/bin/python bench/live_latency.py --production \
         --moves 120 --bot-turns 20
+    scripts/with-postgres.sh .venv/bin/python bench/live_latency.py --production \
+        --compare --moves 60
 
 Check ``uptime`` first: on a shared machine the figures move with the load.
 """
@@ -216,6 +223,15 @@ def main() -> None:
     parser.add_argument(
         "--bot-pause", type=float, default=1.0, help="BOT_PAUSE_SECONDS, --production"
     )
+    parser.add_argument(
+        "--ahead-wait", default="", help="LIVE_AHEAD_WAIT_SECONDS of the streams (--production)"
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="--production twice in one run: the event at once (the pages race the worker's "
+        "rendering ahead, as before issue 29's fix), then held for the worker",
+    )
     args = parser.parse_args()
     if args.production:
         args.redis = True
@@ -258,67 +274,93 @@ def main() -> None:
         call_command("migrate", verbosity=0)
         if args.production:
             call_command("collectstatic", interactive=False, verbosity=0)  # whitenoise's
-        from tests import services
+        variants = [("before: the event at once (LIVE_AHEAD_WAIT_SECONDS=0)", "0"), ("after", "")]
+        results = []
+        for label, wait in variants if args.compare else [("", args.ahead_wait)]:
+            run_env = env | ({"LIVE_AHEAD_WAIT_SECONDS": wait} if wait else {})
+            with ExitStack() as servers:
+                figures = serve_and_measure(servers, run_env, args)
+            results.append((label, figures))
+    print(f"{uptime()} at the end; stack: {stack_name(args)}")
+    for label, figures in results:
+        if label:
+            print(f"— {label}")
+        for who, values in figures.items():
+            if who.startswith("  "):
+                print(f"{who}: {summary(values)}")  # a stage or a baseline, already in ms
+            else:
+                print(f"{who}: {summary([v * 1000 for v in values])}")
+    if args.compare and all(f.get("the other player") for _label, f in results):
+        (_b, before), (_a, after) = results
+        for who in ("the other player", "  server: fetch → first byte"):
+            scale = 1 if who.startswith("  ") else 1000
+            ratios = [
+                percentile([v * scale for v in f[who]], 0.5)
+                / percentile(f["  baseline: an unchanged poll's round trip (204)"], 0.5)
+                for f in (before, after)
+            ]
+            print(f"{who.strip()}: p50 / the 204 baseline's p50: before {ratios[0]:.1f}×, "
+                  f"after {ratios[1]:.1f}×")  # fmt: skip
 
-        port = services.free_port()
-        split = args.production and not args.all_asgi
-        live_port = services.free_port() if split else port
-        workers = ["--workers", "2"] if args.production else []
-        server = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "tigris_site.asgi:application", "--port",
-             str(live_port), "--log-level", "warning", "--timeout-graceful-shutdown", "1",
-             *workers],
+
+def serve_and_measure(
+    stack: ExitStack, env: dict[str, str], args: argparse.Namespace
+) -> dict[str, list[float]]:
+    """Start the servers (and workers) of ``args``' stack with ``env``; play; return figures."""
+    from tests import services
+
+    port = services.free_port()
+    split = args.production and not args.all_asgi
+    live_port = services.free_port() if split else port
+    workers = ["--workers", "2"] if args.production else []
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "tigris_site.asgi:application", "--port",
+         str(live_port), "--log-level", "warning", "--timeout-graceful-shutdown", "1",
+         *workers],
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    streams_pid = server.pid
+    stack.callback(server.wait)
+    stack.callback(server.terminate)
+    if split:
+        services.wait_for_port(live_port, server, seconds=120)
+        web_port = services.free_port()
+        pages = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "tigris_site.wsgi", "--workers",
+             str(args.web_workers), "--bind", f"127.0.0.1:{web_port}", "--log-level",
+             "warning", "--preload", "--timeout", "120"],
             cwd=ROOT, env=env,
         )  # fmt: skip
-        streams_pid = server.pid
-        stack.callback(server.wait)
-        stack.callback(server.terminate)
-        if split:
-            services.wait_for_port(live_port, server, seconds=120)
-            web_port = services.free_port()
-            pages = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "tigris_site.wsgi", "--workers",
-                 str(args.web_workers), "--bind", f"127.0.0.1:{web_port}", "--log-level",
-                 "warning", "--preload", "--timeout", "120"],
-                cwd=ROOT, env=env,
-            )  # fmt: skip
-            stack.callback(pages.wait)
-            stack.callback(pages.terminate)
-            services.wait_for_port(web_port, pages, seconds=120)
-            server = subprocess.Popen(
-                [sys.executable, __file__, "proxy", str(port), str(web_port), str(live_port)],
-                cwd=ROOT, env=env,
-            )  # fmt: skip
-        if args.production:
-            # the email/push/render worker and the bots' worker, as the README runs them
-            stack.enter_context(services.celery_worker(env["CELERY_BROKER_URL"], env))
-            stack.enter_context(
-                services.celery_worker(env["CELERY_BROKER_URL"], env, queues="bots")
-            )
-        stack.callback(server.wait)
-        stack.callback(server.terminate)
-        services.wait_for_port(port, server, seconds=120)
-        base = f"http://127.0.0.1:{port}"
-        print(f"stack: {stack_name(args)}; {uptime()} at the start", flush=True)
-        figures = play(base, args) if args.moves else {}
-        if args.bot_turns and args.production:
-            figures |= bot_turns(base, args)
-        elif args.bot_turns:
-            sweeps = subprocess.Popen(
-                [sys.executable, "manage.py", "run_sweeps"], cwd=ROOT, env=env,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )  # fmt: skip
-            stack.callback(sweeps.wait)
-            stack.callback(sweeps.terminate)
-            figures |= bot_turns(base, args)
-        if args.idle:
-            idle_streams(port, streams_pid, args.idle)
-    print(f"{uptime()} at the end; stack: {stack_name(args)}")
-    for who, values in figures.items():
-        if who.startswith("  "):
-            print(f"{who}: {summary(values)}")  # a stage or a baseline, already in ms
-        else:
-            print(f"{who}: {summary([v * 1000 for v in values])}")
+        stack.callback(pages.wait)
+        stack.callback(pages.terminate)
+        services.wait_for_port(web_port, pages, seconds=120)
+        server = subprocess.Popen(
+            [sys.executable, __file__, "proxy", str(port), str(web_port), str(live_port)],
+            cwd=ROOT, env=env,
+        )  # fmt: skip
+    if args.production:
+        # the email/push/render worker and the bots' worker, as the README runs them
+        stack.enter_context(services.celery_worker(env["CELERY_BROKER_URL"], env))
+        stack.enter_context(services.celery_worker(env["CELERY_BROKER_URL"], env, queues="bots"))
+    stack.callback(server.wait)
+    stack.callback(server.terminate)
+    services.wait_for_port(port, server, seconds=120)
+    base = f"http://127.0.0.1:{port}"
+    print(f"stack: {stack_name(args)}; {uptime()} at the start", flush=True)
+    figures = play(base, args) if args.moves else {}
+    if args.bot_turns and args.production:
+        figures |= bot_turns(base, args)
+    elif args.bot_turns:
+        sweeps = subprocess.Popen(
+            [sys.executable, "manage.py", "run_sweeps"], cwd=ROOT, env=env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        stack.callback(sweeps.wait)
+        stack.callback(sweeps.terminate)
+        figures |= bot_turns(base, args)
+    if args.idle:
+        idle_streams(port, streams_pid, args.idle)
+    return figures
 
 
 def stack_name(args: argparse.Namespace) -> str:
@@ -368,15 +410,39 @@ def rss_kib(pid: int) -> int:
     return proc_status(pid, "VmRSS")
 
 
+def server_processes(pid: int) -> list[int]:
+    """``pid`` and its children: uvicorn's supervisor and its ``--workers``, or one process."""
+    children = [
+        int(child)
+        for task in Path(f"/proc/{pid}/task").iterdir()
+        for child in (task / "children").read_text().split()
+    ]
+    return [pid, *children]
+
+
+def open_fds(pid: int) -> int:
+    """How many file descriptors process ``pid`` holds (each stream is one socket)."""
+    return len(list(Path(f"/proc/{pid}/fd").iterdir()))
+
+
 def idle_streams(port: int, pid: int, count: int) -> None:
-    """Open ``count`` streams on one public game and hold them; print the server's memory."""
+    """Open ``count`` streams on one public game and hold them; print the servers' memory.
+
+    Each process serving streams (the uvicorn process, or each of its ``--workers``) is
+    read before and after: its resident memory, its threads and its open sockets (the
+    streams it holds).
+    """
     import asyncio
 
     game, _seats = new_game()
     path = f"/games/{game.pk}/live?version={game.version}"
+    processes = server_processes(pid)
+
+    def read() -> dict[int, tuple[int, int]]:
+        return {p: (rss_kib(p), open_fds(p)) for p in processes}
 
     async def hold() -> None:
-        before = rss_kib(pid)
+        before = read()
         streams = []
         started = time.monotonic()
         for _n in range(count):
@@ -390,11 +456,20 @@ def idle_streams(port: int, pid: int, count: int) -> None:
             opened += head.startswith(b"HTTP/1.1 200")
         took = time.monotonic() - started
         await asyncio.sleep(2.0)  # a few of the watch's reads
-        held = rss_kib(pid)
-        print(f"idle streams held by one uvicorn process: {opened} of {count} opened in "
-              f"{took:.1f} s; its memory {before / 1024:.0f} MiB before, {held / 1024:.0f} MiB "
-              f"with them ({(held - before) / max(opened, 1):.0f} KiB a stream), "
-              f"{proc_status(pid, 'Threads')} threads")  # fmt: skip
+        held = read()
+        print(f"idle streams: {opened} of {count} opened in {took:.1f} s")
+        for p in processes:
+            (rss0, fds0), (rss1, fds1) = before[p], held[p]
+            streams_here = fds1 - fds0
+            print(f"  process {p}: holds {streams_here} streams (open sockets); memory "
+                  f"{rss0 / 1024:.0f} MiB before, {rss1 / 1024:.0f} MiB with them "
+                  f"({(rss1 - rss0) / max(streams_here, 1):.0f} KiB a stream), "
+                  f"{proc_status(p, 'Threads')} threads")  # fmt: skip
+        total0 = sum(r for r, _f in before.values())
+        total1 = sum(r for r, _f in held.values())
+        print(f"  all stream processes: {total0 / 1024:.0f} MiB before, {total1 / 1024:.0f} "
+              f"MiB with {opened} streams ({(total1 - total0) / max(opened, 1):.0f} KiB a "
+              f"stream)")  # fmt: skip
         for _reader, writer in streams:
             writer.close()
 
@@ -472,7 +547,12 @@ def bot_turns(base: str, args: argparse.Namespace) -> dict[str, list[float]]:
             mine_done = game.version
             seen = _seen_at(page, mine_done + 1)
             if seen is None:
-                print(f"the bot's action after v{mine_done} never showed", file=sys.stderr)
+                heard = page.evaluate("Object.keys(window.__event).join(',')")
+                shown = page.evaluate("Object.keys(window.__seen).join(',')")
+                now = Game.objects.get(pk=game.pk).version
+                print(f"the bot's action after v{mine_done} never showed (game at v{now}; "
+                      f"events heard: {heard}; versions shown: {shown})",
+                      file=sys.stderr)  # fmt: skip
                 continue
             first.append((seen - committed) / 1000)
             while Game.objects.get(pk=game.pk).to_act_seat not in (mine, None):

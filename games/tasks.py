@@ -14,6 +14,7 @@ from celery import Task, shared_task
 
 from games.mail import deliver
 from games.models import Delivery
+from games.outbox import retries
 from games.play import bots, orders
 from games.play.sweeps import deadlines_sweep
 from games.push import deliver as push
@@ -27,10 +28,10 @@ from games.webhooks import deliver as webhooks
 sending_task = shared_task(
     bind=True,
     autoretry_for=(deliver.TransientSendError,),
-    retry_backoff=deliver.RETRY_BACKOFF,
-    retry_backoff_max=deliver.RETRY_BACKOFF_MAX,
+    retry_backoff=retries.RETRY_BACKOFF,
+    retry_backoff_max=retries.RETRY_BACKOFF_MAX,
     retry_jitter=True,
-    max_retries=deliver.MAX_RETRIES,
+    max_retries=retries.MAX_RETRIES,
     soft_time_limit=deliver.SEND_SOFT_TIME_LIMIT,
     time_limit=deliver.SEND_TIME_LIMIT,
 )
@@ -51,10 +52,10 @@ def send_account_email(self: Task[Any, Any], payload: dict[str, Any]) -> str:
 @shared_task(
     bind=True,
     autoretry_for=(webhooks.TransientWebhookError,),
-    retry_backoff=deliver.RETRY_BACKOFF,
-    retry_backoff_max=deliver.RETRY_BACKOFF_MAX,
+    retry_backoff=retries.RETRY_BACKOFF,
+    retry_backoff_max=retries.RETRY_BACKOFF_MAX,
     retry_jitter=True,
-    max_retries=deliver.MAX_RETRIES,
+    max_retries=retries.MAX_RETRIES,
 )
 def send_webhook(self: Task[Any, Any], delivery_id: int) -> str:
     """Post webhook outbox row ``delivery_id`` (``games.webhooks.deliver.webhook_deliver``)."""
@@ -64,10 +65,10 @@ def send_webhook(self: Task[Any, Any], delivery_id: int) -> str:
 @shared_task(
     bind=True,
     autoretry_for=(push.TransientPushError,),
-    retry_backoff=deliver.RETRY_BACKOFF,
-    retry_backoff_max=deliver.RETRY_BACKOFF_MAX,
+    retry_backoff=retries.RETRY_BACKOFF,
+    retry_backoff_max=retries.RETRY_BACKOFF_MAX,
     retry_jitter=True,
-    max_retries=deliver.MAX_RETRIES,
+    max_retries=retries.MAX_RETRIES,
 )
 def send_push(self: Task[Any, Any], delivery_id: int) -> str:
     """Post push outbox row ``delivery_id`` (``games.push.deliver.push_deliver``)."""
@@ -87,12 +88,13 @@ def sweep_webhooks() -> int:
 
 
 @shared_task(ignore_result=True)
-def prerender_partials(game_id: int, version: int, mover: int | None) -> int:
+def prerender_partials(game_id: int, version: int, mover: int | None, publish: bool = False) -> int:
     """Cache the waiting players' ``#game`` partials of ``game_id`` at ``version``.
 
-    See ``games.web.prerender.partials_prerender``; returns how many were stored.
+    Then, with ``publish``, tell the open pages the new version. See
+    ``games.web.prerender.partials_prerender``; returns how many were stored.
     """
-    return prerender.partials_prerender(game_id, version, mover)
+    return prerender.partials_prerender(game_id, version, mover, publish=publish)
 
 
 @shared_task

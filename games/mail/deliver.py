@@ -29,15 +29,13 @@ from games.mail.notification import notification_send, still_owed
 from games.mail.sending import OutboxSend, outbox_message_id
 from games.models import Delivery, Notification
 from games.outbox.push import push_owed
+from games.outbox.retries import MAX_RETRIES, retry_delay
 from games.selectors.games import seats_prefetch
 from games.selectors.people import quiet_hours_of, quiet_until
 from games.text.headers import header_safe
 
 log = logging.getLogger(__name__)
 
-MAX_RETRIES = 8
-RETRY_BACKOFF = 30  # seconds before the first retry; doubled each time (Celery's backoff)
-RETRY_BACKOFF_MAX = 3600
 # An email task's time limits (seconds, ``games.tasks.sending_task``): the SMTP connection
 # times out in 20 s (EMAIL_TIMEOUT), so a live task is done within the hard limit, and a row
 # "sending" for twice that lost its worker: it goes back to pending (issue 28, finding 8).
@@ -83,15 +81,6 @@ def _release(
     Notification.objects.filter(pk=notification_id, status=Notification.Status.SENDING).update(
         **fields
     )
-
-
-def retry_delay(attempts: int) -> timedelta:
-    """Return the longest wait Celery's backoff allows after ``attempts`` sends (30 s · 2ⁿ⁻¹).
-
-    The row waits that long before ``sweep_outbox`` may re-queue it, so the sweep never
-    races the retry Celery already scheduled (``retry_backoff=30``, ``retry_backoff_max``).
-    """
-    return timedelta(seconds=min(RETRY_BACKOFF_MAX, RETRY_BACKOFF * 2 ** max(attempts - 1, 0)))
 
 
 def notification_deliver(notification_id: int) -> str:

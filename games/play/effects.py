@@ -10,7 +10,9 @@ with the game row locked:
 - what reaches outside the database runs only after the commit (``transaction.on_commit``,
   robust: nothing fails a committed move): the outbox's sending tasks (queued by the
   outbox itself), rendering the other players' partials ahead, and the live event that
-  tells the open game pages the game's new version (``games.core.live``).
+  tells the open game pages the game's new version (``games.core.live``). With rendering
+  ahead on, the worker publishes the event once the partials are stored, so the pages'
+  fetches find them; without it, the committing process publishes at once.
 
 Every process that commits a move passes here (a web request, a Celery worker, the bots'
 worker, the sweeps, ``run_sweeps`` in the embedded mode), so every one publishes it.
@@ -18,8 +20,12 @@ worker, the sweeps, ``run_sweeps`` in the embedded mode), so every one publishes
 
 from __future__ import annotations
 
+import logging
+from functools import partial
+
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
+from django.db import transaction
 
 import engine
 from games.accounts import profiles
@@ -27,6 +33,8 @@ from games.core import live, queue
 from games.models import Game, Move, TournamentTable
 from games.outbox import notifications, webhooks
 from games.play import ratings
+
+log = logging.getLogger(__name__)
 
 
 def waiting_room_changed(*, game: Game) -> None:
@@ -53,8 +61,9 @@ def move_applied(
 
     Owe the turn notice (email and webhooks) to whoever the game now waits on; note that
     the mover was active (a person's own move only, not a timeout or a dropped seat);
-    after the commit, render the other players' partials ahead (when
-    ``settings.PRERENDER_PARTIALS``) and publish the new version to the open pages.
+    after the commit, publish the new version to the open pages — when
+    ``settings.PRERENDER_PARTIALS``, only once the worker has rendered the other players'
+    partials ahead (``games.web.prerender``).
     ``before``/``after`` hold every secret: they go to the outbox's rules, never to a page.
     """
     by_bot = move.source == Move.Source.BOT
@@ -63,12 +72,37 @@ def move_applied(
         game=game, ply=move.ply, before=before, after=after, by_bot=by_bot
     )
     if settings.PRERENDER_PARTIALS:
-        # robust: a broker that does not answer, or an eager run that fails, is logged;
-        # the move stands and the polls render.
-        queue.enqueue_on_commit(queue.PRERENDER_PARTIALS, game.pk, game.version, move.seat)
-    live.publish_on_commit(game.pk, game.version)
+        # The worker renders the waiting players' partials, then publishes the version: the
+        # pages' fetches that follow the event are answered from the cache, instead of
+        # racing the worker and rendering the same board again (issue 29).
+        transaction.on_commit(
+            partial(_render_ahead_then_publish, game.pk, game.version, move.seat), robust=True
+        )
+    else:
+        live.publish_on_commit(game.pk, game.version)
     if move.source == Move.Source.PLAYER:
         _touch_mover(game, move.seat)
+
+
+def _render_ahead_then_publish(game_id: int, version: int, mover: int | None) -> None:
+    """Queue the rendering ahead of ``game_id`` at ``version``; it publishes the version.
+
+    Runs after the commit, in the committing process: it publishes the version as *ahead*
+    (the streams of the players whose partials are being rendered hold it back, for
+    ``LIVE_AHEAD_WAIT_SECONDS`` at most, so a worker busy with emails delays them by no
+    more; the mover's other tabs and the spectators hear it at once) and queues the task;
+    neither the mover's answer nor a bot's next action waits for a render. A broker that
+    does not answer (or an eager run that breaks) is logged and the version published at
+    once: the pages then render their partials themselves, as without rendering ahead.
+    """
+    live.publish(game_id, version, ahead=True, mover=mover)
+    try:
+        queue.delay(queue.PRERENDER_PARTIALS, game_id, version, mover, True)
+    except Exception as exc:  # the move stands whatever queueing raised; the pages must hear
+        log.warning(
+            "game %s v%s: not rendered ahead (%s); published at once", game_id, version, exc
+        )
+        live.publish(game_id, version)
 
 
 def _touch_mover(game: Game, position: int) -> None:

@@ -27,9 +27,10 @@ from pywebpush import WebPushException, webpush
 
 from games.core import queue
 from games.core.errors import GameError
-from games.mail.deliver import MAX_RETRIES, REQUEUE_AFTER, STUCK_AFTER, retry_delay
+from games.mail.deliver import REQUEUE_AFTER, STUCK_AFTER
 from games.mail.notification import still_owed
 from games.models import PushDelivery, PushSubscription
+from games.outbox.retries import outbox_row_fail, outbox_row_finish, outbox_row_retry_or_fail
 from games.push.keys import vapid_keys, vapid_subject
 from games.push.sending import pinned_session
 from games.push.subscriptions import endpoint_checked
@@ -44,13 +45,6 @@ TRANSIENT_STATUSES = {408, 425, 429}
 
 class TransientPushError(Exception):
     """Posting failed for a reason that may pass (timeout, connection, 5xx, 429)."""
-
-
-def _finish(row_id: int, *, status: str, error: str = "") -> None:
-    fields: dict[str, object] = {"status": status, "error": error[:2000], "claimed_at": None}
-    if status == SENT:
-        fields["sent_at"] = timezone.now()
-    PushDelivery.objects.filter(pk=row_id, status=SENDING).update(**fields)
 
 
 def push_deliver(delivery_id: int) -> str:
@@ -78,17 +72,19 @@ def push_deliver(delivery_id: int) -> str:
         return "held"
     keys = vapid_keys()
     if keys is None:
-        _finish(delivery_id, status=SKIPPED, error="push is off: no VAPID key")
+        outbox_row_finish(
+            PushDelivery, delivery_id, status=SKIPPED, error="push is off: no VAPID key"
+        )
         return "skipped"
     if not row.batch and not still_owed(row.notification):
-        _finish(delivery_id, status=SKIPPED, error="no longer waiting")
+        outbox_row_finish(PushDelivery, delivery_id, status=SKIPPED, error="no longer waiting")
         return "skipped"
     subscription = row.subscription
     try:
         # again: its host may resolve elsewhere now; the post goes to the address checked
         addresses = endpoint_checked(subscription.endpoint)
     except GameError as exc:
-        return _failed(row, f"refused: {exc}")
+        return outbox_row_fail(PushDelivery, row, f"refused: {exc}")
     session = pinned_session(addresses[0])
     try:
         webpush(
@@ -110,34 +106,19 @@ def push_deliver(delivery_id: int) -> str:
             PushSubscription.objects.filter(pk=subscription.pk).delete()
             return "gone"
         if status is None or status >= 500 or status in TRANSIENT_STATUSES:
-            return _transient(row, f"HTTP {status}: {exc}")
-        return _failed(row, f"HTTP {status}: {exc}")
+            return outbox_row_retry_or_fail(
+                PushDelivery, row, TransientPushError(f"HTTP {status}: {exc}")
+            )
+        return outbox_row_fail(PushDelivery, row, f"HTTP {status}: {exc}")
     except (requests.RequestException, OSError) as exc:
-        return _transient(row, f"{type(exc).__name__}: {exc}")
+        return outbox_row_retry_or_fail(
+            PushDelivery, row, TransientPushError(f"{type(exc).__name__}: {exc}")
+        )
     finally:
         session.close()
-    _finish(delivery_id, status=SENT)
+    outbox_row_finish(PushDelivery, delivery_id, status=SENT)
     PushSubscription.objects.filter(pk=subscription.pk).update(last_sent_at=timezone.now())
     return "sent"
-
-
-def _transient(row: PushDelivery, text: str) -> str:
-    if row.attempts > MAX_RETRIES:
-        return _failed(row, text)
-    log.warning("push delivery %s: transient error, retrying: %s", row.pk, text)
-    PushDelivery.objects.filter(pk=row.pk, status=SENDING).update(
-        status=PENDING,
-        error=text[:2000],
-        claimed_at=None,
-        send_after=timezone.now() + retry_delay(row.attempts),
-    )
-    raise TransientPushError(text)
-
-
-def _failed(row: PushDelivery, text: str) -> str:
-    log.error("push delivery %s failed: %s", row.pk, text)
-    _finish(row.pk, status=FAILED, error=text)
-    return "failed"
 
 
 def push_sweep() -> int:

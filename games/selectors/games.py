@@ -227,6 +227,17 @@ def seat_for(game: Game, user: UserLike) -> Seat | None:
     return None
 
 
+def seat_position_of(game_id: int, user: UserLike) -> int | None:
+    """Return ``user``'s seat number in game ``game_id``, or None (no seat, or anonymous).
+
+    One indexed query (``seat_user_game_idx``); none for an anonymous visitor.
+    """
+    if not user.is_authenticated:
+        return None
+    found = Seat.objects.filter(game_id=game_id, user_id=user.pk).values_list("position", flat=True)
+    return next(iter(found), None)
+
+
 @dataclass(frozen=True)
 class Player:
     """A seat as a list shows it: its ``position`` (None before the start) and ``user``, the

@@ -14,7 +14,10 @@ Where a new version comes from, in each web process, for all its streams at once
 - with Redis (``settings.LIVE_REDIS_URL``): one pub/sub subscription per process hears
   ``games.core.live.publish`` from every process on every machine; the version column is
   read besides every ``LIVE_FALLBACK_SECONDS``, so a message lost while Redis restarts
-  only delays;
+  only delays. With rendering ahead, the committing process publishes the version as
+  *ahead* and the worker publishes it again once the partials are stored: the streams
+  announce it on the worker's message, or ``LIVE_AHEAD_WAIT_SECONDS`` after the first
+  when the worker is late (``VersionWatch.heard``);
 - without Redis (the embedded mode): the version column of the watched games is read
   every ``LIVE_POLL_SECONDS`` (0.4 s), one indexed query per process per tick, which sees
   the commits of every process sharing the database (``run_sweeps`` beside the server).
@@ -42,7 +45,7 @@ import redis.asyncio as aredis
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-from games.core.live import LIVE_CHANNEL, LiveKey, WaitingRoom, parse_message
+from games.core.live import LIVE_CHANNEL, Heard, LiveKey, WaitingRoom, parse_heard
 from games.selectors.visibility import game_versions, game_waiting_marks
 
 log = logging.getLogger(__name__)
@@ -164,19 +167,24 @@ class VersionWatch:
         *,
         poll: float,
         redis_url: str = "",
+        ahead_wait: float = 0.0,
         versions: Reader = game_versions,
         waiting_marks: Reader = game_waiting_marks,
     ) -> None:
         self.poll = poll
         self.redis_url = redis_url
+        self.ahead_wait = ahead_wait
         self._versions_of = versions
         self._waiting_marks_of = waiting_marks
         self.versions: dict[LiveKey, int] = {}
+        # versions heard as rendered ahead, not yet announced to every stream: (version, mover)
+        self.committed: dict[LiveKey, tuple[int, int | None]] = {}
         self._events: dict[LiveKey, set[asyncio.Event]] = {}
         # streams following a key for their whole life (``follow``): between two of a
         # stream's waits the key stays watched, so a version published then is not missed
         self._followed: dict[LiveKey, int] = {}
-        self._tasks: list[asyncio.Task[None]] = []
+        self._reading: asyncio.Task[None] | None = None
+        self._listening: asyncio.Task[None] | None = None
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-versions")
 
     @classmethod
@@ -187,7 +195,9 @@ class VersionWatch:
         if watch is None:
             url = settings.LIVE_REDIS_URL
             poll = settings.LIVE_FALLBACK_SECONDS if url else settings.LIVE_POLL_SECONDS
-            watch = cls._by_loop[loop] = cls(poll=poll, redis_url=url)
+            watch = cls._by_loop[loop] = cls(
+                poll=poll, redis_url=url, ahead_wait=settings.LIVE_AHEAD_WAIT_SECONDS
+            )
         return watch
 
     @property
@@ -218,14 +228,16 @@ class VersionWatch:
             else:
                 del self._followed[game_id]
                 if game_id not in self._events:
-                    self.versions.pop(game_id, None)
+                    self._forget(game_id)
 
     def _start(self) -> None:
-        if self._tasks and not all(t.done() for t in self._tasks):
-            return
-        self._tasks = [asyncio.create_task(self._read_loop())]
-        if self.redis_url:
-            self._tasks.append(asyncio.create_task(self._listen()))
+        # Each task on its own: the listener stops within a second of the last stream
+        # leaving, the reader only after its sleep (``poll``, 5 s with Redis); a stream
+        # coming in between must get a listener even though the reader still runs.
+        if self._reading is None or self._reading.done():
+            self._reading = asyncio.create_task(self._read_loop())
+        if self.redis_url and (self._listening is None or self._listening.done()):
+            self._listening = asyncio.create_task(self._listen())
 
     def note(self, game_id: LiveKey, version: int) -> None:
         """Record ``game_id`` at ``version`` (versions only grow) and wake its streams."""
@@ -233,6 +245,29 @@ class VersionWatch:
             self.versions[game_id] = version
             for event in self._events.get(game_id, ()):
                 event.set()
+
+    def heard(self, heard: Heard) -> None:
+        """Note a published version: at once, or held for the players it is rendered for.
+
+        ``heard.ahead``: the version is committed and the partials of the seated players but
+        ``heard.mover`` are being rendered ahead; the worker publishes it again once they
+        are stored (``games.play.effects``), and the pages that fetch then find them. Those
+        players' streams wait for it, ``ahead_wait`` seconds at most (a busy worker delays
+        them by no more than that, never by its whole queue); the others' streams (the
+        mover's other tabs, spectators) are woken at once (``wait``'s ``seat``).
+        """
+        if not heard.ahead or self.ahead_wait <= 0:
+            self.note(heard.key, heard.version)
+            return
+        if heard.version > self.committed.get(heard.key, (-1, None))[0]:
+            self.committed[heard.key] = (heard.version, heard.mover)
+            for event in self._events.get(heard.key, ()):
+                event.set()
+        asyncio.get_running_loop().call_later(self.ahead_wait, self.note, heard.key, heard.version)
+
+    def _forget(self, game_id: LiveKey) -> None:
+        self.versions.pop(game_id, None)
+        self.committed.pop(game_id, None)
 
     async def _read_loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -261,16 +296,22 @@ class VersionWatch:
                         message = await pubsub.get_message(
                             ignore_subscribe_messages=True, timeout=1.0
                         )
-                        parsed = parse_message(message["data"]) if message else None
-                        if parsed is not None:
-                            self.note(*parsed)
+                        heard = parse_heard(message["data"]) if message else None
+                        if heard is not None:
+                            self.heard(heard)
                 await client.aclose()
             except aredis.RedisError as exc:  # the version column's reads carry on meanwhile
                 log.warning("live: Redis pub/sub unavailable: %s", exc)
                 await asyncio.sleep(1.0)
 
-    async def wait(self, game_id: LiveKey, known: int, timeout: float) -> int | None:
-        """Return ``game_id``'s version once it differs from ``known``; None after ``timeout`` s."""
+    async def wait(
+        self, game_id: LiveKey, known: int, timeout: float, *, seat: int | None = None
+    ) -> int | None:
+        """Return ``game_id``'s version once it differs from ``known``; None after ``timeout`` s.
+
+        ``seat``: the viewer's seat in the game (None: a spectator). A version heard as
+        rendered ahead is returned at once unless it is being rendered for this seat.
+        """
         event = asyncio.Event()
         self._events.setdefault(game_id, set()).add(event)
         self._start()
@@ -280,6 +321,10 @@ class VersionWatch:
                 version = self.versions.get(game_id)
                 if version is not None and version != known:
                     return version
+                committed, mover = self.committed.get(game_id, (-1, None))
+                rendered_for_me = seat is not None and seat != mover
+                if committed > known and not rendered_for_me:
+                    return committed
                 remaining = deadline - asyncio.get_running_loop().time()
                 if remaining <= 0:
                     return None
@@ -295,7 +340,7 @@ class VersionWatch:
                 if not waiting:
                     del self._events[game_id]
                     if game_id not in self._followed:
-                        self.versions.pop(game_id, None)
+                        self._forget(game_id)
 
 
 async def stream_async(
@@ -305,10 +350,12 @@ async def stream_async(
     current: int,
     times: StreamTimes,
     watch: VersionWatch | None = None,
+    seat: int | None = None,
 ) -> AsyncGenerator[str]:
     """Yield the events of ``game_id`` after version ``known`` (ASGI: no thread per stream).
 
-    ``current`` as in ``stream_sync``. The process's ``VersionWatch`` wakes it; a heartbeat
+    ``current`` as in ``stream_sync``; ``seat`` the viewer's (``VersionWatch.wait``). The
+    process's ``VersionWatch`` wakes it; a heartbeat
     after ``times.heartbeat`` seconds of silence; ends after ``times.lifetime`` seconds (the
     browser reconnects).
     """
@@ -321,7 +368,7 @@ async def stream_async(
     end = loop.time() + times.lifetime
     with watch.follow(game_id):
         while (remaining := end - loop.time()) > 0:
-            version = await watch.wait(game_id, known, min(times.heartbeat, remaining))
+            version = await watch.wait(game_id, known, min(times.heartbeat, remaining), seat=seat)
             if version is None:
                 yield HEARTBEAT
             else:
@@ -370,14 +417,16 @@ class LiveStreams:
                 return  # the view's empty body: the stream follows
             await send(message)
 
-        await self.app({**scope, SCOPE_KEY: True}, receive, capture)
+        async with _opening():  # a burst of streams opening runs a few views at a time
+            await self.app({**scope, SCOPE_KEY: True}, receive, capture)
         if "handoff" not in held:
             return
-        game, known, current = held["handoff"].split()
+        game, known, current, *rest = held["handoff"].split()
         key: LiveKey = WaitingRoom(int(game[1:])) if game.startswith("w") else int(game)
+        seat = int(rest[0]) if rest and rest[0].isdigit() else None
         await send(held["start"])
         stream = stream_async(
-            key, int(known), current=int(current), times=StreamTimes.from_settings()
+            key, int(known), current=int(current), times=StreamTimes.from_settings(), seat=seat
         )
         gone = asyncio.ensure_future(_disconnected(receive))
         try:
@@ -400,6 +449,25 @@ class LiveStreams:
             await stream.aclose()
 
 
+_OPENING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _opening() -> asyncio.Semaphore:
+    """The running loop's bound on stream views run at once (``LIVE_OPEN_CONCURRENCY``).
+
+    Each runs Django's sync view in a thread with a database connection of its own: a
+    thousand pages opening their streams at once (a restart, a popular game) would open a
+    thousand of each. The streams themselves, once handed over, are not counted.
+    """
+    loop = asyncio.get_running_loop()
+    bound = _OPENING.get(loop)
+    if bound is None:
+        bound = _OPENING[loop] = asyncio.Semaphore(settings.LIVE_OPEN_CONCURRENCY)
+    return bound
+
+
 async def _disconnected(receive: Any) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
@@ -412,7 +480,10 @@ async def empty_body() -> AsyncIterator[str]:
         yield chunk
 
 
-def handoff(game_id: LiveKey, known: int, current: int) -> tuple[str, str]:
-    """The header by which a view hands a stream to ``LiveStreams`` (a room's id: ``w12``)."""
+def handoff(game_id: LiveKey, known: int, current: int, seat: int | None = None) -> tuple[str, str]:
+    """The header by which a view hands a stream to ``LiveStreams`` (a room's id: ``w12``).
+
+    ``seat``: the viewer's seat in the game, None for a spectator (``-``).
+    """
     game = f"w{game_id.game_id}" if isinstance(game_id, WaitingRoom) else str(game_id)
-    return HANDOFF_HEADER, f"{game} {known} {current}"
+    return HANDOFF_HEADER, f"{game} {known} {current} {'-' if seat is None else seat}"

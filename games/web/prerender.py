@@ -19,6 +19,10 @@ The CSRF field, whose token belongs to the browser and not to the player, is wri
 ``CSRF_MARK`` and filled in when served. Only the clock's "due in" wording may lag, by at
 most ``TTL``; full page loads are never cached. A cache that does not answer is skipped.
 
+The live event of the move (``games.core.live``) is published by this task once the
+partials are stored (``partials_prerender(…, publish=True)``), so the open pages' fetches
+that follow it are answered from the cache.
+
 Off unless ``settings.PRERENDER_PARTIALS`` (on by default when ``CACHE_URL`` names a shared
 cache and a broker runs the tasks): a per-process memory cache would keep the partial in the
 worker, where no poll could read it.
@@ -36,6 +40,7 @@ from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games.core import live
 from games.core.stamps import PARTIAL_TTL, stamp_key
 from games.models import Game, Profile
 from games.selectors.games import with_seats
@@ -96,19 +101,30 @@ def partials_store(game: Game, *, stamp: str, except_seat: int | None = None) ->
     return stored
 
 
-def partials_prerender(game_id: int, version: int, mover: int | None) -> int:
+def partials_prerender(
+    game_id: int, version: int, mover: int | None, *, publish: bool = False
+) -> int:
     """Cache the ``#game`` partial of every seated player of ``game_id`` but ``mover``.
 
     Does nothing (returns 0) when the game is no longer in progress at ``version``: a later
     move has its own task. Returns how many partials were stored. It is only a shortcut: a
     failure stores nothing and the polls render as usual (queued with a robust
     ``on_commit``, so even an eager run never fails the move).
+
+    With ``publish`` (``games.play.effects`` asks for it), the version goes to the open
+    pages (``games.core.live.publish``) once the partials are stored — and also when the
+    rendering fails or finds nothing to do: the event carries the version only, and the
+    pages' fetches then hit the cache instead of racing this render (issue 29).
     """
-    stamp = stamp_read(game_id)
-    game = with_seats(Game.objects.all()).filter(pk=game_id).first()
-    if game is None or game.version != version or game.status != Game.Status.ACTIVE:
-        return 0
-    return partials_store(game, stamp=stamp, except_seat=mover)
+    try:
+        stamp = stamp_read(game_id)
+        game = with_seats(Game.objects.all()).filter(pk=game_id).first()
+        if game is None or game.version != version or game.status != Game.Status.ACTIVE:
+            return 0
+        return partials_store(game, stamp=stamp, except_seat=mover)
+    finally:
+        if publish:
+            live.publish(game_id, version)
 
 
 def partial_cached(

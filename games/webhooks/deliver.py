@@ -4,7 +4,7 @@
 duplicate task, a Celery retry racing the sweep or a re-queued message posts nothing twice.
 A timeout, a connection error or an answer of 408, 425, 429 or 5xx puts the row back to
 pending and raises ``TransientWebhookError`` for Celery to retry with backoff (the email
-outbox's schedule: ``games.mail.deliver.retry_delay``); any other answer but 2xx, a
+outbox's schedule: ``games.outbox.retries``); any other answer but 2xx, a
 redirect (never followed), or a URL that no longer passes the address checks fails the row
 for good. ``DISABLE_AFTER`` rows failed in a row disable the webhook, and the player gets
 an email and a message on the settings page.
@@ -23,14 +23,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.core import queue
-from games.mail.deliver import (
-    MAX_RETRIES,
-    REQUEUE_AFTER,
-    STUCK_AFTER,
-    account_email_payload,
-    retry_delay,
-)
+from games.mail.deliver import REQUEUE_AFTER, STUCK_AFTER, account_email_payload
 from games.models import Game, NotificationKind, Seat, Webhook, WebhookDelivery
+from games.outbox.retries import outbox_row_fail, outbox_row_finish, outbox_row_retry_or_fail
 from games.selectors.games import seat_for
 from games.selectors.moves import seat_moved_since
 from games.webhooks.addresses import WebhookURLError
@@ -61,13 +56,6 @@ def _still_owed(row: WebhookDelivery) -> bool:
     return not seat_moved_since(game.pk, seat=seat.position, ply=row.ply)
 
 
-def _finish(row_id: int, *, status: str, error: str = "") -> None:
-    fields: dict[str, object] = {"status": status, "error": error[:2000], "claimed_at": None}
-    if status == SENT:
-        fields["sent_at"] = timezone.now()
-    WebhookDelivery.objects.filter(pk=row_id, status=SENDING).update(**fields)
-
-
 def webhook_deliver(delivery_id: int) -> str:
     """Post outbox row ``delivery_id`` to its webhook; return what happened.
 
@@ -89,10 +77,10 @@ def webhook_deliver(delivery_id: int) -> str:
         .get(pk=delivery_id)
     )
     if not row.webhook.is_active:
-        _finish(delivery_id, status=SKIPPED, error="webhook disabled")
+        outbox_row_finish(WebhookDelivery, delivery_id, status=SKIPPED, error="webhook disabled")
         return "skipped"
     if not _still_owed(row):
-        _finish(delivery_id, status=SKIPPED, error="no longer waiting")
+        outbox_row_finish(WebhookDelivery, delivery_id, status=SKIPPED, error="no longer waiting")
         return "skipped"
     try:
         status = post_json(row.webhook.url, payload_for(row))
@@ -101,7 +89,7 @@ def webhook_deliver(delivery_id: int) -> str:
     except (OSError, http.client.HTTPException) as exc:
         return _transient(row, f"{type(exc).__name__}: {exc}")
     if 200 <= status < 300:
-        _finish(delivery_id, status=SENT)
+        outbox_row_finish(WebhookDelivery, delivery_id, status=SENT)
         Webhook.objects.filter(pk=row.webhook_id).update(failures_in_row=0, last_error="")
         return "sent"
     if status >= 500 or status in TRANSIENT_STATUSES:
@@ -110,27 +98,23 @@ def webhook_deliver(delivery_id: int) -> str:
 
 
 def _transient(row: WebhookDelivery, text: str) -> str:
-    if row.attempts > MAX_RETRIES:
-        return _failed(row, text)
-    log.warning("webhook delivery %s: transient error, retrying: %s", row.pk, text)
-    WebhookDelivery.objects.filter(pk=row.pk, status=SENDING).update(
-        status=PENDING,
-        error=text[:2000],
-        claimed_at=None,
-        send_after=timezone.now() + retry_delay(row.attempts),
-    )
-    raise TransientWebhookError(text)
+    """Retry ``row`` later (raising for Celery), or fail it for good after its retries."""
+    outbox_row_retry_or_fail(WebhookDelivery, row, TransientWebhookError(text))
+    return _counted_failure(row, text)
 
 
 def _failed(row: WebhookDelivery, text: str) -> str:
     """Fail ``row`` for good and count it against its webhook (disabling it at the limit)."""
-    log.error("webhook delivery %s failed: %s", row.pk, text)
-    _finish(row.pk, status=FAILED, error=text)
+    outbox_row_fail(WebhookDelivery, row, text)
+    return _counted_failure(row, text)
+
+
+def _counted_failure(row: WebhookDelivery, text: str) -> str:
     Webhook.objects.filter(pk=row.webhook_id).update(
         failures_in_row=F("failures_in_row") + 1, last_error=text[:2000]
     )
     webhook_disable_if_failing(webhook_id=row.webhook_id)
-    return "failed"
+    return FAILED
 
 
 def webhook_disable_if_failing(*, webhook_id: int) -> bool:

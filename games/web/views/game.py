@@ -308,7 +308,9 @@ def game_live(request: HtmxHttpRequest, game_id: int) -> StreamingHttpResponse:
     if isinstance(request, ASGIRequest) and request.scope.get(live.SCOPE_KEY):
         # tigris_site.asgi streams it once this handler, and its thread, are done.
         handed = StreamingHttpResponse(live.empty_body(), content_type="text/event-stream")
-        name, value = live.handoff(key, known, current)
+        # a seated player's stream waits for the partial rendered ahead for them (live.py)
+        seat = None if waiting else selectors.seat_position_of(game_id, request.user)
+        name, value = live.handoff(key, known, current, seat)
         handed[name] = value
         return handed
     times = live.StreamTimes.from_settings()

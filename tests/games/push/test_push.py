@@ -29,6 +29,7 @@ from games.models import (
     PushDelivery,
     PushSubscription,
 )
+from games.outbox import retries
 from games.outbox.notifications import notification_create
 from games.outbox.push import push_owed
 from games.play import lifecycle
@@ -192,6 +193,26 @@ def test_each_answer_of_the_push_service_is_handled(pushes: Pushes) -> None:
     assert deliver.push_deliver(delivery.pk) == "gone"
     assert not PushSubscription.objects.filter(pk=sub.pk).exists()
     assert not PushDelivery.objects.filter(pk=delivery.pk).exists()
+
+
+def test_a_transient_answer_after_the_last_retry_fails_the_row_for_good(
+    pushes: Pushes,
+) -> None:
+    """The outbox's one retry-or-fail rule (``games.outbox.retries``), as push uses it."""
+    game, seats = started_game(2)
+    pushes.browser("one").subscribe(seats[1])
+    row = Notification.objects.create(
+        user=seats[1], game=game, ply=0, kind=NotificationKind.REMINDER, send_after=game.created_at
+    )
+    (delivery,) = push_owed([row])
+    PushDelivery.objects.filter(pk=delivery.pk).update(
+        status="pending", attempts=retries.MAX_RETRIES
+    )
+    pushes.statuses = [503]
+    assert deliver.push_deliver(delivery.pk) == "failed"  # nothing raised: no more retries
+    delivery.refresh_from_db()
+    assert delivery.status == "failed" and delivery.attempts == retries.MAX_RETRIES + 1
+    assert delivery.error.startswith("HTTP 503") and delivery.claimed_at is None
 
 
 def test_push_payloads_show_nothing_hidden(pushes: Pushes) -> None:

@@ -10,6 +10,7 @@ uvicorn with real pages.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -153,6 +154,88 @@ def test_a_published_version_reaches_a_waiting_stream_through_redis(
     assert got[1] == live.version_event(3)
 
 
+@pytest.mark.parametrize("worker_on_time", [True, False])
+def test_a_version_rendered_ahead_is_announced_on_the_workers_message_or_when_it_is_late(
+    redis_url: str, settings: object, worker_on_time: bool
+) -> None:
+    """Issue 29: a move's version comes first as *ahead* (partials being rendered for the
+    seated players but the mover); a waiting player's stream announces it when the worker
+    says they are stored, or ``ahead_wait`` seconds on; a spectator's stream at once."""
+    settings.LIVE_REDIS_URL = redis_url  # type: ignore[attr-defined]
+    heard = core_live.parse_heard(core_live.message(5, 3, ahead=True, mover=2))
+    assert heard == core_live.Heard(5, 3, ahead=True, mover=2)
+    assert core_live.parse_message(core_live.message(5, 3, ahead=True, mover=2)) == (5, 3)
+    assert core_live.parse_heard(b"5:3:ahead:x") is None
+
+    async def scenario() -> tuple[bool, str, float, str, float]:
+        watch = live.VersionWatch(
+            poll=60.0, redis_url=redis_url, ahead_wait=3.0, versions=lambda ids: {}
+        )
+        times = live.StreamTimes(poll=60, heartbeat=9, lifetime=9)
+        player = live.stream_async(5, 2, current=2, times=times, watch=watch, seat=1)
+        spectator = live.stream_async(5, 2, current=2, times=times, watch=watch)
+        await anext(player)
+        await anext(spectator)
+        waiting = asyncio.ensure_future(anext(player))
+        watching = asyncio.ensure_future(anext(spectator))
+        await asyncio.sleep(0.5)  # the subscription is up
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await asyncio.to_thread(core_live.publish, 5, 3, ahead=True, mover=2)
+        seen = await asyncio.wait_for(watching, 2.5)
+        seen_after = loop.time() - start
+        await asyncio.sleep(0.3)
+        held = not waiting.done()  # not announced to seat 1 on the committer's word alone
+        if worker_on_time:
+            await asyncio.to_thread(core_live.publish, 5, 3)  # the partials are stored
+        event = await asyncio.wait_for(waiting, 5)
+        took = loop.time() - start
+        await player.aclose()
+        await spectator.aclose()
+        return held, event, took, seen, seen_after
+
+    held, event, took, seen, seen_after = asyncio.run(scenario())
+    assert seen == live.version_event(3) and seen_after < 2.5  # the spectator: at once
+    assert held and event == live.version_event(3)
+    if worker_on_time:
+        assert took < 2.9  # the worker's message, before the wait ran out
+    else:
+        assert took >= 3.0  # the wait ran out: announced all the same
+
+
+def test_a_stream_opened_as_the_listener_stopped_gets_a_listener_again(
+    redis_url: str, settings: object
+) -> None:
+    """The last stream left: the Redis listener stops within a second, the version reader
+    only after its sleep. A stream opened in between hears published versions at once —
+    not only at the reader's next read (found by bench/live_latency.py: a new page missed
+    every pushed move for a whole game)."""
+    settings.LIVE_REDIS_URL = redis_url  # type: ignore[attr-defined]
+
+    async def scenario() -> str:
+        watch = live.VersionWatch(poll=60.0, redis_url=redis_url, versions=lambda ids: {})
+        times = live.StreamTimes(poll=60, heartbeat=9, lifetime=9)
+        first = live.stream_async(5, 2, current=2, times=times, watch=watch)
+        await anext(first)
+        waiting = asyncio.ensure_future(anext(first))
+        await asyncio.sleep(0.5)
+        waiting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+        await first.aclose()  # the page left: nobody watches
+        await asyncio.sleep(2.0)  # the listener stopped; the reader sleeps its 60 s
+        second = live.stream_async(5, 2, current=2, times=times, watch=watch)
+        await anext(second)
+        heard = asyncio.ensure_future(anext(second))
+        await asyncio.sleep(0.5)  # the subscription is up again
+        await asyncio.to_thread(core_live.publish, 5, 3)
+        event = await asyncio.wait_for(heard, 3)
+        await second.aclose()
+        return event
+
+    assert asyncio.run(scenario()) == live.version_event(3)
+
+
 def test_without_redis_the_watch_reads_the_versions_for_all_its_streams_at_once() -> None:
     reads: list[list[int]] = []
     table = {1: 0, 2: 0}
@@ -230,6 +313,40 @@ def test_the_asgi_middleware_streams_a_handed_off_answer_and_passes_the_rest() -
     refused = asyncio.run(serve(app_answering(404, [(b"content-type", b"text/html")]), 0.1))
     assert [m["type"] for m in refused] == ["http.response.start", "http.response.body"]
     assert refused[0]["status"] == 404
+
+
+def test_streams_opening_at_once_run_their_views_a_few_at_a_time(settings: Any) -> None:
+    """A burst of pages opening their streams: at most ``LIVE_OPEN_CONCURRENCY`` views (each a
+    thread and a database connection) run at once in a process; every stream opens."""
+    settings.LIVE_OPEN_CONCURRENCY = 3
+    running = {"now": 0, "most": 0}
+
+    async def view(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        running["now"] += 1
+        running["most"] = max(running["most"], running["now"])
+        await asyncio.sleep(0.02)  # the view's queries
+        running["now"] -= 1
+        await send({"type": "http.response.start", "status": 404, "headers": []})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def burst() -> int:
+        answered: list[int] = []
+
+        async def one() -> None:
+            async def receive() -> dict[str, Any]:
+                return {"type": "http.request", "body": b""}
+
+            async def send(message: dict[str, Any]) -> None:
+                if message["type"] == "http.response.start":
+                    answered.append(message["status"])
+
+            await live.LiveStreams(view)({"type": "http", "path": "/games/1/live"}, receive, send)
+
+        await asyncio.wait_for(asyncio.gather(*(one() for _n in range(20))), 10)
+        return len(answered)
+
+    assert asyncio.run(burst()) == 20
+    assert running["most"] == 3
 
 
 def _root(client: Client, game_id: int) -> str:
@@ -312,8 +429,21 @@ def test_a_waiting_rooms_mark_travels_through_redis_apart_from_versions(
 
 def test_the_asgi_hand_off_names_a_waiting_room() -> None:
     name, value = live.handoff(core_live.WaitingRoom(42), 1, 2)
-    assert value == "w42 1 2"
-    assert live.handoff(42, 1, 2)[1] == "42 1 2"
+    assert value == "w42 1 2 -"
+    assert live.handoff(42, 1, 2)[1] == "42 1 2 -"  # a spectator
+    assert live.handoff(42, 1, 2, 3)[1] == "42 1 2 3"  # seat 3's stream
+
+
+def test_a_stream_knows_its_viewers_seat_and_a_spectator_has_none() -> None:
+    """What the hand-off names: the viewer's seat (their partial is rendered ahead), else -."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from games.selectors.games import seat_position_of
+
+    game, seats = started_game(3)
+    assert [seat_position_of(game.pk, seats[n]) for n in (1, 2, 3)] == [1, 2, 3]
+    assert seat_position_of(game.pk, UserFactory()) is None
+    assert seat_position_of(game.pk, AnonymousUser()) is None
 
 
 def test_a_version_published_between_two_events_of_a_stream_is_not_missed(

@@ -15,9 +15,11 @@ import pytest
 from django.core.cache import cache
 from django.test import Client, RequestFactory
 from django.utils import translation
+from kombu.exceptions import OperationalError
 
 from games import tasks
 from games.accounts import profiles, vacations
+from games.core import live as core_live
 from games.models import Game
 from games.play import timeouts
 from games.web import prerender
@@ -196,6 +198,53 @@ def test_the_task_renders_only_the_current_state_of_a_game_in_progress(
     assert [s is not None for s in stored] == [n != mover for n in seats]
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
     assert tasks.prerender_partials(game.pk, game.version, mover) == 0
+
+
+def test_the_worker_publishes_the_version_once_the_waiting_players_partial_is_stored(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29: the live event follows the rendering ahead, so the page's fetch hits it.
+
+    The committing process only queues the task (the mover's answer and a bot's next
+    action wait for no render); the task stores the partials, then publishes.
+    """
+    queued: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(tasks.prerender_partials, "delay", lambda *args: queued.append(args))
+    heard: list[tuple[int, int, bool, bool]] = []
+
+    def publish(game_id: int, version: int, *, ahead: bool = False, mover: Any = None) -> None:
+        row = Game.objects.get(pk=game_id)
+        key = prerender.partial_key(game_id, version, row.updated_at, waiting.pk, "en")
+        heard.append((game_id, version, ahead, cache.get(key) is not None))
+
+    monkeypatch.setattr(core_live, "publish", publish)
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    waiting = seats[3 - mover]
+    _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(8))
+    # after the commit: announced as rendered ahead (the streams hold it back), and queued
+    assert heard == [(game.pk, 1, True, False)] and queued == [(game.pk, 1, mover, True)]
+    tasks.prerender_partials(*queued[0])  # the worker
+    assert heard[1:] == [(game.pk, 1, False, True)]
+
+
+def test_a_broker_that_does_not_answer_publishes_the_version_at_once(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def down(*args: Any) -> None:
+        raise OperationalError("broker unreachable")
+
+    monkeypatch.setattr(tasks.prerender_partials, "delay", down)
+    heard: list[tuple[int, int, bool]] = []
+    monkeypatch.setattr(
+        core_live, "publish", lambda g, v, *, ahead=False, mover=None: heard.append((g, v, ahead))
+    )
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    _move(client_for(seats[mover]), game, django_capture_on_commit_callbacks, random.Random(9))
+    assert heard == [(game.pk, 1, True), (game.pk, 1, False)]  # the second at once
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from django.test import Client
 
 from games.core.errors import GameError
 from games.models import Game, NotificationKind, Webhook, WebhookDelivery
+from games.outbox import retries
 from games.outbox import webhooks as outbox
 from games.webhooks import deliver, hooks
 from games.webhooks.addresses import WebhookURLError, address_allowed, checked_target
@@ -97,6 +98,23 @@ def test_a_5xx_answer_is_retried_with_backoff_until_delivered(receiver: Receiver
     row.refresh_from_db()
     assert row.status == "sent" and row.attempts == 3
     assert len(receiver.bodies) == 3 and receiver.bodies[0] == receiver.bodies[2]
+
+
+def test_a_transient_answer_after_the_last_retry_fails_and_counts_against_the_hook(
+    receiver: Receiver,
+) -> None:
+    """The outbox's one retry-or-fail rule (``games.outbox.retries``), as webhooks use it."""
+    game, seats, hook = _hooked_game(receiver)
+    (row,) = outbox.deliveries_create(
+        user_id=seats[2].pk, game=game, ply=game.version, kind=NotificationKind.GAME_OVER
+    )
+    WebhookDelivery.objects.filter(pk=row.pk).update(attempts=retries.MAX_RETRIES)
+    receiver.statuses = [503]
+    assert deliver.webhook_deliver(row.pk) == "failed"  # nothing raised: no more retries
+    row.refresh_from_db()
+    hook.refresh_from_db()
+    assert row.status == "failed" and row.error == "HTTP 503" and row.claimed_at is None
+    assert hook.failures_in_row == 1 and hook.last_error == "HTTP 503" and hook.is_active
 
 
 @pytest.mark.parametrize(
