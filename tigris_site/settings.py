@@ -22,7 +22,8 @@ DEBUG on and only localhost allowed. Production is chosen by the environment:
 ``LIVE_REDIS_URL``      Redis for the game pages' live events (default: the broker's or the
                         cache's Redis; unset: each web process reads the versions itself)
 ``LIVE_AHEAD_WAIT_SECONDS`` with rendering ahead, the most a move's live event waits for the
-                        worker's partials (0.5; the worker's message usually comes first)
+                        worker's partials (0: at once; 0.5 pays when the web processes are
+                        saturated, see the README's measured figures)
 ``API_RATE_ANON``       the read API's limit per address without a token (``60/min``)
 ``API_RATE_TOKEN``      the read API's limit per access token (``300/min``)
 ``NINJA_NUM_PROXIES``   trusted proxies in front (the client is read from X-Forwarded-For)
@@ -288,8 +289,10 @@ LIVE_REDIS_URL = env.str(
 LIVE_POLL_SECONDS = env.float("LIVE_POLL_SECONDS", default=0.4)
 LIVE_FALLBACK_SECONDS = env.float("LIVE_FALLBACK_SECONDS", default=5.0)  # with Redis
 # With rendering ahead (PRERENDER_PARTIALS) a move's version is announced once the worker has
-# stored the partials, or this many seconds after the commit when the worker is late.
-LIVE_AHEAD_WAIT_SECONDS = env.float("LIVE_AHEAD_WAIT_SECONDS", default=0.5)
+# stored the partials, or this many seconds after the commit when the worker is late. 0 (the
+# default) announces at once: faster on a machine with CPU to spare (p95 371 vs 541 ms, quiet),
+# slower on a saturated one (p95 1,214 vs 1,039 ms at load 8) — README, "Measured".
+LIVE_AHEAD_WAIT_SECONDS = env.float("LIVE_AHEAD_WAIT_SECONDS", default=0.0)
 # Stream views (visibility, then the hand-off) run at once per ASGI process: each holds a
 # thread and a database connection while it runs (games.web.live.LiveStreams).
 LIVE_OPEN_CONCURRENCY = env.int("LIVE_OPEN_CONCURRENCY", default=16)

@@ -161,6 +161,7 @@ class VersionWatch:
     _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, VersionWatch] = (
         weakref.WeakKeyDictionary()
     )
+    KEPT_UNWATCHED = 10_000  # games' versions kept beyond the watched ones (``note``)
 
     def __init__(
         self,
@@ -240,11 +241,23 @@ class VersionWatch:
             self._listening = asyncio.create_task(self._listen())
 
     def note(self, game_id: LiveKey, version: int) -> None:
-        """Record ``game_id`` at ``version`` (versions only grow) and wake its streams."""
+        """Record ``game_id`` at ``version`` (versions only grow) and wake its streams.
+
+        Every game announced on Redis is recorded, watched or not (a stream opening just
+        after a move then knows of it at once); past ``KEPT_UNWATCHED`` games the ones no
+        stream watches are forgotten, so a long-running process holds a bounded table.
+        """
         if version > self.versions.get(game_id, -1):
             self.versions[game_id] = version
             for event in self._events.get(game_id, ()):
                 event.set()
+            if len(self.versions) > self.KEPT_UNWATCHED:
+                self._prune()
+
+    def _prune(self) -> None:
+        watched = self._events.keys() | self._followed.keys()
+        for key in [k for k in self.versions if k not in watched]:
+            self._forget(key)
 
     def heard(self, heard: Heard) -> None:
         """Note a published version: at once, or held for the players it is rendered for.

@@ -473,3 +473,23 @@ def test_a_version_published_between_two_events_of_a_stream_is_not_missed(
 
     got = asyncio.run(scenario())
     assert got[1:] == [live.version_event(3), live.version_event(4)]
+
+
+def test_the_versions_of_games_no_stream_watches_are_kept_bounded() -> None:
+    """A process hears every game's moves on Redis; past ``KEPT_UNWATCHED`` games it keeps
+    only the watched ones, so its table does not grow for as long as it runs."""
+
+    async def scenario() -> tuple[int, int | None]:
+        watch = live.VersionWatch(poll=60.0, versions=lambda ids: {})
+        watch.KEPT_UNWATCHED = 5
+        waiting = asyncio.ensure_future(watch.wait(1, 0, 1.0))
+        await asyncio.sleep(0)
+        for game_id in range(2, 10):
+            watch.note(game_id, 3)
+        kept = len(watch.versions)
+        watch.note(1, 4)
+        return kept, await waiting
+
+    kept, heard = asyncio.run(scenario())
+    assert kept <= 5 + 1  # bounded (8 games announced), the watched one among them
+    assert heard == 4  # the watched game still hears its move
