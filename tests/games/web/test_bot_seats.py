@@ -60,3 +60,4 @@ def test_a_bots_profile_shows_its_name_and_record_without_a_rating() -> None:
     page = client_for(UserFactory()).get(f"/players/{bot.pk}/").content.decode()
     assert "<h1>🤖 Bot (medium)</h1>" in page
     assert "only unrated games" in page and "Rating:" not in page
+    assert 'id="no-rated-games"' not in page  # a bot never plays a rated game: no chart to wait for
