@@ -117,8 +117,10 @@ def clock_context(game: Game, viewer: Viewer) -> dict[str, Any]:
             for s in seats
             if s.dropped_at is not None and active
         ],
-        # Aborted because every seat resigned or dropped (issue 6), not by an administrator.
-        "all_dropped": bool(seats) and all(s.dropped_at is not None for s in seats),
+        # Aborted because every person's seat resigned or dropped (issue 6; a bot plays on
+        # for nobody, issue 28), not by an administrator.
+        "all_dropped": any(not s.is_bot for s in seats)
+        and all(s.dropped_at is not None for s in seats if not s.is_bot),
         "vacation_allowed": game.vacation_allowed,
         "can_resign": active and seated and not viewer.seat_dropped,
     }

@@ -163,11 +163,14 @@ def game_resign(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, _("Tick the box to confirm that you resign."))
         return redirect("games:game", game_id=game_id)
     try:
-        timeouts.game_resign(game_id=game_id, user=request.user)
+        game = timeouts.game_resign(game_id=game_id, user=request.user)
     except GameError as exc:
         messages.error(request, str(exc))
         return redirect("games:game", game_id=game_id)
-    messages.success(request, _("You resigned: your seat is now played automatically."))
+    if game.status == Game.Status.ABORTED:  # no person left playing (against bots only)
+        messages.success(request, _("You resigned: the game is over and not rated."))
+    else:
+        messages.success(request, _("You resigned: your seat is now played automatically."))
     return redirect("games:game", game_id=game_id)
 
 

@@ -271,7 +271,9 @@ def test_a_game_whose_seats_all_drop_is_aborted_and_not_rated() -> None:
     assert game.rated_at is None and game.deadline is None
     assert all(p.rated_games == 0 for p in Profile.objects.all())
     page = client_for(seats[1]).get(f"/games/{game.pk}/").content.decode()
-    assert "Every player resigned or was dropped: the game is over and not rated." in page
+    assert (
+        "Every person in the game resigned or was dropped: the game is over and not rated." in page
+    )
     assert "administrator" not in page
 
 

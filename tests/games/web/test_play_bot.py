@@ -75,3 +75,20 @@ def test_a_bot_game_beyond_the_limit_is_refused_with_a_message_and_nothing_creat
     assert response.status_code == 400
     assert "games with bots open or in progress" in response.content.decode()
     assert Game.objects.count() == 1
+
+
+def test_resigning_a_bot_game_says_it_is_over_not_aborted_by_an_administrator() -> None:
+    """Against bots only, resigning ends the game (issue 28); the player is told so, and
+    the page does not blame an administrator (a newcomer's report)."""
+    human = UserFactory()
+    client = client_for(human)
+    client.post("/games/bot", {"tier": "easy"})
+    game = Game.objects.filter(creator=human).latest("pk")
+    page = client.post(f"/games/{game.pk}/resign", {"confirm": "1"}, follow=True)
+    text = page.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    assert "You resigned: the game is over and not rated." in text
+    assert "your seat is now played automatically" not in text
+    assert "Every person in the game resigned or was dropped" in text
+    assert "aborted by an administrator" not in text
