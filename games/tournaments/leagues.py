@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -41,6 +42,7 @@ from games.models import (
 from games.outbox import tournaments as outbox_tournaments
 from games.play.access import UserLike, user_id_of
 from games.play.ratings import display_rating
+from games.text import names
 from games.tournaments import divisions, pairing, rounds, services
 
 MAX_GAME_DAYS = 90  # the tournaments' own bound on a game's duration
@@ -471,7 +473,7 @@ def league_update(*, league_id: int, user: UserLike, settings: NextSeasonSetting
 
 
 def league_member_remove(*, league_id: int, user: UserLike, username: str) -> str:
-    """Take the player ``username`` out of the league (the league's creator only).
+    """Take the player ``username`` (or display name) out of the league (its creator only).
 
     From the season open to join, they are taken out of it (``"removed"``); from a running
     season, they are withdrawn from their division (their games resigned, their results
@@ -481,10 +483,13 @@ def league_member_remove(*, league_id: int, user: UserLike, username: str) -> st
     user_id = user_id_of(user)
     with transaction.atomic():
         league = _creators_league(league_id, user_id)
+        named = Q(user__username__iexact=username.strip()) | Q(
+            user__profile__name_key=names.name_key(username.strip())
+        )  # the name the site shows (display name, look-alikes matched) or the username
         member = (
             LeagueMember.objects.filter(
+                named,
                 season__league=league,
-                user__username__iexact=username.strip(),
                 season__status__in=[LeagueSeason.Status.OPT_IN, LeagueSeason.Status.RUNNING],
             )
             .select_related("season")

@@ -32,6 +32,7 @@ from games.models import (
 from games.outbox import tournaments as tournaments_outbox
 from games.play.access import UserLike, user_id_of
 from games.play.ratings import display_rating
+from games.text import names
 from games.tournaments import pairing, rounds
 
 
@@ -219,28 +220,37 @@ def tournament_create(*, creator: UserLike, settings: TournamentSettings) -> Tou
 
 
 def invited_users(usernames: Sequence[str]) -> list[int]:
-    """Return the user ids of ``usernames`` (case-insensitive), in order, once each.
+    """Return the user ids of the players named ``usernames``, in order, once each.
 
-    Raises ``TournamentRefused`` naming every username that is no player's (a bot
-    account is none: it cannot register).
+    A name is the one a player is shown as (their display name, matched by its look-alike
+    key as game invitations match it, ``games.text.names.name_key``) or their username
+    (case-insensitive): players see display names, never usernames (a newcomer's report).
+    Raises ``TournamentRefused`` naming every name that is no player's (a bot account is
+    none: it cannot register). One query.
     """
     wanted = list(dict.fromkeys(u.strip() for u in usernames if u.strip()))
     if not wanted:
         return []
-    query = Q()
+    keys = {name: names.name_key(name) for name in wanted}
+    query = Q(profile__name_key__in=set(keys.values()))
     for name in wanted:
         query |= Q(username__iexact=name)
-    found = {
-        name.casefold(): pk
-        for pk, name in get_user_model()
+    by_key: dict[str, int] = {}
+    by_username: dict[str, int] = {}
+    for pk, username, key in (
+        get_user_model()
         .objects.filter(query, is_active=True)
         .exclude(profile__is_bot=True)
-        .values_list("pk", "username")
-    }
-    unknown = [name for name in wanted if name.casefold() not in found]
+        .values_list("pk", "username", "profile__name_key")
+    ):
+        by_username[username.casefold()] = pk
+        if key:
+            by_key[key] = pk
+    found = {name: by_key.get(keys[name], by_username.get(name.casefold())) for name in wanted}
+    unknown = [name for name, pk in found.items() if pk is None]
     if unknown:
         raise TournamentRefused(_("No player is called %(names)s.") % {"names": ", ".join(unknown)})
-    return list(dict.fromkeys(found[name.casefold()] for name in wanted))
+    return list(dict.fromkeys(pk for pk in found.values() if pk is not None))
 
 
 def _tournament_row(

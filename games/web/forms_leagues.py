@@ -55,14 +55,17 @@ class LeagueForm(forms.Form):
         required=False,  # none chosen: open to all
     )
     invited = forms.CharField(
-        label=_("Invited players (usernames, by invitation only)"),
+        label=_(
+            "Invited players (names as the site shows them, separated by commas or lines; "
+            "by invitation only)"
+        ),
         required=False,
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
 
     def clean_invited(self) -> tuple[str, ...]:
-        """Read "ann, bob cid" (commas, spaces or lines) into usernames, once each."""
+        """Read "Ann, Li Wei" (commas or lines) into names, once each."""
         return usernames(self.cleaned_data["invited"])
 
     def settings_kwargs(self) -> dict[str, Any]:
@@ -73,8 +76,13 @@ class LeagueForm(forms.Form):
 
 
 def usernames(text: str) -> tuple[str, ...]:
-    """Return the usernames in ``text`` (separated by commas, spaces or lines), once each."""
-    return tuple(dict.fromkeys(text.replace(",", " ").split()))
+    """Return the players' names in ``text`` (separated by commas or lines), once each.
+
+    A name is a display name (which may hold spaces: "Li Wei") or a username; the service
+    resolves it (``games.tournaments.services.invited_users``).
+    """
+    parts = (part.strip() for part in text.replace("\n", ",").split(","))
+    return tuple(dict.fromkeys(part for part in parts if part))
 
 
 class NextSeasonForm(forms.Form):

@@ -76,14 +76,17 @@ class TournamentForm(forms.Form):
     )
     access = forms.ChoiceField(label=_("Who may register"), choices=Tournament.Access.choices)
     invited = forms.CharField(
-        label=_("Invited players (usernames, by invitation only)"),
+        label=_(
+            "Invited players (names as the site shows them, separated by commas or lines; "
+            "by invitation only)"
+        ),
         required=False,
         max_length=4000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
 
     def clean_invited(self) -> tuple[str, ...]:
-        """Read "ann, bob cid" (commas, spaces or lines) into usernames, once each."""
+        """Read "Ann, Li Wei" (commas or lines) into names, once each."""
         return usernames(self.cleaned_data["invited"])
 
     def clean_points_by_rank(self) -> list[int] | None:

@@ -23,6 +23,7 @@ from games.models import (
     Tournament,
     TournamentPlayer,
 )
+from games.text import names
 from games.text.push import push_body
 from games.tournaments import services, values
 from tests.games.factories import UserFactory, client_for
@@ -181,4 +182,23 @@ def test_the_create_form_invites_by_username() -> None:
     assert set(tournament.invited.values_list("pk", flat=True)) == {ann.pk, bob.pk}
     bad = client.post("/tournaments/new", {**data, "invited": "ghost"})
     assert bad.status_code == 400 and "No player is called ghost" in bad.content.decode()
+    assert Tournament.objects.count() == 1
+
+
+def test_the_create_form_invites_by_the_names_players_see() -> None:
+    """Players see display names, never usernames (a newcomer's report): a display name
+    with a space, or a look-alike spelling of it, names the player; so does a username."""
+    li, ann = UserFactory(), UserFactory()
+    profile = profiles.profile_get(li)
+    profile.display_name = "Li Wei"
+    profile.name_key = names.name_key("Li Wei")
+    profile.save(update_fields=["display_name", "name_key"])
+    client = client_for(UserFactory())
+    data = creation_form(name="Club Swiss", access="invite", invited=f"li wei\n{ann.username}")
+    response = client.post("/tournaments/new", data)
+    assert response.status_code == 302
+    tournament = Tournament.objects.get()
+    assert set(tournament.invited.values_list("pk", flat=True)) == {li.pk, ann.pk}
+    bad = client.post("/tournaments/new", {**data, "invited": "Li, Wei"})
+    assert bad.status_code == 400 and "No player is called Li, Wei" in bad.content.decode()
     assert Tournament.objects.count() == 1

@@ -228,7 +228,7 @@ def test_the_next_seasons_settings_apply_from_the_season_not_yet_started(
         "season_weeks": "3",
         "opt_in_days": "5",
         "days_per_move": "2",
-        "invited": f"{ann.username} {bob.username}",
+        "invited": f"{ann.username}, {bob.username}",
     }
     page = owner.get(f"/leagues/{league.pk}/manage").content.decode()
     assert ann.username in page  # the invited list, filled in
