@@ -150,3 +150,12 @@ def test_registering_twice_says_so_and_changes_nothing() -> None:
     response = client.post(f"/tournaments/{tournament.pk}/register", follow=True)
     assert "already registered" in response.content.decode()
     assert tournament.players.count() == 1
+
+
+def test_the_chinese_standings_say_tournament_points_not_the_games_victory_points() -> None:
+    """The standings' "Points" are points by rank (积分), not the game's victory points
+    (胜利点), which the board's "Points" are (a newcomer's report)."""
+    tournament, _users = event(2)
+    page = Client(headers={"accept-language": "zh-hans"}).get(f"/tournaments/{tournament.pk}/")
+    header = page.content.decode().split('id="standings"')[1].split("</thead>")[0]
+    assert "<th>积分</th>" in header and "胜利点" not in header
