@@ -151,7 +151,13 @@ def test_a_rematch_against_bots_seats_the_same_bots_and_starts_at_once() -> None
 
 
 def test_the_settings_a_rematch_copies_are_every_choice_of_game_create() -> None:
-    chosen = set(inspect.signature(lifecycle.game_create).parameters) - {"creator", "bots"}
+    # An event's playing hours (issue 30) are the event's rule: a rematch, a game of its
+    # own outside the event, runs its clock around the clock.
+    chosen = set(inspect.signature(lifecycle.game_create).parameters) - {
+        "creator",
+        "bots",
+        "playing_hours",
+    }
     assert set(Game.SETTINGS) == chosen  # a new setting cannot be forgotten by a rematch
 
 
