@@ -41,7 +41,8 @@ def test_the_draw_of_seats_gives_the_bot_either_place() -> None:
         client.post("/games/bot")
         game = Game.objects.filter(creator=human).latest("pk")
         places.add(game.seats.get(user=human).position)
-        client.post(f"/games/{game.pk}/resign")  # one account runs only so many bot games
+        client.post(f"/games/{game.pk}/resign", {"confirm": "1"})  # bot games per account are few
+        assert Game.objects.get(pk=game.pk).status == Game.Status.ABORTED
         if places == {1, 2}:
             break
     assert places == {1, 2}
