@@ -11,7 +11,9 @@ from what that seat saw (the board, its own hand and VP, the events):
   ``engine.bots.common.scoring_tiles``); a run counts once;
 - ``hopeless``: revolts and wars it started as the attacker where its board
   strength plus every tile of the support colour in its hand is at most the
-  defender's board strength (ties go to the defender, §6.4, §7.3);
+  defender's board strength (ties go to the defender, §6.4, §7.3) — the
+  bots' own test, ``engine.bots.hopeless.can_win``, read at the moment the
+  conflict starts (a unification's later wars too, §7.5);
 - ``stuck``: runs of 3 or more of its turns in a row that began with no
   scoring placement, in which it neither swapped (§11) nor scored any VP;
 - ``left to lose``: its leaders beaten in a revolt that was already certain
@@ -39,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engine  # noqa: E402
 from engine.bots import TIERS, choose_action  # noqa: E402
 from engine.bots.common import scoring_tiles, temples_next_to  # noqa: E402
+from engine.bots.hopeless import can_win  # noqa: E402
 
 MAX_PLIES = 3000
 COLOURS = {"red": 0, "black": 1, "blue": 2, "green": 3}
@@ -169,8 +172,9 @@ def _conflicts(
         if att in measured and att == before.active_seat:
             tally.conflicts += 1
             colour = 0 if e.code == "revolt_started" else COLOURS[str(p["color"])]
-            most = int(p["attacker_strength"]) + state.hands[att - 1][colour]
-            if most <= int(p["defender_strength"]):
+            in_hand = state.hands[att - 1][colour]
+            if not can_win(int(p["attacker_strength"]), int(p["defender_strength"]), in_hand):
+                most = int(p["attacker_strength"]) + in_hand
                 tally.hopeless += 1
                 tally.note("hopeless", f"{where} {e.code} {most} vs {p['defender_strength']}")
         if (

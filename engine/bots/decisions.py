@@ -21,6 +21,7 @@ from engine import (
 from engine.botapi import MONUMENTS
 
 from .common import colour_weights, unseen_fractions, win_chance
+from .hopeless import hopeless_war_order
 
 COLOUR_INDEX = {"red": 0, "black": 1, "blue": 2, "green": 3}
 
@@ -75,7 +76,8 @@ def quick_decision(state: GameState) -> Action:
         return monument_choice(state)
     options = engine.legal_actions(state)
     if p.kind == "war_order":
-        return options[0]
+        # The first order in which no war the active seat attacks is hopeless (issue 26).
+        return next((a for a in options if not hopeless_war_order(state, a)), options[0])
     assert isinstance(options[0], TakeTreasure)
     return options[0]
 

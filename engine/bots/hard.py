@@ -57,6 +57,7 @@ from engine import Action, GameState
 from .decisions import quick_decision, settle, support
 from .evaluate import evaluate, squash
 from .heuristic import score_actions, score_threats
+from .hopeless import starts_hopeless
 from .tiers import EASY_NOISE, decision_values, keeping_leaders, plan_lines
 
 DEFAULT_ITERATIONS = 100  # the site's default budget: p95 within 1 s CPU (bench/bot_timing.py)
@@ -310,7 +311,7 @@ def _second_threat(state: GameState, actor: int, rng: random.Random) -> GameStat
     if not threats:
         return state
     value, action = max(threats, key=lambda sa: sa[0] + EASY_NOISE * rng.random())
-    if value < THREAT_FLOOR:
+    if value < THREAT_FLOOR or starts_hopeless(state, actor, action):
         return state
     try:
         return settle(engine.apply(state, action))
@@ -319,10 +320,19 @@ def _second_threat(state: GameState, actor: int, rng: random.Random) -> GameStat
 
 
 def _threats(state: GameState, actor: int, limit: int) -> dict[str, Action | None]:
-    """Return the next seat's best threats worth ``THREAT_FLOOR`` or more, else ``QUIET``."""
+    """Return the next seat's best threats worth ``THREAT_FLOOR`` or more, else ``QUIET``.
+
+    A threat that starts a conflict the rival cannot win (``hopeless.starts_hopeless``,
+    from the rival's hand in this deal) is not one: no tier plays it (issue 26).
+    """
     scored = [sa for sa in score_threats(state, actor) if sa[0] >= THREAT_FLOOR]
     scored.sort(key=lambda sa: -sa[0])
-    out: dict[str, Action | None] = {str(a): a for _, a in scored[: max(limit, 1)]}
+    out: dict[str, Action | None] = {}
+    for _, a in scored:
+        if len(out) >= max(limit, 1):
+            break
+        if not starts_hopeless(state, actor, a):  # a rival starts no conflict it cannot win
+            out[str(a)] = a
     if not out:
         out[QUIET] = None
     return out

@@ -9,7 +9,8 @@ no kingdom all score alike, so only one per colour and terrain is returned.
 
 Some moves are never returned, whatever else is on the board: a revolt or war
 the bot would start and cannot win even with every tile of the support colour
-in its hand (ties go to the defender, §6.4, §7.3), and a pass while a tile
+in its hand (ties go to the defender, §6.4, §7.3; ``hopeless.starts_hopeless``,
+later wars of a unification included, §7.5), and a pass while a tile
 would score it a VP now (§5.2). With nothing that scores, a swap of the tiles
 without use (§11) is worth more than an idle tile; a leader that loses any
 revolt an opponent can start is worth withdrawing or moving (§4).
@@ -35,6 +36,7 @@ from engine.botapi import (
 )
 
 from .common import TEMPLE, monument_block
+from .hopeless import starts_hopeless
 
 # The scoring model lives in ``scorer``; its names are read from here too.
 from .scorer import (
@@ -80,13 +82,13 @@ def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Actio
                     value += 1.0
             else:
                 value = sc.tile(action.color, s)
-            if value <= HOPELESS:
-                continue  # a war the bot would attack in and cannot win
+            if value <= HOPELESS or nk[s] >= 2 and starts_hopeless(state, seat, action):
+                continue  # a war the bot would attack in and cannot win, now or later (§7.5)
             best_by_colour[action.color] = max(best_by_colour[action.color], value)
             out.append((value, action))
         elif isinstance(action, PlaceLeader):
             value = sc.leader(action.color, action.square)
-            if value > HOPELESS:
+            if value > HOPELESS and not starts_hopeless(state, seat, action):
                 out.append((value, action))
         elif isinstance(action, WithdrawLeader):
             out.append((sc.withdraw(action.color), action))

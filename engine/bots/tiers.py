@@ -19,6 +19,7 @@ from .common import binomial_cdf, scoring_tiles, unseen_fractions
 from .decisions import COLOUR_INDEX, quick_decision, settle, support
 from .evaluate import evaluate
 from .heuristic import Scorer, score_actions
+from .hopeless import hopeless_war_order
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
 EASY_GUARD = 30  # easy's best actions looked at for one that keeps its leaders (issue 26)
@@ -250,8 +251,16 @@ def plan_turn(state: GameState, seat: int) -> tuple[float, list[Action]]:
 
 
 def decision_values(state: GameState, seat: int) -> list[tuple[float, Action]]:
-    """Return each answer to the pending decision with its expected evaluation, best first."""
-    scored = [(outcome(engine.apply(state, a), seat)[0], a) for a in engine.legal_actions(state)]
+    """Return each answer to the pending decision with its expected evaluation, best first.
+
+    A war order that leads the seat into a war it cannot win
+    (``hopeless.hopeless_war_order``) is left out while another is not.
+    """
+    options = engine.legal_actions(state)
+    if state.pending is not None and state.pending.kind == "war_order":
+        # An order that leads the seat into a war it cannot win is no option (issue 26).
+        options = [a for a in options if not hopeless_war_order(state, a)] or options
+    scored = [(outcome(engine.apply(state, a), seat)[0], a) for a in options]
     scored.sort(key=lambda va: -va[0])
     return scored
 
