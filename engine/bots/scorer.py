@@ -34,6 +34,7 @@ from .common import (
     unseen_fractions,
     win_chance,
 )
+from .hopeless import can_win
 
 TREASURE_VALUE = 2.6  # a treasure is a wild VP, placed on the lowest colour (§13.2)
 IDLE_TILE_SCORE = -0.4
@@ -155,7 +156,10 @@ class Scorer:
             if recv == self.seat and any(c == color for _, c, _ in leaders):
                 score += 0.06  # one more supporter in a war (§7.3)
         elif len(ks) == 2:
-            score += self.war(color, s, ks[0], ks[1])
+            war = self.war(color, s, ks[0], ks[1])
+            if war <= HOPELESS:
+                return HOPELESS  # no monument or treasure makes up for it (issue 26)
+            score += war
         else:
             return IDLE_TILE_SCORE
         if color == RED:
@@ -205,10 +209,10 @@ class Scorer:
             mine_k, theirs, theirs_k = (ka, sb, kb) if sa == self.seat else (kb, sa, ka)
             if theirs == self.seat:
                 continue
-            strength = counts[mine_k][c] + self.hand[c] - (1 if c == tile else 0)
-            margin = strength - counts[theirs_k][c]
-            if margin <= 0:
+            in_hand = self.hand[c] - (1 if c == tile else 0)
+            if not can_win(counts[mine_k][c], counts[theirs_k][c], in_hand):
                 return HOPELESS  # the bot attacks (§7.2) and cannot pass the defender
+            margin = counts[mine_k][c] + in_hand - counts[theirs_k][c]
             p = win_chance(margin, self.hand_expect(theirs), self.frac[c])
             won = (1 + counts[theirs_k][c]) * self.w[self.seat - 1][c] + self.of * (
                 self.leader_value(theirs, c, theirs_k)
@@ -266,7 +270,7 @@ class Scorer:
                 if (
                     c == color
                     and who != self.seat
-                    and temples + self.hand[RED] <= temples_next_to(board, q)
+                    and not can_win(temples, temples_next_to(board, q), self.hand[RED])
                 ):
                     return HOPELESS
         if cur_r >= 0 and cur_r in rids:
@@ -282,9 +286,9 @@ class Scorer:
                     rival = (seat, q)
         if rival is not None:
             who, q = rival
-            margin = temples + self.hand[RED] - temples_next_to(board, q)
-            if margin <= 0:
+            if not can_win(temples, temples_next_to(board, q), self.hand[RED]):
                 return HOPELESS  # even every red in hand ties at best: the defender wins (§6.4)
+            margin = temples + self.hand[RED] - temples_next_to(board, q)
             p = win_chance(margin, self.hand_expect(who), self.frac[RED])
             won = value + w[RED] + self.of * self.leader_value(who, color, kingdom)
             value = p * won - 0.3 * min(self.hand[RED], max(margin, 0))

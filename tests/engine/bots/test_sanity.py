@@ -25,6 +25,7 @@ from engine import (
 from engine.bots import choose_action
 from engine.bots.common import scoring_tiles
 from engine.bots.heuristic import PASS_SCORE, WITHDRAW_SCORE, score_actions, score_threats
+from engine.bots.hopeless import can_win, hopeless_war_order, starts_hopeless
 from engine.bots.tiers import leaves_doomed, plan_lines
 
 from ..engine_helpers import position
@@ -243,3 +244,100 @@ def test_reds_spent_in_the_seat_s_own_revolt_leave_its_leaders_bare() -> None:
     assert not leaves_doomed(state, 2, [Action.parse("leader priest e10")])
     for tier in ("medium", "hard"):
         assert _choose(state, 2, tier) != revolt
+
+
+# Easy against easy, bench/bot_sanity.py seed 8, ply 65: a tile between seat 1's kingdom of
+# i4-j11 and seat 2's of h7-p11 starts four wars (red, black, blue, green). Fought red first,
+# seat 1's red supporters lost split its kingdom and its black war started 3 against 4 with
+# one black in hand: hopeless (§7.5). Where no order keeps every war winnable, the tile is
+# not played; where one does, the bot orders the wars so.
+_FOUR_WARS = """
+players: 2
+active: 1
+actions: 2
+hand 1: r k b g g g
+hand 2: r r r r b g
+vp 1: red 13 black 15 blue 7 green 7 treasures 1
+vp 2: red 7 black 4 blue 8 green 4 treasures 3
+catastrophes 1: 2
+catastrophes 2: 2
+monument red-black: k5
+bag: r 20 k 10 b 10 g 10
+seed: 8
+
+    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p
+ 1  .  .  .  .  ~  ~  ~  ~  ~  . r*  .  ~  .  .  .
+ 2  . r*  .  .  ~  .  .  .  .  .  .  .  ~  .  .  r
+ 3  .  .  .  ~  ~ r*  .  .  .  r  .  .  ~  b  .  k
+ 4  ~  ~  ~  ~  .  .  .  k 1F  r  .  .  .  b  b  b
+ 5  .  .  .  .  .  .  .  r  r 1K  #  #  k  r  b  ~
+ 6  .  .  .  .  .  .  .  r 1P  r  #  #  .  .  ~  g
+ 7  ~  ~  ~  ~  .  .  . 2T  r  g  .  .  b  b  b  g
+ 8  . r*  .  ~  ~  ~  ~  .  g  .  g  r  b  k 2K  r
+ 9  .  .  .  .  .  .  ~  b  b  ~  b  b  b  g  r 2P
+10  .  .  .  .  g r*  g  k  .  k  g  k  g  r 2F  r
+11  .  .  .  .  .  .  .  .  r  r r*  r  g 1T  r  k
+"""
+
+
+def _wars_seat_1_attacks(state, seat: int, tiers: tuple[str, str]) -> list[tuple[int, int, int]]:  # type: ignore[no-untyped-def]
+    """Play the bots (through their views) until no decision is pending; return the wars
+    ``seat`` started as ``(attacker strength, defender strength, tiles of the colour in hand)``."""
+    found = []
+    plies = 0
+    while state.pending is not None and plies < 40:
+        to_act = state.to_act
+        move = choose_action(
+            view_for(state, to_act),
+            None,
+            tier=tiers[to_act - 1],
+            seed=plies,
+            iterations=HARD_TEST_BUDGET,
+            time_limit=NO_GUARD,
+        )
+        state = apply(state, move)
+        plies += 1
+        for e in state.events:
+            if e.code == "war_started" and e.params["attacker"] == seat:
+                colour = ("red", "black", "blue", "green").index(str(e.params["color"]))
+                found.append(
+                    (
+                        int(e.params["attacker_strength"]),
+                        int(e.params["defender_strength"]),
+                        state.hands[seat - 1][colour],
+                    )
+                )
+    return found
+
+
+def test_a_tile_whose_later_war_cannot_be_won_is_not_played() -> None:
+    state = parse_diagram(_FOUR_WARS)
+    later = Action.parse("tile green m6")  # every war winnable at first; not so after (§7.5)
+    first = apply(state, later)
+    assert first.pending is not None and first.pending.kind == "war_order"
+    assert starts_hopeless(state, 1, later)
+    assert all(hopeless_war_order(first, a) for a in legal_actions(first))
+    offered = [a for _, a in score_actions(state, 1)]
+    assert later not in offered
+    assert Action.parse("tile green h11") in offered  # an order keeps every war winnable
+    for tier in TIERS:
+        move = _choose(state, 1, tier)
+        assert not starts_hopeless(state, 1, move), (tier, str(move))
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_wars_are_ordered_so_that_each_can_be_won(tier: str) -> None:
+    state = apply(parse_diagram(_FOUR_WARS), Action.parse("tile green h11"))
+    assert hopeless_war_order(state, Action.parse("war red"))  # red first loses black (§7.5)
+    assert not hopeless_war_order(state, Action.parse("war black"))
+    move = _choose(state, 1, tier)
+    assert not hopeless_war_order(state, move), str(move)
+    for opponent in ("easy", "medium"):
+        wars = _wars_seat_1_attacks(state, 1, (tier, opponent))
+        assert wars, "the unification starts wars"
+        for attack, defence, in_hand in wars:
+            assert can_win(attack, defence, in_hand), (tier, opponent, wars)
+
+
+def test_can_win_is_the_tie_rule() -> None:
+    assert can_win(3, 4, 2) and not can_win(3, 4, 1) and not can_win(2, 4, 0)
