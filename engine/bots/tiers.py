@@ -12,13 +12,21 @@ import random
 from dataclasses import replace
 
 import engine
-from engine import Action, CommitSupport, GameState, Pass, PlaceTile, SwapTiles
+from engine import (
+    Action,
+    CommitSupport,
+    GameState,
+    Pass,
+    PlaceTile,
+    SwapTiles,
+    WithdrawLeader,
+)
 from engine.botapi import RED
 
 from .common import binomial_cdf, scoring_tiles, unseen_fractions
 from .decisions import COLOUR_INDEX, quick_decision, settle, support
 from .evaluate import evaluate
-from .heuristic import Scorer, score_actions
+from .heuristic import WITHDRAW_SCORE, Scorer, score_actions
 from .hopeless import hopeless_war_order
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
@@ -158,6 +166,7 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
         # credit the line with luck. Swaps are weighed as a turn's last action only.
         scored = [sa for sa in scored if not isinstance(sa[1], SwapTiles)]
     firsts = top(scored, MEDIUM_FIRST if two else MEDIUM_LAST)
+    firsts += [a for a in must_look(scored, stuck and not two) if a not in firsts]
     lines: list[tuple[float, list[Action]]] = []
 
     def adjusted(value: float, line: list[Action]) -> float:
@@ -172,13 +181,36 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
         line = [a1]
         value = adjusted(value, line)
         if two and not s1.is_over and s1.active_seat == seat and s1.pending is None:
-            for a2 in top(score_actions(s1, seat), MEDIUM_SECOND):
+            scored2 = score_actions(s1, seat)
+            seconds = top(scored2, MEDIUM_SECOND)
+            seconds += [a for a in must_look(scored2, stuck) if a not in seconds]
+            for a2 in seconds:
                 v2 = adjusted(outcome(engine.apply(s1, a2), seat)[0], [a1, a2])
                 if v2 > value or len(line) == 1:
                     value, line = v2, [a1, a2]
         lines.append((value, line))
     lines.sort(key=lambda vl: -vl[0])  # stable: equal lines keep the heuristic's order
     return lines
+
+
+def must_look(scored: list[tuple[float, Action]], stuck: bool) -> list[Action]:
+    """Return the moves a turn's plan always weighs, whatever their quick score.
+
+    ``scored`` is ``heuristic.score_actions`` output. The withdrawal of a leader
+    that loses any revolt a rival starts (scored above ``WITHDRAW_SCORE``,
+    ``Scorer.withdraw``, §4, §6.4), and, when ``stuck`` (no tile scores the seat
+    a VP, §5.2), the swap of the tiles without use (§11): left out of the best
+    few, no plan could keep the leader or change the hand, and medium and hard
+    left leaders to lose and kept dead hands (``bench/bot_sanity.py``, issue 26).
+    """
+    return [
+        action
+        for value, action in scored
+        if isinstance(action, WithdrawLeader)
+        and value > WITHDRAW_SCORE
+        or stuck
+        and isinstance(action, SwapTiles)
+    ]
 
 
 def keeping_leaders(first: GameState, seat: int, lines: dict[str, list[Action]]) -> list[str]:

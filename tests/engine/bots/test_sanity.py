@@ -22,11 +22,11 @@ from engine import (
     parse_diagram,
     view_for,
 )
-from engine.bots import choose_action
+from engine.bots import choose_action, tiers
 from engine.bots.common import scoring_tiles
 from engine.bots.heuristic import PASS_SCORE, WITHDRAW_SCORE, score_actions, score_threats
 from engine.bots.hopeless import can_win, hopeless_war_order, starts_hopeless
-from engine.bots.tiers import leaves_doomed, plan_lines
+from engine.bots.tiers import leaves_doomed, must_look, plan_lines
 
 from ..engine_helpers import position
 from .bot_helpers import HARD_TEST_BUDGET, LEFT_TO_LOSE, NO_GUARD
@@ -341,3 +341,27 @@ def test_wars_are_ordered_so_that_each_can_be_won(tier: str) -> None:
 
 def test_can_win_is_the_tie_rule() -> None:
     assert can_win(3, 4, 2) and not can_win(3, 4, 1) and not can_win(2, 4, 0)
+
+
+def test_a_doomed_leader_s_withdrawal_is_always_weighed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Out of the best few first actions, no planned turn could keep the leader and medium
+    # and hard left it to lose (bench/bot_sanity.py, issue 26): it is weighed whatever its rank.
+    monkeypatch.setattr(tiers, "MEDIUM_FIRST", 1)
+    withdraw = Action.parse("withdraw king")
+    state = _doomed("")
+    firsts = [line[0] for _, line in plan_lines(state, 1)]
+    assert withdraw in firsts and len(firsts) >= 2
+    safe = _doomed("r r")  # two reds: the king holds (1 + 2 against 2)
+    assert withdraw not in [line[0] for _, line in plan_lines(safe, 1)]
+    for tier in ("medium", "hard"):
+        move = _choose(state, 1, tier)
+        assert not leaves_doomed(state, 1, [move]) or move == withdraw, (tier, str(move))
+
+
+def test_a_stuck_hand_s_swap_is_always_weighed(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _stuck()
+    swap = SwapTiles((0, 0, 6, 0))
+    assert swap in must_look(score_actions(state, 1), stuck=True)
+    assert swap not in must_look(score_actions(state, 1), stuck=False)
+    monkeypatch.setattr(tiers, "MEDIUM_SECOND", 0)  # no second action but the ones always weighed
+    assert any(line[-1] == swap for _, line in plan_lines(state, 1))
