@@ -21,9 +21,7 @@ from engine import (
 from engine.botapi import MONUMENTS
 
 from .common import colour_weights, unseen_fractions, win_chance
-from .hopeless import hopeless_war_order
-
-COLOUR_INDEX = {"red": 0, "black": 1, "blue": 2, "green": 3}
+from .hopeless import COLOUR_INDEX, hopeless_war_order
 
 
 def support(state: GameState) -> CommitSupport:

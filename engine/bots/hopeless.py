@@ -31,8 +31,8 @@ from engine.botapi import NEIGHBOURS, RED, kingdoms_touching, regions
 
 from .common import summary, temples_next_to
 
-COLOUR_INDEX = {"red": 0, "black": 1, "blue": 2, "green": 3}
-MAX_DEPTH = 24  # plies explored after the action: 3 wars of 2 commits each, with room
+COLOUR_INDEX = {"red": 0, "black": 1, "blue": 2, "green": 3}  # a decision's colour names
+MAX_DEPTH = 24  # decisions looked through after the action: four wars and their orders, with room
 
 
 def can_win(attacker_strength: int, defender_strength: int, attacker_in_hand: int) -> bool:
