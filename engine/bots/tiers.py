@@ -24,10 +24,10 @@ from engine import (
 from engine.botapi import RED
 
 from .common import binomial_cdf, scoring_tiles, unseen_fractions
-from .decisions import COLOUR_INDEX, quick_decision, settle, support
+from .decisions import quick_decision, settle, support
 from .evaluate import evaluate
 from .heuristic import WITHDRAW_SCORE, Scorer, score_actions
-from .hopeless import hopeless_war_order
+from .hopeless import COLOUR_INDEX, hopeless_war_order
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
 EASY_GUARD = 30  # easy's best actions looked at for one that keeps its leaders (issue 26)
@@ -288,7 +288,7 @@ def decision_values(state: GameState, seat: int) -> list[tuple[float, Action]]:
     A war order that leads the seat into a war it cannot win
     (``hopeless.hopeless_war_order``) is left out while another is not.
     """
-    options = engine.legal_actions(state)
+    options = list(engine.legal_actions(state))
     if state.pending is not None and state.pending.kind == "war_order":
         # An order that leads the seat into a war it cannot win is no option (issue 26).
         options = [a for a in options if not hopeless_war_order(state, a)] or options
