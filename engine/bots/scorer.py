@@ -308,20 +308,33 @@ class Scorer:
     def revolt_spots(self) -> dict[int, int]:
         """Return per kingdom the most temples beside a square a rival leader could enter (§4.2).
 
-        Such a square is an empty land square touching that kingdom only; the
-        temples beside it are a revolting leader's strength before support (§6.2).
+        Such a square is an empty land square touching that kingdom only, or
+        touching one more kingdom held by a rival's lone leader: the rival's
+        turn has two actions (§2), and that leader moved or withdrawn (§4) leaves
+        the square touching the first kingdom only (medium against medium,
+        bench/bot_sanity.py seed 6 ply 131: a king moved out of its kingdom,
+        then into the square, took a king left there). The temples beside it
+        are a revolting leader's strength before support (§6.2).
         """
         if self._revolt_spots is None:
             spots: dict[int, int] = {}
-            kid = self.summ.regions.kid
+            reg = self.summ.regions
+            kid = reg.kid
             board = self.board
             for s in range(len(board)):
-                if board[s] or self.nk[s] != 1 or IS_RIVER[s]:
+                if board[s] or not 1 <= self.nk[s] <= 2 or IS_RIVER[s]:
                     continue
                 t = temples_next_to(board, s)
-                if t:
-                    k = next(kid[y] for y in NEIGHBOURS[s] if kid[y] >= 0)
-                    spots[k] = max(spots.get(k, 0), t)
+                if not t:
+                    continue
+                ks = {kid[y] for y in NEIGHBOURS[s] if kid[y] >= 0}
+                for k in ks:
+                    others = ks - {k}
+                    if all(
+                        len(reg.leaders[o]) == 1 and reg.leaders[o][0][0] != self.seat
+                        for o in others
+                    ):
+                        spots[k] = max(spots.get(k, 0), t)
             self._revolt_spots = spots
         return self._revolt_spots
 

@@ -214,7 +214,7 @@ def must_look(scored: list[tuple[float, Action]], stuck: bool) -> list[Action]:
 
 
 def keeping_leaders(first: GameState, seat: int, lines: dict[str, list[Action]]) -> list[str]:
-    """Return the keys of ``lines`` that leave none of ``seat``'s leaders doomed, else all.
+    """Return the keys of ``lines`` that leave the fewest of ``seat``'s leaders doomed.
 
     ``first`` is a deal of the seat's view with ``seat`` to act, ``lines``
     maps a key to a turn's actions (best first); the keys come back in that
@@ -231,12 +231,18 @@ def keeping_leaders(first: GameState, seat: int, lines: dict[str, list[Action]])
     keys = list(lines)
     if first.pending is not None:
         return keys
-    keep = [k for k in keys if not leaves_doomed(first, seat, lines[k])]
-    return keep or keys
+    left = {k: doomed_count(first, seat, lines[k]) for k in keys}
+    fewest = min(left.values(), default=0)
+    return [k for k in keys if left[k] == fewest]
 
 
 def leaves_doomed(state: GameState, seat: int, line: list[Action]) -> bool:
-    """Tell whether playing ``line`` in ``state`` leaves a leader of ``seat`` doomed.
+    """Tell whether playing ``line`` in ``state`` leaves a leader of ``seat`` doomed."""
+    return doomed_count(state, seat, line) > 0
+
+
+def doomed_count(state: GameState, seat: int, line: list[Action]) -> int:
+    """Return how many leaders of ``seat`` playing ``line`` in ``state`` leaves doomed (0–4).
 
     ``line`` is one turn of ``seat``'s (``state.to_act``), played while legal
     and the seat's turn; its reds (tiles, swaps, support committed in its own
@@ -256,7 +262,7 @@ def leaves_doomed(state: GameState, seat: int, line: list[Action]) -> bool:
         try:
             state = engine.apply(state, action)
         except engine.IllegalActionError:
-            return False
+            return 0
         for _ in range(40):  # ``settle``, counting the reds the seat commits (§6.3)
             p = state.pending
             if p is None:
@@ -266,7 +272,7 @@ def leaves_doomed(state: GameState, seat: int, line: list[Action]) -> bool:
                 reds -= answer.count  # committed, then the turn may end and refill (§12)
             state = engine.apply(state, answer)
     if state.is_over:
-        return False
+        return 0
     if state.active_seat == seat:
         reds = state.hands[seat - 1][RED]  # the turn goes on: no refill yet (§12)
     hands = list(state.hands)
@@ -274,7 +280,7 @@ def leaves_doomed(state: GameState, seat: int, line: list[Action]) -> bool:
     hand[RED] = max(0, min(hand[RED], reds))
     hands[seat - 1] = (hand[0], hand[1], hand[2], hand[3])
     scorer = Scorer(replace(state, hands=tuple(hands)), seat)
-    return any(scorer.doomed(c) for c in range(4))
+    return sum(1 for c in range(4) if scorer.doomed(c))
 
 
 def plan_turn(state: GameState, seat: int) -> tuple[float, list[Action]]:

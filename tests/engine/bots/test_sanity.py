@@ -22,11 +22,13 @@ from engine import (
     parse_diagram,
     view_for,
 )
+from engine.botapi import KING
 from engine.bots import choose_action, tiers
 from engine.bots.common import scoring_tiles
 from engine.bots.heuristic import PASS_SCORE, WITHDRAW_SCORE, score_actions, score_threats
 from engine.bots.hopeless import can_win, hopeless_war_order, starts_hopeless
-from engine.bots.tiers import leaves_doomed, must_look, plan_lines
+from engine.bots.scorer import Scorer
+from engine.bots.tiers import doomed_count, leaves_doomed, must_look, plan_lines
 
 from ..engine_helpers import position
 from .bot_helpers import HARD_TEST_BUDGET, LEFT_TO_LOSE, NO_GUARD
@@ -365,3 +367,44 @@ def test_a_stuck_hand_s_swap_is_always_weighed(monkeypatch: pytest.MonkeyPatch) 
     assert swap not in must_look(score_actions(state, 1), stuck=False)
     monkeypatch.setattr(tiers, "MEDIUM_SECOND", 0)  # no second action but the ones always weighed
     assert any(line[-1] == swap for _, line in plan_lines(state, 1))
+
+
+# Medium against medium, bench/bot_sanity.py seed 6, ply 129: seat 2's king, the lone leader of
+# its kingdom at g5, may move out (§4) and then into f4, which touches seat 1's kingdom only
+# once g5's is leaderless: 4 temples (e4, f3, f5, g4) against the 2 of seat 1's king on c8 (b8,
+# c9), no red in hand. Medium played a tile and a trader and lost the king at ply 132.
+_VACATED = """
+players: 2
+active: 1
+actions: 2
+hand 1: k b b b b g
+hand 2: r k g g g g
+vp 1: red 11 black 9 blue 15 green 9 treasures 2
+vp 2: red 12 black 15 blue 8 green 11 treasures 4
+catastrophes 1: 1
+catastrophes 2: 1
+bag: r 11 k 8 b 7 g 6
+seed: 6
+
+    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p
+ 1  g  .  .  g  b  b  b  b  b  g  r  .  ~  .  .  .
+ 2  g  x  .  g  b 1F  r  .  .  .  .  .  ~  .  . r*
+ 3  k  .  .  b  b  r  .  k  .  .  .  .  ~  ~  .  .
+ 4  b  b  b  b  r  .  r  g  .  .  .  .  .  ~  ~  ~
+ 5  g  g  .  .  .  r 2K  .  .  . 2F  r 1P r*  ~  ~
+ 6  r  .  k  k  r  .  .  .  .  .  .  .  .  .  ~  .
+ 7  b  b  b  b  k  .  g  r  r  .  .  .  ~  ~  ~  .
+ 8  g  r 1K  b  b  b  b  .  .  .  .  .  ~  .  .  .
+ 9  g 2P  r  .  g  g  b  b  b  b  b  ~  ~  . r*  .
+10  k  r  g  k  .  r 2T  r  .  .  g  .  .  .  .  .
+11  g  r  x  .  g  g  r  .  k  . r*  .  .  .  .  .
+"""
+
+
+def test_a_square_a_rival_s_lone_leader_can_vacate_is_a_revolt_spot() -> None:
+    state = parse_diagram(_VACATED)
+    assert Scorer(state, 1).doomed(KING)  # king c8: f4 after seat 2's king leaves g5
+    for tier in ("medium", "hard"):
+        move = _choose(state, 1, tier)
+        # Seat 1's farmer on f2 is doomed as well; one action saves one of them (§2).
+        assert doomed_count(state, 1, [move]) < doomed_count(state, 1, [Pass()]), (tier, str(move))
