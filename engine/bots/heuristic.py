@@ -88,7 +88,7 @@ def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Actio
             out.append((value, action))
         elif isinstance(action, PlaceLeader):
             value = sc.leader(action.color, action.square)
-            if value > HOPELESS and not starts_hopeless(state, seat, action):
+            if value > HOPELESS:  # ``Scorer.leader``: a hopeless revolt by ``can_win`` (§6.4)
                 out.append((value, action))
         elif isinstance(action, WithdrawLeader):
             out.append((sc.withdraw(action.color), action))

@@ -32,6 +32,8 @@ from engine.botapi import NEIGHBOURS, RED, kingdoms_touching, regions
 from .common import summary, temples_next_to
 
 COLOUR_INDEX = {"red": 0, "black": 1, "blue": 2, "green": 3}  # a decision's colour names
+LOOKS_KEPT = 4096  # unifications looked at, remembered for the next deal or play-out
+_LOOKS: dict[tuple[object, ...], bool] = {}
 MAX_DEPTH = 24  # decisions looked through after the action: four wars and their orders, with room
 
 
@@ -112,17 +114,23 @@ def starts_hopeless(state: GameState, seat: int, action: Action) -> bool:
     # Several wars: played out. The tile's own colour changes only the hand left (it is on
     # neither side, §7.3), and only the wars' colours of it are committed: one look serves
     # every colour that leaves those alike.
-    left = [hand[c] - (1 if c == action.color else 0) for c, _ in wars]
-    key = f"bots:hopeless:{seat}:{action.square}:{left}"
-    got = state.cache.get(key)
-    if isinstance(got, bool):
+    # The look reads the board and its treasures (§7.4), the seat's tiles of the wars'
+    # colours and the hands' sizes (public, §14), a pure function of these: the deals of
+    # one view and a search's play-outs share it (``_LOOKS``).
+    left = tuple(hand[c] - (1 if c == action.color else 0) for c, _ in wars)
+    sizes = tuple(sum(h) for h in state.hands)
+    key = (state.board, state.treasures, action.square, seat, left, sizes)
+    got = _LOOKS.get(key)
+    if got is not None:
         return got
     try:
         after = engine.apply(state, action)
     except engine.IllegalActionError:
         return False
     result = _risky(after, seat, MAX_DEPTH, len(wars))
-    state.cache[key] = result
+    if len(_LOOKS) >= LOOKS_KEPT:
+        _LOOKS.clear()
+    _LOOKS[key] = result
     return result
 
 

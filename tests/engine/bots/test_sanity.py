@@ -16,6 +16,7 @@ from engine import (
     Action,
     Pass,
     PlaceLeader,
+    PlaceTile,
     SwapTiles,
     apply,
     legal_actions,
@@ -25,13 +26,13 @@ from engine import (
 from engine.botapi import KING
 from engine.bots import choose_action, tiers
 from engine.bots.common import scoring_tiles
-from engine.bots.heuristic import PASS_SCORE, WITHDRAW_SCORE, score_actions, score_threats
+from engine.bots.heuristic import HOPELESS, PASS_SCORE, WITHDRAW_SCORE, score_actions, score_threats
 from engine.bots.hopeless import can_win, hopeless_war_order, starts_hopeless
 from engine.bots.scorer import Scorer
 from engine.bots.tiers import doomed_count, leaves_doomed, must_look, plan_lines
 
 from ..engine_helpers import position
-from .bot_helpers import HARD_TEST_BUDGET, LEFT_TO_LOSE, NO_GUARD
+from .bot_helpers import HARD_TEST_BUDGET, LEFT_TO_LOSE, NO_GUARD, random_positions
 
 TIERS = ("easy", "medium", "hard")
 
@@ -408,3 +409,24 @@ def test_a_square_a_rival_s_lone_leader_can_vacate_is_a_revolt_spot() -> None:
         move = _choose(state, 1, tier)
         # Seat 1's farmer on f2 is doomed as well; one action saves one of them (§2).
         assert doomed_count(state, 1, [move]) < doomed_count(state, 1, [Pass()]), (tier, str(move))
+
+
+def test_the_scorer_s_hopeless_revolts_and_wars_are_can_win_s() -> None:
+    """``score_actions`` drops revolts by ``Scorer.leader``: the test of ``starts_hopeless``."""
+    checked = 0
+    for seen in random_positions(30, seed=5):
+        state, seat = seen.state, seen.state.to_act
+        if state.pending is not None or seat is None:
+            continue
+        sc = Scorer(state, seat)
+        offered = {a for _, a in score_actions(state, seat)}
+        for action in legal_actions(state):
+            if isinstance(action, PlaceLeader):
+                hopeless = starts_hopeless(state, seat, action)
+                assert hopeless == (sc.leader(action.color, action.square) <= HOPELESS)
+                assert not hopeless or action not in offered
+                checked += hopeless
+            elif isinstance(action, PlaceTile) and starts_hopeless(state, seat, action):
+                assert action not in offered
+                checked += 1
+    assert checked  # some positions hold a hopeless conflict to decline
