@@ -110,7 +110,7 @@ class Candidates:
         )
         got = self.cache.get(key)
         if got is None:
-            got = score_actions(state, seat)
+            got = score_actions(state, seat, look_ahead=False)  # play-outs: no move chosen
             got.sort(key=lambda sa: -sa[0])  # stable: ties stay in legal order
             self.cache[key] = got
         return got

@@ -52,11 +52,16 @@ PASS_SCORE = -0.6  # below an idle tile: a tile drawn brings the end nearer (§1
 STUCK_SWAP_SCORE = 0.2  # with nothing that scores, a swap beats idle tiles and a pass (§11)
 
 
-def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Action]]:
+def score_actions(
+    state: GameState, seat: int, *, look_ahead: bool = True
+) -> list[tuple[float, engine.Action]]:
     """Return ``[(score, action)]`` for ``seat``'s ordinary actions worth a look (module doc).
 
     ``state`` must wait for an ordinary action of ``seat`` (no decision
-    pending); raises ``ValueError`` otherwise.
+    pending); raises ``ValueError`` otherwise. ``look_ahead=False`` leaves out
+    the play-out of a unification's later wars (``hopeless.starts_hopeless``)
+    and keeps only the board's test of each war: the search's play-outs, which
+    choose no move of the seat's, use it for speed.
     """
     if state.pending is not None or state.to_act != seat:
         raise ValueError("score_actions needs the seat's ordinary action")
@@ -82,7 +87,12 @@ def score_actions(state: GameState, seat: int) -> list[tuple[float, engine.Actio
                     value += 1.0
             else:
                 value = sc.tile(action.color, s)
-            if value <= HOPELESS or nk[s] >= 2 and starts_hopeless(state, seat, action):
+            if (
+                value <= HOPELESS
+                or look_ahead
+                and nk[s] >= 2
+                and starts_hopeless(state, seat, action)
+            ):
                 continue  # a war the bot would attack in and cannot win, now or later (§7.5)
             best_by_colour[action.color] = max(best_by_colour[action.color], value)
             out.append((value, action))
