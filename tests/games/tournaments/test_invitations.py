@@ -124,7 +124,7 @@ def test_bad_invitations_are_refused_and_create_nothing(
 
 def test_a_bot_account_cannot_be_invited() -> None:
     bot = bot_account("medium")
-    with pytest.raises(services.TournamentRefused, match="No player is called"):
+    with pytest.raises(services.TournamentRefused, match="bots cannot be invited"):
         _invite_only(UserFactory(), bot)
     assert not Tournament.objects.exists()
 
