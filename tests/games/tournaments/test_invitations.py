@@ -28,21 +28,9 @@ from games.text.push import push_body
 from games.tournaments import services, values
 from tests.games.factories import UserFactory, client_for
 from tests.games.reach import templates_reached
-from tests.games.tournaments.helpers import creation_form
+from tests.games.tournaments.helpers import creation_form, invite_only
 
 pytestmark = pytest.mark.django_db
-
-
-def _invite_only(creator: Any, *invited: Any, **settings: Any) -> Tournament:
-    return services.tournament_create(
-        creator=creator,
-        settings=services.TournamentSettings(
-            name="Club Swiss",
-            access=Tournament.Access.INVITE,
-            invited=tuple(u.username for u in invited),
-            **settings,
-        ),
-    )
 
 
 def test_each_invited_player_is_told_once_in_their_language(
@@ -80,7 +68,7 @@ def test_each_invited_player_is_told_once_in_their_language(
 
 def test_only_the_invited_and_the_creator_may_register() -> None:
     creator, ann, stranger = UserFactory(), UserFactory(), UserFactory()
-    tournament = _invite_only(creator, ann)
+    tournament = invite_only(creator, ann)
     with pytest.raises(services.TournamentRefused, match="by invitation only"):
         services.tournament_register(tournament_id=tournament.pk, user=stranger)
     # not even with the event's link
@@ -125,28 +113,66 @@ def test_bad_invitations_are_refused_and_create_nothing(
 def test_a_bot_account_cannot_be_invited() -> None:
     bot = bot_account("medium")
     with pytest.raises(services.TournamentRefused, match="bots cannot be invited"):
-        _invite_only(UserFactory(), bot)
+        invite_only(UserFactory(), bot)
     assert not Tournament.objects.exists()
 
 
 def test_the_invited_see_the_event_and_others_do_not() -> None:
     creator, ann, stranger = UserFactory(), UserFactory(), UserFactory()
-    tournament = _invite_only(creator, ann)
+    tournament = invite_only(creator, ann)
     assert [t.id for t in values.tournaments_list(ann)] == [tournament.pk]
     assert values.tournaments_list(stranger) == []
     assert client_for(ann).get(f"/api/v1/tournaments/{tournament.pk}").status_code == 404  # session
     page = client_for(ann).get(f"/tournaments/{tournament.pk}/")
     assert page.status_code == 200 and b'id="tournament-register"' in page.content
     assert b"Club Swiss" in client_for(ann).get("/tournaments/").content
-    # a stranger, or the link without an invitation, finds nothing
-    assert client_for(stranger).get(f"/tournaments/{tournament.pk}/").status_code == 404
+    # a stranger, or the link without an invitation, is told it is by invitation only
+    assert client_for(stranger).get(f"/tournaments/{tournament.pk}/").status_code == 403
     link = f"/tournaments/{tournament.pk}/?token={tournament.invite_token}"
-    assert Client().get(link).status_code == 404
+    assert Client().get(link).status_code == 403
+    assert client_for(stranger).get(f"/tournaments/{tournament.pk}/record").status_code == 404
     assert b"Club Swiss" not in client_for(stranger).get("/tournaments/").content
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "This tournament is by invitation only"), ("zh-hans", "这场锦标赛仅限受邀者参加：")],
+)
+def test_an_outsider_sees_the_events_header_and_that_it_is_by_invitation_only(
+    language: str, said: str
+) -> None:
+    creator, ann, bob, stranger = UserFactory(), UserFactory(), UserFactory(), UserFactory()
+    Profile.objects.update_or_create(
+        user=ann, defaults={"display_name": "Ann Invited", "language": language}
+    )
+    Profile.objects.update_or_create(user=bob, defaults={"display_name": "Bob Registered"})
+    Profile.objects.update_or_create(user=stranger, defaults={"language": language})
+    tournament = invite_only(creator, ann, bob, days_per_move=2)
+    services.tournament_register(tournament_id=tournament.pk, user=bob)
+    for client in (client_for(stranger), Client(headers={"accept-language": language})):
+        with templates_reached() as reached:
+            response = client.get(f"/tournaments/{tournament.pk}/")
+        assert not reached.found, reached.found
+        assert response.status_code == 403
+        page = response.content.decode()
+        assert "Club Swiss" in page and 'id="tournament-settings"' in page
+        assert said in page
+        assert 'id="tournament-time-control"' in page
+        # nobody's name, no standings, no rounds, no register button, no record link
+        for hidden in ("Ann Invited", "Bob Registered", ann.username, bob.username):
+            assert hidden not in page
+        for part in ('id="standings"', 'id="tournament-register"', 'id="tournament-record"'):
+            assert part not in page
+    # a link-only event without its token stays unseen: 404
+    link_only = services.tournament_create(
+        creator=creator,
+        settings=services.TournamentSettings(name="Quiet", access=Tournament.Access.LINK),
+    )
+    assert client_for(stranger).get(f"/tournaments/{link_only.pk}/").status_code == 404
+
+
 def test_a_stranger_posting_register_is_told_and_nothing_changes() -> None:
-    tournament = _invite_only(UserFactory(), UserFactory())
+    tournament = invite_only(UserFactory(), UserFactory())
     stranger = client_for(UserFactory())
     response = stranger.post(f"/tournaments/{tournament.pk}/register", follow=False)
     assert response.status_code == 302
@@ -155,7 +181,7 @@ def test_a_stranger_posting_register_is_told_and_nothing_changes() -> None:
 
 def test_the_creator_sees_who_is_invited_and_the_page_reaches_no_row() -> None:
     creator, ann, bob = UserFactory(), UserFactory(), UserFactory()
-    tournament = _invite_only(creator, ann, bob)
+    tournament = invite_only(creator, ann, bob)
     with templates_reached() as reached:
         page = client_for(creator).get(f"/tournaments/{tournament.pk}/")
     assert not reached.found, reached.found
