@@ -157,8 +157,17 @@ def test_the_creator_closes_and_opens_joining() -> None:
     with pytest.raises(leagues.LeagueRefused, match="closed joining"):
         leagues.league_opt_in(league_id=league.pk, user=ann)
     assert not LeagueMember.objects.exists()
-    assert "joining is closed" in client_for(ann).get(f"/leagues/{league.pk}/").content.decode()
+    page = client_for(ann).get(f"/leagues/{league.pk}/").content.decode()
+    assert "joining is closed" in page
+    # the state, not a button that can only be refused
+    assert 'id="league-join"' not in page and 'id="league-joining-closed"' in page
+    Profile.objects.update_or_create(user=ann, defaults={"language": "zh-hans"})
+    page = client_for(ann).get(f"/leagues/{league.pk}/").content.decode()
+    closed = page.split('id="league-joining-closed">')[1].split("</p>")[0]
+    assert "联赛创建者" in closed and "joining" not in closed
     owner.post(f"/leagues/{league.pk}/manage/registration", {"open": "1"})
+    page = client_for(ann).get(f"/leagues/{league.pk}/").content.decode()
+    assert 'id="league-join"' in page and 'id="league-joining-closed"' not in page
     leagues.league_opt_in(league_id=league.pk, user=ann)
     assert LeagueMember.objects.filter(user=ann).exists()
 
