@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -156,3 +156,24 @@ def test_a_profile_links_the_players_leagues_and_the_tournaments_the_viewer_may_
     assert "Secret Cup" in client_for(player).get(f"/players/{player.pk}/").content.decode()
     for game in games:
         assert_no_leak(page.content, game, None)
+
+
+def test_event_dates_read_the_same_in_every_country_and_in_chinese() -> None:
+    """A newcomer read "12/10/2026" as the 12th of October: the day, the month's name."""
+    start = datetime(2026, 12, 10, 18, 0, tzinfo=UTC)
+    with time_machine.travel(datetime(2026, 12, 1, tzinfo=UTC), tick=False):
+        league = leagues.league_create(
+            creator=UserFactory(),
+            settings=leagues.LeagueSettings(name="Winter League", first_season_at=start),
+        )
+        tournament = services.tournament_create(
+            creator=UserFactory(),
+            settings=services.TournamentSettings(name="Winter Swiss", starts_at=start),
+        )
+        pages = [f"/leagues/{league.pk}/", f"/tournaments/{tournament.pk}/"]
+        for path in pages:
+            english = Client(headers={"accept-language": "en"}).get(path).content.decode()
+            assert "10 Dec 2026, 18:00 UTC" in english, path
+            assert "12/10/2026" not in english
+            chinese = Client(headers={"accept-language": "zh-hans"}).get(path).content.decode()
+            assert "2026年12月10日 18:00 UTC" in chinese, path
