@@ -7,9 +7,11 @@ a clear message and nothing changes.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, time
 from typing import Any
 
 import pytest
+import time_machine
 from django.core import mail
 from django.test import Client
 
@@ -28,7 +30,7 @@ from games.text.push import push_body
 from games.tournaments import services, values
 from tests.games.factories import UserFactory, client_for
 from tests.games.reach import templates_reached
-from tests.games.tournaments.helpers import creation_form, invite_only
+from tests.games.tournaments.helpers import creation_form, group_league, invite_only
 
 pytestmark = pytest.mark.django_db
 
@@ -228,3 +230,47 @@ def test_the_create_form_invites_by_the_names_players_see() -> None:
     bad = client.post("/tournaments/new", {**data, "invited": "Li, Wei"})
     assert bad.status_code == 400 and "No player is called Li, Wei" in bad.content.decode()
     assert Tournament.objects.count() == 1
+
+
+def test_the_invitation_names_the_events_start_time_control_and_playing_hours(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    creator, ann, bob = UserFactory(), UserFactory(), UserFactory()
+    Profile.objects.update_or_create(user=ann, defaults={"time_zone": "Europe/Paris"})
+    Profile.objects.update_or_create(user=bob, defaults={"language": "zh-hans"})
+    start = datetime(2026, 12, 10, 17, 0, tzinfo=UTC)
+    mail.outbox.clear()
+    with (
+        time_machine.travel(datetime(2026, 12, 1, tzinfo=UTC), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        invite_only(
+            creator,
+            ann,
+            bob,
+            starts_at=start,
+            days_per_move=2,
+            playing_start=time(9),
+            playing_end=time(21),
+            playing_zone="Europe/Paris",
+        )
+        group_league(creator, ann, bob, days_per_move=4, first_season_at=start)
+    by_address: dict[str, list[Any]] = {}
+    for message in mail.outbox:
+        by_address.setdefault(message.to[0], []).append(message)
+    tournament_mail, league_mail = by_address[ann.email]
+    for text in (tournament_mail.body, tournament_mail.alternatives[0][0]):
+        assert "It starts at 2026-12-10 18:00 CET." in text  # in her time zone
+        assert "Time control: 2 days per move." in text
+        assert "Playing hours: 09:00–21:00 (Europe/Paris) each day" in text
+    assert "Its next season starts at 2026-12-10 18:00 CET." in league_mail.body
+    assert "Time control: 4 days per move." in league_mail.body
+    chinese_tournament, chinese_league = by_address[bob.email]
+    assert "2026-12-10 17:00 UTC" in chinese_tournament.body
+    assert "每步 2 天" in chinese_tournament.body and "09:00–21:00" in chinese_tournament.body
+    assert "Time control" not in chinese_tournament.body
+    assert (
+        "Playing hours" not in chinese_tournament.body
+        and "starts at" not in chinese_tournament.body
+    )
+    assert "每步 4 天" in chinese_league.body and "starts at" not in chinese_league.body
