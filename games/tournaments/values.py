@@ -129,11 +129,16 @@ class TournamentDetail:
 
 @dataclass(frozen=True)
 class TournamentLink:
-    """The event a game is a table of: its id, name and the round's number."""
+    """The event a game is a table of: its id, name and the round's number, and the game's
+    daily playing hours (local times in the IANA ``playing_zone``; None: the clocks always
+    run), which its deadline counts (``games.core.quiet.PlayingHours``)."""
 
     id: int
     name: str
     round: int
+    playing_start: time | None = None
+    playing_end: time | None = None
+    playing_zone: str = ""
 
 
 def tournament_of_game(game_id: int) -> TournamentLink | None:
@@ -146,12 +151,22 @@ def tournament_of_game(game_id: int) -> TournamentLink | None:
             "round__number",
             "round__tournament__league_division__season__number",
             "round__tournament__league_division__number",
+            "game__playing_start",
+            "game__playing_end",
+            "game__playing_zone",
         )
         .first()
     )
     if row is None:
         return None
-    return TournamentLink(id=row[0], name=event_name(row[1], row[3], row[4]), round=row[2])
+    return TournamentLink(
+        id=row[0],
+        name=event_name(row[1], row[3], row[4]),
+        round=row[2],
+        playing_start=row[5],
+        playing_end=row[6],
+        playing_zone=row[7] or "UTC",
+    )
 
 
 def visible(user: Any, token: str | None = None) -> Q:
