@@ -190,10 +190,10 @@ def record_against_bots(user_id: int, viewer: UserLike) -> list[BotRecord]:
     is public); a game the person gave up — resigned or timed out until dropped, which
     ends a game against bots only as aborted (``play.timeouts.seat_drop``) — counts as a
     loss against each bot in it, as a player expects. Only games ``viewer`` may see
-    (``games_visible_to``; a public game given up too, though aborted); a game with two medium bots counts twice against medium; a
-    game aborted by an operator counts not at all. Tiers in strength order
-    (``Profile.BotTier``), only those met; [] for a bot's own profile. One query
-    whatever the history.
+    (``games_visible_to``; a public game given up too, though aborted); a game with two
+    medium bots counts twice against medium; a game aborted by an operator counts not at
+    all. Tiers in strength order (``Profile.BotTier``), only those met; [] for a bot's own
+    profile. One query whatever the history.
     """
     # an aborted game is no one's to open but its players' (``games_visible_to``): a
     # public one given up still counts, as the loss it was, for everyone
