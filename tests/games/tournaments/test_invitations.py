@@ -176,8 +176,10 @@ def test_an_outsider_sees_the_events_header_and_that_it_is_by_invitation_only(
 def test_a_stranger_posting_register_is_told_and_nothing_changes() -> None:
     tournament = invite_only(UserFactory(), UserFactory())
     stranger = client_for(UserFactory())
-    response = stranger.post(f"/tournaments/{tournament.pk}/register", follow=False)
-    assert response.status_code == 302
+    response = stranger.post(f"/tournaments/{tournament.pk}/register")
+    assert response.status_code == 302  # back to the event's page, success or not: read it
+    told = stranger.get(response["Location"]).content.decode()
+    assert "by invitation only, and you are not invited" in told
     assert not TournamentPlayer.objects.exists()
 
 
