@@ -143,3 +143,18 @@ def creation_form(**change: str) -> dict[str, str]:
         "access": "open",
     }
     return {**data, **change}
+
+
+def league_form(**change: str) -> dict[str, str]:
+    """Return a valid POST of ``/leagues/new`` (a rated league of 2-player tables), changed."""
+    data = {
+        "name": "Spring League",
+        "table_size": "2",
+        "division_size": "6",
+        "promote": "1",
+        "season_weeks": "6",
+        "opt_in_days": "7",
+        "days_per_move": "3",
+        "is_rated": "on",
+    }
+    return {**data, **change}

@@ -18,6 +18,7 @@ from tests.games.reach import templates_reached
 from tests.games.tournaments.helpers import (
     assert_api_hides_the_games,
     assert_pages_hide_the_games,
+    league_form,
     play_a_few,
 )
 
@@ -94,22 +95,8 @@ def test_the_chinese_page_says_league() -> None:
     assert "联赛" in page.content.decode()
 
 
-def _form(**change: Any) -> dict[str, Any]:
-    data = {
-        "name": "Spring League",
-        "table_size": "2",
-        "division_size": "6",
-        "promote": "1",
-        "season_weeks": "6",
-        "opt_in_days": "7",
-        "days_per_move": "3",
-        "is_rated": "on",
-    }
-    return {**data, **change}
-
-
 def test_the_create_form_makes_a_league_with_an_open_season() -> None:
-    response = client_for(UserFactory()).post("/leagues/new", _form())
+    response = client_for(UserFactory()).post("/leagues/new", league_form())
     league = League.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/leagues/{league.pk}/"
     assert league.seasons.get().status == LeagueSeason.Status.OPT_IN
@@ -125,7 +112,7 @@ def test_the_create_form_makes_a_league_with_an_open_season() -> None:
     ],
 )
 def test_the_create_form_refuses_bad_input_and_creates_nothing(change, message) -> None:
-    response = client_for(UserFactory()).post("/leagues/new", _form(**change))
+    response = client_for(UserFactory()).post("/leagues/new", league_form(**change))
     assert response.status_code == 400
     assert message in response.content.decode()
     assert not League.objects.exists()
