@@ -14,6 +14,7 @@ from games.models import (
     TOURNAMENT_NAME_MAX,
     Tournament,
 )
+from games.tournaments import leagues
 from games.web import forms_events
 
 
@@ -57,6 +58,18 @@ class LeagueForm(forms.Form):
     )
     invited = forms_events.invited_field()
     clean_invited = forms_events.clean_invited
+
+    def clean(self) -> dict[str, Any]:
+        """Check the settings as the service will (``leagues.settings_problems``), each
+        problem beside its field, once every field but the invited is valid."""
+        data = super().clean() or {}
+        invalid = set(self.errors)
+        if not invalid - {"invited"}:
+            settings = leagues.LeagueSettings(**self.settings_kwargs())
+            for field, message in leagues.settings_problems(settings):
+                if field not in invalid:
+                    self.add_error(field if field in self.fields else None, message)
+        return data
 
     def settings_kwargs(self) -> dict[str, Any]:
         """Return the keywords of ``LeagueSettings`` from the cleaned data."""

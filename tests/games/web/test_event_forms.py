@@ -104,6 +104,15 @@ def test_the_league_form_names_unknown_players_beside_the_field_with_the_others(
     assert not League.objects.exists()
 
 
+def test_the_league_services_checks_stand_beside_their_fields_all_at_once() -> None:
+    UserFactory(username="ann")
+    errors = _refused("/leagues/new", league_form(bots_fill_seats="on", invited="ann"))
+    assert set(errors) == {"bots_fill_seats", "invited"}
+    assert "unrated league" in errors["bots_fill_seats"]
+    assert "Only a league for invited players has invited players." in errors["invited"]
+    assert not League.objects.exists()
+
+
 def test_names_are_found_as_the_site_shows_them_or_by_username() -> None:
     li = UserFactory(username="liwei88")
     Profile.objects.update_or_create(user=li, defaults={"display_name": "Li Wei"})
