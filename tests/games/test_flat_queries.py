@@ -176,8 +176,6 @@ def test_my_games_lists_the_games_waiting_first_up_to_its_cap_then_points_to_the
         Game.objects.filter(pk=pk).update(to_act_seat=other)
         Game.objects.filter(pk=pk).update(updated_at=timezone.now() + timedelta(hours=1))
     monkeypatch.setattr(selectors, "MY_GAMES_IN_PROGRESS", 4)
-    monkeypatch.setattr(selectors.games_of_user, "__kwdefaults__", {"limit": 4})
-    monkeypatch.setattr(selectors.games_in_progress_beyond, "__kwdefaults__", {"limit": 4})
     page = client_for(me).get("/")
     listed = page.context["my_games"]
     in_progress = [g for g in listed if g.status == Game.Status.ACTIVE]
@@ -185,7 +183,7 @@ def test_my_games_lists_the_games_waiting_first_up_to_its_cap_then_points_to_the
     assert {g.pk for g in in_progress} <= set(running[2:])
     assert page.context["my_games_beyond"] is True
     assert f'href="/players/{me.pk}/"' in page.content.decode().split('id="my-games-beyond"')[1]
-    monkeypatch.setattr(selectors.games_in_progress_beyond, "__kwdefaults__", {"limit": 6})
+    monkeypatch.setattr(selectors, "MY_GAMES_IN_PROGRESS", 6)
     assert 'id="my-games-beyond"' not in client_for(me).get("/").content.decode()
 
 
