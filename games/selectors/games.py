@@ -411,10 +411,12 @@ MY_GAMES_IN_PROGRESS = 10  # games in progress or open "My games" lists, waiting
 class MyGames:
     """The home page's "My games": ``rows`` (``MyGame``, those waiting for the player
     first) and whether the player has more games in progress or open than listed
-    (``beyond``: the page links to their profile, which lists them all in pages)."""
+    (``beyond``: the page links to their profile, which lists them all in pages);
+    ``waiting``: how many games wait for them to act (the navigation's count)."""
 
     rows: list[MyGame]
     beyond: bool
+    waiting: int = 0
 
 
 def _in_progress(user: UserLike) -> QuerySet[Seat]:
@@ -438,25 +440,28 @@ def games_of_user(user: UserLike, *, limit: int | None = None) -> MyGames:
 
     At most ``limit`` (default ``MY_GAMES_IN_PROGRESS``) games in progress or open, those
     waiting for ``user`` first, then the latest moved, and whether there are more
-    (``MyGames.beyond``: read with them, ``limit + 1`` rows), and only the latest
-    ``MY_GAMES_ENDED`` of those that ended (issue 31: the list and its page stay the same
-    size however many games the player has played or is playing). Four queries (the ids
-    of each kind, the games, then their seats with users and profiles), each reading that
-    player's games by index, never the site's; none for an anonymous visitor.
+    (``MyGames.beyond``) with how many wait for them (``MyGames.waiting``, so the page's
+    navigation needs no query of its own), and the ``MY_GAMES_ENDED`` latest started of
+    those that ended (issue 31: the list and its page stay the same size however many
+    games the player has played or is playing). Four queries, none for an anonymous
+    visitor: the player's games in progress or open (a game id and a flag each: the
+    player's seats read once by index), the ended ones (their seats walked newest game
+    first, ``seat_user_game_idx``, stopping at ``MY_GAMES_ENDED``: never the whole
+    history), then the listed games and their seats with users and profiles.
     """
     if not user.is_authenticated:
         return MyGames(rows=[], beyond=False)
     limit = MY_GAMES_IN_PROGRESS if limit is None else limit
     # The ids first, each list by its own query: one filter joining "in progress" to
     # "among the latest ended" with OR read every game of the site (a sequential scan).
-    theirs = Game.objects.filter(seats__user_id=user.pk)
-    ids = list(_in_progress(user).values_list("game_id", flat=True)[: limit + 1])
-    beyond = len(ids) > limit
-    ids = ids[:limit]
+    running = list(_in_progress(user).values_list("game_id", "waiting"))
+    ids = [game_id for game_id, _waiting in running[:limit]]
     ids += list(
-        theirs.filter(status__in=[Game.Status.FINISHED, Game.Status.EXPIRED])
-        .order_by("-updated_at")
-        .values_list("pk", flat=True)[:MY_GAMES_ENDED]
+        Seat.objects.filter(
+            user_id=int(user.pk), game__status__in=[Game.Status.FINISHED, Game.Status.EXPIRED]
+        )
+        .order_by("-game_id")
+        .values_list("game_id", flat=True)[:MY_GAMES_ENDED]
     )
     games = list(
         with_list_seats(
@@ -487,4 +492,5 @@ def games_of_user(user: UserLike, *, limit: int | None = None) -> MyGames:
             )
         )
     rows.sort(key=lambda g: 0 if g.waiting_for_me else order.get(g.status, 3))
-    return MyGames(rows=rows, beyond=beyond)
+    waiting = sum(1 for _game_id, flag in running if flag)
+    return MyGames(rows=rows, beyond=len(running) > limit, waiting=waiting)

@@ -75,27 +75,25 @@ def open_games_excerpt() -> OpenExcerpt:
     if isinstance(found, OpenExcerpt):
         return found
     rows = games_open(limit=HOME_OPEN_GAMES)
-    total = (
-        len(rows)
-        if len(rows) < HOME_OPEN_GAMES
-        else Game.objects.filter(status=Game.Status.OPEN, is_public=True).count()
-    )
+    total = Game.objects.filter(status=Game.Status.OPEN, is_public=True).count()
     excerpt = OpenExcerpt(rows=rows, total=total)
     cache.set(_OPEN_KEY, excerpt, LIST_SECONDS)
     return excerpt
 
 
 def open_games_page(
-    *, after: int | None = None, size: int = OPEN_GAMES_PAGE
+    *, after: int | None = None, size: int | None = None
 ) -> tuple[list[OpenGame], int | None]:
     """Return a page of open public games, oldest first, and the id to read the next after.
 
-    ``after`` is the last game of the previous page (None: the first page). Keyset on
+    ``after`` is the last game of the previous page (None: the first page); ``size`` the
+    rows a page (None: ``OPEN_GAMES_PAGE``). Keyset on
     (created at, id): the next page starts right after that game whatever joined or
     started meanwhile, in one indexed query of ``size + 1`` games plus their seats, so the
     thousandth page costs what the first does. Not cached (``/games/open`` is rarer than
     the home page). The next id is None on the last page.
     """
+    size = OPEN_GAMES_PAGE if size is None else size
     games = Game.objects.all()
     if after is not None:
         at = Subquery(Game.objects.filter(pk=after).values("created_at")[:1])

@@ -52,6 +52,8 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
             "watch_games": lobby_lists.games_to_watch_excerpt(request.user),
             "my_games": mine.rows,
             "my_games_beyond": mine.beyond,
+            # the navigation's count, read with "My games" (``games_waiting_count``)
+            "games_waiting": mine.waiting if request.user.is_authenticated else None,
             "invitations": community.invitations_pending(request.user, limit=HOME_INVITATIONS),
             "followed_games": community.games_of_followed(request.user, limit=HOME_FOLLOWED_GAMES),
             "form": GameCreateForm(),
