@@ -845,10 +845,23 @@ def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
 
         return run
 
+    def uncached(fn: Callable[[], Any]) -> Callable[[], Any]:
+        """``fn`` with the home page's cached public lists dropped first (issue 31): what a
+        request costs when a change has just dropped them."""
+        from games.selectors.lobby import public_lists_changed
+
+        def run() -> Any:
+            public_lists_changed()
+            return fn()
+
+        return run
+
     after = settings.BOT_SWEEP_AFTER_SECONDS
     return [
         ("page: home, anonymous", get(anon, "/"), False),
         ("page: home + my games, signed in", get(me, "/"), False),
+        ("page: home signed in, lists not cached", uncached(get(me, "/")), False),
+        ("page: open games", get(anon, "/games/open"), False),
         ("page: profile, veteran", get(anon, f"/players/{filler.veteran}/"), False),
         ("page: profile, typical", get(anon, f"/players/{filler.typical}/"), False),
         ("page: leaderboard", get(anon, "/leaderboard"), False),

@@ -454,7 +454,9 @@ def games_of_user(user: UserLike, *, limit: int | None = None) -> MyGames:
     limit = MY_GAMES_IN_PROGRESS if limit is None else limit
     # The ids first, each list by its own query: one filter joining "in progress" to
     # "among the latest ended" with OR read every game of the site (a sequential scan).
-    running = list(_in_progress(user).values_list("game_id", "waiting"))
+    running: list[tuple[int, bool]] = list(
+        _in_progress(user).values_list("game_id", "waiting")  # type: ignore[misc]  # annotated
+    )
     ids = [game_id for game_id, _waiting in running[:limit]]
     ids += list(
         Seat.objects.filter(

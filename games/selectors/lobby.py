@@ -113,8 +113,11 @@ def games_to_watch_excerpt(user: UserLike) -> list[WatchGame]:
     ids (a player seated in more than ``_WATCH_POOL - HOME_WATCH_GAMES`` of the site's
     latest moved games sees fewer). Two queries when not cached, one more signed in.
     """
-    pool = cache.get(_WATCH_KEY)
-    if not isinstance(pool, list):
+    found = cache.get(_WATCH_KEY)
+    pool: list[WatchGame]
+    if isinstance(found, list):
+        pool = found
+    else:
         pool = games_to_watch(None, limit=_WATCH_POOL)
         cache.set(_WATCH_KEY, pool, LIST_SECONDS)
     if user.is_authenticated and pool:
