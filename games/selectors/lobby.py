@@ -15,6 +15,7 @@ open games' own page (``open_games_page``) lists them all in keyset pages.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from functools import partial
 
@@ -104,7 +105,17 @@ def open_games_page(
     return rows, None
 
 
-def games_to_watch_excerpt(user: UserLike) -> list[WatchGame]:
+@dataclass(frozen=True)
+class WatchExcerpt:
+    """The home page's games to watch (``rows``) and ``key``: names this very list, the
+    cached pool's stamp and the ids shown, so a page may keep its rendering under it (a
+    change drops the pool, and the next pool has a new stamp)."""
+
+    rows: list[WatchGame]
+    key: str
+
+
+def games_to_watch_excerpt(user: UserLike) -> WatchExcerpt:
     """Return the home page's games to watch: public games in progress, the latest moved
     first, at most ``HOME_WATCH_GAMES``, never ``user``'s own (their list is "My games").
 
@@ -112,14 +123,16 @@ def games_to_watch_excerpt(user: UserLike) -> list[WatchGame]:
     signed-in viewer's own games among them are then left out by one query over those
     ids (a player seated in more than ``_WATCH_POOL - HOME_WATCH_GAMES`` of the site's
     latest moved games sees fewer). Two queries when not cached, one more signed in.
+    The list's rendering may be kept under ``WatchExcerpt.key`` (the home page does, for
+    ``LIST_SECONDS``: "last move 5 minutes ago" may be that much behind).
     """
     found = cache.get(_WATCH_KEY)
     pool: list[WatchGame]
-    if isinstance(found, list):
-        pool = found
+    if isinstance(found, tuple) and len(found) == 2:
+        stamp, pool = found
     else:
-        pool = games_to_watch(None, limit=_WATCH_POOL)
-        cache.set(_WATCH_KEY, pool, LIST_SECONDS)
+        stamp, pool = uuid.uuid4().hex, games_to_watch(None, limit=_WATCH_POOL)
+        cache.set(_WATCH_KEY, (stamp, pool), LIST_SECONDS)
     if user.is_authenticated and pool:
         mine = set(
             Seat.objects.filter(user_id=user.pk, game_id__in=[g.pk for g in pool]).values_list(
@@ -127,4 +140,5 @@ def games_to_watch_excerpt(user: UserLike) -> list[WatchGame]:
             )
         )
         pool = [g for g in pool if g.pk not in mine]
-    return pool[:HOME_WATCH_GAMES]
+    rows = pool[:HOME_WATCH_GAMES]
+    return WatchExcerpt(rows=rows, key=f"{stamp}:{','.join(str(g.pk) for g in rows)}")
