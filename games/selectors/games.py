@@ -421,14 +421,18 @@ class MyGames:
 
 def _in_progress(user: UserLike) -> QuerySet[Seat]:
     """Return ``user``'s seats in games in progress or open, the games waiting for them
-    first, then the latest moved (the order of "My games")."""
+    first, then the latest moved (the order of "My games"). Read through the index of the
+    seats not ranked yet (``seat_unranked_user_idx``: a seat is ranked when its game
+    ends), so the player's finished history is never read (issue 31)."""
     waiting = ExpressionWrapper(
         Q(game__status=Game.Status.ACTIVE, game__to_act_seat=F("position")),
         output_field=BooleanField(),
     )
     return (
         Seat.objects.filter(
-            user_id=int(user.pk or 0), game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN]
+            user_id=int(user.pk or 0),
+            final_rank__isnull=True,  # a game not ranked yet: seat_unranked_user_idx
+            game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN],
         )
         .annotate(waiting=waiting)
         .order_by("-waiting", "-game__updated_at", "-game_id")

@@ -152,7 +152,9 @@ def player_record(
     by_players = [(n, totals[f"players_{n}"]) for n in PLAYER_COUNTS if totals[f"players_{n}"]]
     listed = seats.select_related("game").defer("game__state", "game__seed")
     recent = listed.filter(finished).order_by("-game_id")[:RECENT_GAMES]
-    running = listed.filter(game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN])
+    running = listed.filter(  # the seats not ranked yet: seat_unranked_user_idx
+        final_rank__isnull=True, game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN]
+    )
     if current_after is not None:
         running = running.filter(game_id__lt=current_after)
     current = [_row(s) for s in running.order_by("-game_id")[: CURRENT_GAMES + 1]]

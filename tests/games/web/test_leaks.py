@@ -123,6 +123,7 @@ def pages_for(client: Client, game: Game) -> list[tuple[Any, engine.GameState]]:
         (client.get(f"{base}/replay?ply={ply}", HTTP_HX_REQUEST="true"), earlier),
         (client.get(f"{base}/chat?after=0"), now),  # the chat's own poll (issue 18)
         (client.get("/games/finished"), now),  # the finished games' list (issue 32)
+        (client.get("/games/open"), now),  # the open games' pages (issue 31)
     ]
 
 
