@@ -829,6 +829,8 @@ def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
     api = {"HTTP_AUTHORIZATION": f"Bearer {filler.token}"}
     finished = next(g for g in filler.game_ids["finished"] if g % 10)  # in every size
     mine = filler.veteran_running[0]
+    # a keyset page of the veteran's running games: after the middle one (issue 31)
+    middle = sorted(filler.veteran_running)[len(filler.veteran_running) // 2]
 
     def get(client: Client, url: str, **extra: Any) -> Callable[[], Any]:
         def run() -> None:
@@ -863,6 +865,11 @@ def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
         ("page: home signed in, lists not cached", uncached(get(me, "/")), False),
         ("page: open games", get(anon, "/games/open"), False),
         ("page: profile, veteran", get(anon, f"/players/{filler.veteran}/"), False),
+        (
+            "page: profile, veteran, running games' 2nd page",
+            get(anon, f"/players/{filler.veteran}/?current_after={middle}"),
+            False,
+        ),
         ("page: profile, typical", get(anon, f"/players/{filler.typical}/"), False),
         ("page: leaderboard", get(anon, "/leaderboard"), False),
         ("page: finished games", get(anon, "/games/finished"), False),
