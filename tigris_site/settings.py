@@ -318,9 +318,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 BOTS_QUEUED = env.bool("BOTS_QUEUED", default=not CELERY_TASK_ALWAYS_EAGER)
 BOT_SWEEP_AFTER_SECONDS = env.float("BOT_SWEEP_AFTER_SECONDS", default=60.0 if BOTS_QUEUED else 0.0)
 BOT_HARD_TIME_LIMIT = env.float("BOT_HARD_TIME_LIMIT", default=2.5)  # seconds a hard bot thinks
-# Seconds a queued bot action waits, so the person sees each action of a bot's turn appear
-# (0 in the real-services tests, which play whole games through the worker).
-BOT_PAUSE_SECONDS = env.float("BOT_PAUSE_SECONDS", default=1.0)
+# Seconds a bot waits before an action that follows one played for a seat (its own last
+# action, another bot's), so the person sees each action of a bot's turn appear; none after
+# a person's own move (games.play.botturns.bot_pause, issue 29). 0 in the real-services
+# tests, which play whole games through the worker.
+BOT_PAUSE_SECONDS = env.float("BOT_PAUSE_SECONDS", default=0.5)
 # Games with a bot one account may have open or in progress at once (issue 28): with at
 # most one bot task queued a game, no account holds more than this many places in the
 # bots' queue, and the sweep serves accounts round-robin (games.play.bots.fair_order).
@@ -344,9 +346,11 @@ CELERY_BEAT_SCHEDULE["sweep-orders"] = {
     "task": "games.tasks.sweep_orders",
     "schedule": 60.0 if BOTS_QUEUED else 1.0,
 }
+# Embedded: the sweeps process is the bots' player, so it looks every quarter second (one
+# indexed query) and a bot's answer to a person's move shows within a second (issue 29).
 CELERY_BEAT_SCHEDULE["sweep-bots"] = {
     "task": "games.tasks.sweep_bots",
-    "schedule": 30.0 if BOTS_QUEUED else 1.0,
+    "schedule": 30.0 if BOTS_QUEUED else 0.25,
 }
 
 # --------------------------------------------------------------------------- security
