@@ -221,7 +221,10 @@ def main() -> None:
         "--all-asgi", action="store_true", help="--production with uvicorn serving every page"
     )
     parser.add_argument(
-        "--bot-pause", type=float, default=1.0, help="BOT_PAUSE_SECONDS, --production"
+        "--bot-pause",
+        type=float,
+        default=0.5,
+        help="BOT_PAUSE_SECONDS, --production (0.5, the default's)",
     )
     parser.add_argument(
         "--ahead-wait", default="", help="LIVE_AHEAD_WAIT_SECONDS of the streams (--production)"
