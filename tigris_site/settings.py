@@ -19,6 +19,8 @@ DEBUG on and only localhost allowed. Production is chosen by the environment:
                         (which also stands in while Redis does not answer: tigris_site.cache)
 ``PRERENDER_PARTIALS``  render waiting players' board in the worker after each move (default:
                         on when ``CACHE_URL`` and a broker are set; see ``games.web.prerender``)
+``RENDER_WAIT_SECONDS``  with rendering ahead, the most a page's fetch waits for the board
+                        the worker is rendering for its player before rendering it (0.5)
 ``LIVE_REDIS_URL``      Redis for the game pages' live events (default: the broker's or the
                         cache's Redis; unset: each web process reads the versions itself)
 ``LIVE_AHEAD_WAIT_SECONDS`` with rendering ahead, the most a move's live event waits for the
@@ -276,6 +278,9 @@ PRERENDER_PARTIALS = env.bool(
     "PRERENDER_PARTIALS",
     default=bool(env.str("CACHE_URL", default="")) and not CELERY_TASK_ALWAYS_EAGER,
 )
+# The most a page's fetch waits for the player's board that the worker (or another tab) is
+# rendering, before rendering it itself (games.web.prerender.partial_fetched, issue 29).
+RENDER_WAIT_SECONDS = env.float("RENDER_WAIT_SECONDS", default=0.5)
 # --------------------------------------------------------------------------- live pages
 # games.core.live / games.web.live (issue 29): a move's new version reaches the open game
 # pages through Redis pub/sub when there is a Redis (LIVE_REDIS_URL, else the broker's or the

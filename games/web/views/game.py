@@ -245,8 +245,9 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     The unchanged answer to a public game costs one indexed query and renders nothing; a
     private or aborted game first checks that the viewer may see it (else 404), so a poll
     never tells a stranger that a game exists or how far it went. A changed game is answered
-    from the partial rendered for this player after the move when there is one
-    (``games.web.prerender``), else rendered now.
+    from the partial rendered for this player after the move when there is one, else a
+    seated player's is rendered once and kept for their other tabs (or waited for while the
+    worker renders it: ``games.web.prerender.partial_fetched``); else rendered now.
     """
     if "waiting" in request.GET:
         game = _viewable_game(request, game_id)
@@ -263,19 +264,24 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if known == facts.version and facts.openly_viewable:
         return HttpResponse(status=204)
     if known != facts.version:
-        # Rendered for this very player after the move (games.web.prerender), if it was.
-        html = prerender.partial_cached(
+        # Rendered for this very player after the move (games.web.prerender) if it was,
+        # else rendered here once for all their tabs and the worker (a seated player).
+        fetched = prerender.partial_fetched(
             request, game_id=game_id, version=facts.version, updated_at=facts.updated_at
         )
-        if html is not None:
+        if fetched is not None:
             # What concerns the player beyond this game is never cached with it.
-            waiting = _waiting_ids(request)
+            if fetched.game is not None:
+                count, next_game_id = _waiting(request, fetched.game)
+            else:
+                waiting = _waiting_ids(request)
+                count, next_game_id = len(waiting), _next_game(waiting, game_id)
             beyond = render_to_string(
                 "games/_waiting_oob.html",
-                {"games_waiting": len(waiting), "next_game_id": _next_game(waiting, game_id)},
+                {"games_waiting": count, "next_game_id": next_game_id},
                 request=request,
             )
-            return HttpResponse(html + beyond)
+            return HttpResponse(fetched.html + beyond)
     game = _viewable_game(request, game_id, for_page=True)
     if known == facts.version:
         return HttpResponse(status=204)

@@ -18,7 +18,7 @@ from urllib.parse import quote
 import pytest
 from django.db import models
 from django.db.models import QuerySet
-from django.test import Client
+from django.test import Client, override_settings
 
 import engine
 from games.community.chat import chat_post
@@ -109,6 +109,12 @@ def assert_context_holds_no_secret(response: Any, game: Game) -> None:
 LIVE_EVENTS = re.compile(r"retry: \d+\n: live\n\nid: (\d+)\nevent: version\ndata: \1\n\n")
 
 
+def _poll_kept(client: Client, base: str) -> Any:
+    """The poll's changed answer with rendering ahead on (``games.web.prerender``)."""
+    with override_settings(PRERENDER_PARTIALS=True):
+        return client.get(f"{base}/poll?version=-1", HTTP_HX_REQUEST="true")
+
+
 def pages_for(client: Client, game: Game) -> list[tuple[Any, engine.GameState]]:
     """Return (response, the state it shows) for every page and partial of ``game``."""
     base = f"/games/{game.pk}"
@@ -119,6 +125,9 @@ def pages_for(client: Client, game: Game) -> list[tuple[Any, engine.GameState]]:
         (client.get(f"{base}/"), now),
         (client.get(f"{base}/", HTTP_HX_REQUEST="true"), now),
         (client.get(f"{base}/poll?version=-1"), now),
+        # Issue 29: a seated player's fetch keeps its render for their other tabs; the
+        # second is served from the cache (the first renders it, or reads the worker's).
+        *[(_poll_kept(client, base), now) for _tab in range(2)],
         (client.get(f"{base}/replay"), now),
         (client.get(f"{base}/replay?ply={ply}", HTTP_HX_REQUEST="true"), earlier),
         (client.get(f"{base}/chat?after=0"), now),  # the chat's own poll (issue 18)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from typing import Any
 
 import pytest
@@ -21,8 +22,9 @@ from games import tasks
 from games.accounts import profiles, vacations
 from games.core import live as core_live
 from games.models import Game
-from games.play import timeouts
+from games.play import submit, timeouts
 from games.web import prerender
+from games.web.views import game as game_views
 from tests.games.factories import UserFactory, client_for, page_actions, started_game
 
 pytestmark = pytest.mark.django_db
@@ -339,3 +341,123 @@ def test_a_resignation_drops_the_kept_partials(django_capture_on_commit_callback
     body = _poll(nxt, game)
     assert SENTINEL.encode() not in body
     assert b"played automatically" in body
+
+
+def _moved_without_rendering_ahead(seed: int) -> tuple[Game, Any, Any]:
+    """Start a 2-player game and play one action through the submit service, running no
+    after-commit task: nothing is rendered ahead. Returns the game, the mover and the other."""
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    state_page = client_for(seats[mover]).get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
+    action = random.Random(seed).choice(page_actions(state_page.content))
+    submit.game_submit_action(
+        game_id=game.pk, user=seats[mover], action=action, expected_version=game.version
+    )
+    game.refresh_from_db()
+    return game, seats[mover], seats[3 - mover]
+
+
+def _key(game: Game, user: Any) -> str:
+    return prerender.partial_key(game.pk, game.version, game.updated_at, user.pk, "en")
+
+
+def test_a_players_fetch_renders_once_and_their_other_tab_is_served_it(
+    django_assert_max_num_queries: Any, settings: Any
+) -> None:
+    """Issue 29: a seated player's fetch keeps what it rendered; their second tab's fetch
+    of the same version reads it (no second render), and it is what the poll renders."""
+    game, mover, _other = _moved_without_rendering_ahead(11)
+    assert cache.get(_key(game, mover)) is None
+    first, second = client_for(mover), client_for(mover)
+    # session, user, the poll's facts, the game with the viewer's facts, seats, moves
+    with django_assert_max_num_queries(6):
+        rendered = first.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert rendered.status_code == 200
+    assert cache.get(_key(game, mover)) is not None
+    assert cache.get(prerender.render_key(_key(game, mover))) is None  # the claim released
+    _mark_cached(game, mover)
+    with django_assert_max_num_queries(4):
+        served = second.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert served.content.startswith(SENTINEL.encode())
+    assert _without_csrf(served.content) == _without_csrf(rendered.content)
+    settings.PRERENDER_PARTIALS = False
+    fresh = second.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert _without_csrf(fresh.content) == _without_csrf(rendered.content)
+
+
+def test_a_spectators_fetch_is_rendered_as_before_and_kept_for_nobody() -> None:
+    game, mover, other = _moved_without_rendering_ahead(12)
+    stranger = UserFactory()
+    reply = client_for(stranger).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert reply.status_code == 200 and 'data-seat=""' in reply.content.decode()
+    assert not any(cache.get(_key(game, u)) for u in (mover, other, stranger))
+    assert 'data-hand="' not in reply.content.decode()
+
+
+def test_the_worker_leaves_a_partial_the_players_page_is_rendering(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game, mover, other = _moved_without_rendering_ahead(13)
+    mover_seat = game.moves.get(ply=1).seat
+    assert cache.add(prerender.render_key(_key(game, other)), 1, 5)  # the page's fetch
+    assert tasks.prerender_partials(game.pk, game.version, mover_seat) == 0
+    assert cache.get(_key(game, other)) is None
+    cache.delete(prerender.render_key(_key(game, other)))  # its render ended, and kept it
+    _poll(other, game)
+    assert tasks.prerender_partials(game.pk, game.version, mover_seat) == 0  # kept: no render
+
+
+def test_a_fetch_waits_for_the_partial_the_worker_is_rendering(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The page's fetch and the worker render the same board once: the fetch that finds the
+    worker's claim waits for its partial instead of rendering beside it."""
+    game, mover, other = _moved_without_rendering_ahead(14)
+    mover_seat = game.moves.get(ply=1).seat
+    claim = prerender.render_key(_key(game, other))
+    assert cache.add(claim, 1, 5)  # the worker took it
+    naps: list[float] = []
+
+    def worker_ends(seconds: float) -> None:  # the worker keeps the partial while we wait
+        naps.append(seconds)
+        if len(naps) == 3:
+            cache.delete(claim)
+            assert tasks.prerender_partials(game.pk, game.version, mover_seat) == 1
+            _mark_cached(game, other)
+
+    monkeypatch.setattr(prerender.time, "sleep", worker_ends)
+    renders: list[str] = []
+    real_render = prerender._partial_render
+
+    def counted(*args: Any, **kwargs: Any) -> str:
+        renders.append("partial")
+        return str(real_render(*args, **kwargs))
+
+    monkeypatch.setattr(prerender, "_partial_render", counted)
+    monkeypatch.setattr(game_views, "_render_game", lambda *a, **k: renders.append("poll"))
+    body = _poll(other, game)
+    assert body.startswith(SENTINEL.encode()) and len(naps) == 3
+    assert renders == ["partial"]  # the worker's; none in the fetch
+
+
+def test_a_fetch_whose_wait_runs_out_renders_the_partial_itself(settings: Any) -> None:
+    settings.RENDER_WAIT_SECONDS = 0.05
+    game, _mover, other = _moved_without_rendering_ahead(15)
+    assert cache.add(prerender.render_key(_key(game, other)), 1, 5)  # a worker that stalled
+    body = _poll(other, game).decode()
+    assert f'data-version="{game.version}"' in body and 'data-hand="' in body
+
+
+def test_a_fetch_after_a_render_that_kept_nothing_renders_at_once(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    settings.RENDER_WAIT_SECONDS = 30
+    game, _mover, other = _moved_without_rendering_ahead(16)
+    claim = prerender.render_key(_key(game, other))
+    assert cache.add(claim, 1, 5)
+    monkeypatch.setattr(prerender.time, "sleep", lambda seconds: cache.delete(claim))
+    started = time.monotonic()
+    body = _poll(other, game).decode()
+    assert time.monotonic() - started < 5  # not the 30 s wait
+    assert f'data-version="{game.version}"' in body
