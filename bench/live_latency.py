@@ -197,7 +197,7 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=100)
-    parser.add_argument("--poll", type=float, default=0.4, help="LIVE_POLL_SECONDS")
+    parser.add_argument("--poll", type=float, default=0.25, help="LIVE_POLL_SECONDS")
     parser.add_argument("--redis", action="store_true", help="fan out through Redis pub/sub")
     parser.add_argument("--database-url", default="", help="default: a fresh SQLite file")
     parser.add_argument("--gap", type=float, default=0.3, help="seconds between plies")

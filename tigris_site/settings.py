@@ -291,7 +291,7 @@ LIVE_REDIS_URL = env.str(
     "LIVE_REDIS_URL",
     default=next((u for u in _redis_urls if u.startswith(("redis://", "rediss://"))), ""),
 )
-LIVE_POLL_SECONDS = env.float("LIVE_POLL_SECONDS", default=0.4)
+LIVE_POLL_SECONDS = env.float("LIVE_POLL_SECONDS", default=0.25)
 LIVE_FALLBACK_SECONDS = env.float("LIVE_FALLBACK_SECONDS", default=5.0)  # with Redis
 # With rendering ahead (PRERENDER_PARTIALS) a move's version is announced once the worker has
 # stored the partials, or this many seconds after the commit when the worker is late. 0 (the
