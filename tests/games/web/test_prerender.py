@@ -25,7 +25,13 @@ from games.models import Game
 from games.play import submit, timeouts
 from games.web import prerender
 from games.web.views import game as game_views
-from tests.games.factories import UserFactory, client_for, page_actions, started_game
+from tests.games.factories import (
+    UserFactory,
+    client_for,
+    page_actions,
+    play_random_plies,
+    started_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -461,3 +467,25 @@ def test_a_fetch_after_a_render_that_kept_nothing_renders_at_once(
     body = _poll(other, game).decode()
     assert time.monotonic() - started < 5  # not the 30 s wait
     assert f'data-version="{game.version}"' in body
+
+
+def test_a_kept_fetch_is_dropped_when_a_chat_line_joins_since_your_last_move(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The chat's lines since the viewer's last move are in the log of the partial: a line
+    posted after a fetch kept it is shown by the next tab's fetch (the stamp renewed)."""
+    game, seats = started_game(2)
+    game = play_random_plies(game, seats, 4, random.Random(2))
+    mover, other = seats[1], seats[2]
+    first = client_for(mover).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert b"well played" not in first.content
+    assert cache.get(_key(game, mover)) is not None  # kept for the other tabs
+    with django_capture_on_commit_callbacks(execute=True):
+        posted = client_for(other).post(
+            f"/games/{game.pk}/chat/send", {"text": "well played"}, HTTP_HX_REQUEST="true"
+        )
+    assert posted.status_code == 200
+    page = client_for(mover).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    body = page.content.decode()
+    since = body[body.index('<ol class="since">') :]
+    assert "well played" in since[: since.index("</ol>")]
