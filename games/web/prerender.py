@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import NamedTuple
 
@@ -46,7 +47,6 @@ from games.core import live
 from games.core.stamps import PARTIAL_TTL, stamp_key
 from games.models import Game, Profile, Seat
 from games.selectors.games import with_seats
-from games.selectors.waiting import with_viewer_facts
 from games.web.game_page import game_context
 from games.web.viewer import viewer_at_seat
 
@@ -62,10 +62,11 @@ log = logging.getLogger(__name__)
 
 
 class FetchedPartial(NamedTuple):
-    """A page's fetch answered by ``partial_fetched``: the ``#game`` partial's ``html``
-    (the request's CSRF token in it) and the ``game`` read to render it, or None."""
+    """What ``partial_fetched`` found for a page's fetch: the ``#game`` partial's ``html``
+    (the request's CSRF token in it; None when it is the caller's to render) and the
+    ``game`` it read (None when it read none: served from the cache)."""
 
-    html: str
+    html: str | None
     game: Game | None
 
 
@@ -206,23 +207,29 @@ def partial_cached(
 
 
 def partial_fetched(
-    request: HttpRequest, *, game_id: int, version: int, updated_at: datetime
+    request: HttpRequest,
+    *,
+    game_id: int,
+    version: int,
+    updated_at: datetime,
+    read_game: Callable[[], Game],
 ) -> FetchedPartial | None:
-    """Return the requesting player's partial at ``version`` for a page's fetch, or None.
+    """Return the requesting player's partial at ``version`` for a page's fetch.
 
     The poll's changed answer (issue 29: every open page fetches it when the live event
     names a new version). Kept in the cache (the worker's, or another tab's fetch): served.
-    Else, for a player seated in the game: rendered here once and kept — the first fetch
-    or worker to take ``render_key`` renders, and a fetch that finds it taken waits up to
-    ``RENDER_WAIT_SECONDS`` for that render instead of rendering the same board beside
-    it. ``game`` of the answer carries the game read for the render (with the viewer's
-    facts: the navigation's count, the next game), None when served from the cache.
+    Else rendered here once and kept for a player seated in the game: the first fetch or
+    worker to take ``render_key`` renders, and a fetch that finds it taken waits up to
+    ``RENDER_WAIT_SECONDS`` for that render instead of rendering the same board beside it.
 
-    None when the feature is off, the viewer is anonymous or holds no seat in the game
-    (spectators are rendered as before), the game moved on meanwhile, the wait ran out or
-    the cache does not answer: the caller renders the partial as the poll always did.
-    A player's partial is only ever served to them (the key names their user id), and
-    a seated player may always see their game (``games_visible_to``).
+    ``read_game`` reads the game as the poll does (who may see it, with its seats and the
+    viewer's facts; it raises ``Http404`` for a game the viewer may not see, which goes up
+    unchanged). The answer's ``html`` is None when the game read is the caller's to render:
+    the viewer holds no seat (a spectator's partial is kept for nobody) or the game moved
+    past ``version`` meanwhile. None (nothing read) when the feature is off, the viewer is
+    anonymous, the wait ran out or the cache does not answer: the caller reads and renders
+    as the poll always did. A player's partial is only ever served to them: the key names
+    their user id.
     """
     if not settings.PRERENDER_PARTIALS or not request.user.is_authenticated:
         return None
@@ -239,17 +246,16 @@ def partial_fetched(
         log.warning("game %s: the cache did not answer; rendering the partial", game_id)
         return None
     try:
-        game = with_viewer_facts(with_seats(Game.objects.filter(pk=game_id)), request.user)
-        found = game.first()
-        if found is None or (found.version, found.updated_at) != (version, updated_at):
-            return None  # it moved on since the poll's facts: rendered as before
-        seat = next((s for s in found.seats.all() if s.user_id == user_id), None)
+        game = read_game()
+        if (game.version, game.updated_at) != (version, updated_at):
+            return FetchedPartial(None, game)  # it moved on since the poll's facts
+        seat = next((s for s in game.seats.all() if s.user_id == user_id), None)
         if seat is None or seat.position is None:
-            return None  # a spectator's partial is not kept: rendered as before
-        html = _partial_render(found, seat, stamp=stamp, language=language)
+            return FetchedPartial(None, game)  # a spectator's partial is kept for nobody
+        html = _partial_render(game, seat, stamp=stamp, language=language)
     finally:
         cache.delete(render_key(key))
-    return FetchedPartial(_served(request, html), found)
+    return FetchedPartial(_served(request, html), game)
 
 
 def _waited(request: HttpRequest, key: str, game_id: int) -> FetchedPartial | None:

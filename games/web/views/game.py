@@ -267,9 +267,13 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         # Rendered for this very player after the move (games.web.prerender) if it was,
         # else rendered here once for all their tabs and the worker (a seated player).
         fetched = prerender.partial_fetched(
-            request, game_id=game_id, version=facts.version, updated_at=facts.updated_at
+            request,
+            game_id=game_id,
+            version=facts.version,
+            updated_at=facts.updated_at,
+            read_game=lambda: _viewable_game(request, game_id, for_page=True),
         )
-        if fetched is not None:
+        if fetched is not None and fetched.html is not None:
             # What concerns the player beyond this game is never cached with it.
             if fetched.game is not None:
                 count, next_game_id = _waiting(request, fetched.game)
@@ -282,6 +286,8 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
                 request=request,
             )
             return HttpResponse(fetched.html + beyond)
+        if fetched is not None and fetched.game is not None:  # read already: rendered here
+            return _render_game(request, fetched.game, template="games/game_htmx.html")
     game = _viewable_game(request, game_id, for_page=True)
     if known == facts.version:
         return HttpResponse(status=204)

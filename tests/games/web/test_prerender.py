@@ -392,13 +392,29 @@ def test_a_players_fetch_renders_once_and_their_other_tab_is_served_it(
     assert _without_csrf(fresh.content) == _without_csrf(rendered.content)
 
 
-def test_a_spectators_fetch_is_rendered_as_before_and_kept_for_nobody() -> None:
+def test_a_spectators_fetch_is_rendered_as_before_and_kept_for_nobody(
+    django_assert_max_num_queries: Any,
+) -> None:
     game, mover, other = _moved_without_rendering_ahead(12)
     stranger = UserFactory()
-    reply = client_for(stranger).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    watcher = client_for(stranger)
+    watcher.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")  # the session's language
+    # session, user, the poll's facts, the game (who may see it, read once), seats, moves
+    with django_assert_max_num_queries(6):
+        reply = watcher.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
     assert reply.status_code == 200 and 'data-seat=""' in reply.content.decode()
     assert not any(cache.get(_key(game, u)) for u in (mover, other, stranger))
     assert 'data-hand="' not in reply.content.decode()
+    assert cache.get(prerender.render_key(_key(game, stranger))) is None  # the claim released
+
+
+def test_a_strangers_fetch_of_a_private_game_is_no_game() -> None:
+    game, _mover, _other = _moved_without_rendering_ahead(17)
+    Game.objects.filter(pk=game.pk).update(is_public=False)
+    stranger = UserFactory()
+    reply = client_for(stranger).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert reply.status_code == 404
+    assert cache.get(prerender.render_key(_key(game, stranger))) is None  # the claim released
 
 
 def test_the_worker_leaves_a_partial_the_players_page_is_rendering(
