@@ -5,9 +5,10 @@ Run from the repository root: ``nice -n 10 .venv/bin/python bench/bot_queue.py``
 round, ``--tier`` the bots' tier (medium: the tier that takes over a dropped seat),
 ``--warmup S`` seconds before the window (the queue fills to its steady backlog),
 ``--seconds S`` the measured window, ``--pause S`` ``BOT_PAUSE_SECONDS`` (0.5 s, as in
-production, where it parts two actions played for seats, as here every action; docs/capacity.md's
-figures were measured with the 1 s it was before issue 29). ``DATABASE_URL`` of a PostgreSQL database to use (its games are left as they
-are: the bench adds its own); without it, the script re-executes itself under
+production, where it parts two actions played for seats — here every action; the figures
+in docs/capacity.md were measured with the 1 s it was before issue 29). ``DATABASE_URL`` of
+a PostgreSQL database to use (its games are left as they are: the bench adds its own);
+without it, the script re-executes itself under
 ``scripts/with-postgres.sh`` (a throw-away cluster holding the bench's games only).
 
 What it does, all on loopback:
