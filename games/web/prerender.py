@@ -258,6 +258,35 @@ def partial_fetched(
     return FetchedPartial(_served(request, html), game)
 
 
+def partial_answer(request: HttpRequest, game: Game, *, stamp: str) -> str | None:
+    """Render the requesting player's ``#game`` partial of ``game`` and keep it; return it.
+
+    A submit's answer (issue 29): what the mover's page gets is kept, so their other tabs'
+    fetches of this version are served from the cache. ``game`` comes with its seats,
+    users and profiles and ``stamp`` is what ``stamp_read`` gave before the game was read.
+    None (the caller renders as before) when the feature is off, the requester holds no
+    seat, another tab is rendering it (``render_key`` taken: a submit never waits) or
+    the cache does not answer.
+    """
+    if not settings.PRERENDER_PARTIALS or not request.user.is_authenticated:
+        return None
+    seat = next((s for s in game.seats.all() if s.user_id == request.user.pk), None)
+    if seat is None or seat.position is None:
+        return None
+    language = translation.get_language()
+    key = partial_key(game.pk, game.version, game.updated_at, seat.user_id, language)
+    try:
+        if not cache.add(render_key(key), 1, LOCK_SECONDS):
+            return None
+    except Exception:  # a cache that does not answer: render as if nothing was kept
+        log.warning("game %s: the cache did not answer; rendering the partial", game.pk)
+        return None
+    try:
+        return _served(request, _partial_render(game, seat, stamp=stamp, language=language))
+    finally:
+        cache.delete(render_key(key))
+
+
 def _waited(request: HttpRequest, key: str, game_id: int) -> FetchedPartial | None:
     """Wait for the partial another process is rendering under ``key``; None if it is late."""
     deadline = time.monotonic() + settings.RENDER_WAIT_SECONDS

@@ -504,6 +504,34 @@ def test_taking_back_an_action_reveals_nothing_to_anyone() -> None:
     assert_no_leak(undo.content, game, 1)
 
 
+def test_a_submits_kept_answer_reaches_its_mover_alone(settings: Any) -> None:
+    """Issue 29: with rendering ahead on, a submit's answer is kept for the mover's other
+    tabs; each seat's fetch, and a spectator's, still shows only what that viewer may see."""
+    settings.PRERENDER_PARTIALS = True
+    rng = random.Random(29)
+    game, seats = started_game(3)
+    viewers: dict[int | None, Client] = {n: client_for(u) for n, u in seats.items()}
+    viewers[None] = Client()
+    for _ply in range(4):
+        seat = game.to_act_seat
+        assert seat is not None
+        legal = [str(a) for a in engine.legal_actions(game_state(game))]
+        answer = viewers[seat].post(
+            f"/games/{game.pk}/act",
+            {"action": rng.choice(legal), "version": game.version},
+            HTTP_HX_REQUEST="true",
+        )
+        assert answer.status_code == 200
+        game.refresh_from_db()
+        now = game_state(game)
+        assert_no_leak(answer.content, game, seat, now)
+        for viewer, client in viewers.items():
+            for _tab in range(2):  # the mover's other tab is served the kept answer
+                polled = client.get(f"/games/{game.pk}/poll?version=-1", HTTP_HX_REQUEST="true")
+                assert polled.status_code == 200
+                assert_no_leak(polled.content, game, viewer, now)
+
+
 def test_points_just_scored_show_only_where_the_totals_do() -> None:
     """Issue 16: "+1 red" beside the scorer for the scorer, not for a rival (hidden scoring)."""
     from tests.engine.rules_helpers import position

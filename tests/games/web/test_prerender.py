@@ -505,3 +505,34 @@ def test_a_kept_fetch_is_dropped_when_a_chat_line_joins_since_your_last_move(
     body = page.content.decode()
     since = body[body.index('<ol class="since">') :]
     assert "well played" in since[: since.index("</ol>")]
+
+
+def test_a_submits_answer_is_kept_for_the_movers_other_tabs(
+    django_capture_on_commit_callbacks: Any,
+    django_assert_max_num_queries: Any,
+    settings: Any,
+) -> None:
+    game, seats = started_game(2)
+    mover = seats[game.to_act_seat]  # type: ignore[index]
+    tab = client_for(mover)
+    page = tab.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
+    action = random.Random(18).choice(page_actions(page.content))
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = tab.post(
+            f"/games/{game.pk}/act",
+            {"action": action, "version": game.version},
+            HTTP_HX_REQUEST="true",
+        )
+    assert answer.status_code == 200
+    game.refresh_from_db()
+    assert cache.get(prerender.render_key(_key(game, mover))) is None  # the claim released
+    _mark_cached(game, mover)  # kept by the answer (the worker renders only the other's)
+    other_tab = client_for(mover)
+    other_tab.get("/")  # the session's language filled in once
+    with django_assert_max_num_queries(4):
+        served = other_tab.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert served.content.startswith(SENTINEL.encode())
+    assert _without_csrf(served.content) == _without_csrf(answer.content)
+    settings.PRERENDER_PARTIALS = False
+    fresh = other_tab.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert _without_csrf(fresh.content) == _without_csrf(answer.content)
