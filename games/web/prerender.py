@@ -225,11 +225,11 @@ def partial_fetched(
     ``read_game`` reads the game as the poll does (who may see it, with its seats and the
     viewer's facts; it raises ``Http404`` for a game the viewer may not see, which goes up
     unchanged). The answer's ``html`` is None when the game read is the caller's to render:
-    the viewer holds no seat (a spectator's partial is kept for nobody) or the game moved
-    past ``version`` meanwhile. None (nothing read) when the feature is off, the viewer is
-    anonymous, the wait ran out or the cache does not answer: the caller reads and renders
-    as the poll always did. A player's partial is only ever served to them: the key names
-    their user id.
+    the viewer holds no seat (a spectator's partial is kept for nobody), the game moved
+    past ``version`` meanwhile or is not in progress. None (nothing read) when the feature
+    is off, the viewer is anonymous, the wait ran out or the cache does not answer: the
+    caller reads and renders as the poll always did. A player's partial is only ever served
+    to them: the key names their user id.
     """
     if not settings.PRERENDER_PARTIALS or not request.user.is_authenticated:
         return None
@@ -247,8 +247,8 @@ def partial_fetched(
         return None
     try:
         game = read_game()
-        if (game.version, game.updated_at) != (version, updated_at):
-            return FetchedPartial(None, game)  # it moved on since the poll's facts
+        if (game.version, game.updated_at) != (version, updated_at) or not _kept_kind(game):
+            return FetchedPartial(None, game)  # it moved on since the poll's facts, or ended
         seat = next((s for s in game.seats.all() if s.user_id == user_id), None)
         if seat is None or seat.position is None:
             return FetchedPartial(None, game)  # a spectator's partial is kept for nobody
@@ -258,17 +258,25 @@ def partial_fetched(
     return FetchedPartial(_served(request, html), game)
 
 
+def _kept_kind(game: Game) -> bool:
+    """Return whether a partial of ``game`` may be kept: only of a game in progress, as the
+    worker renders them (a game's end writes its seats' ranks and ratings apart)."""
+    return game.status == Game.Status.ACTIVE
+
+
 def partial_answer(request: HttpRequest, game: Game, *, stamp: str) -> str | None:
     """Render the requesting player's ``#game`` partial of ``game`` and keep it; return it.
 
     A submit's answer (issue 29): what the mover's page gets is kept, so their other tabs'
     fetches of this version are served from the cache. ``game`` comes with its seats,
     users and profiles and ``stamp`` is what ``stamp_read`` gave before the game was read.
-    None (the caller renders as before) when the feature is off, the requester holds no
-    seat, another tab is rendering it (``render_key`` taken: a submit never waits) or
-    the cache does not answer.
+    None (the caller renders as before) when the feature is off, the game is not in
+    progress, the requester holds no seat, another tab is rendering it (``render_key``
+    taken: a submit never waits) or the cache does not answer.
     """
     if not settings.PRERENDER_PARTIALS or not request.user.is_authenticated:
+        return None
+    if not _kept_kind(game):
         return None
     seat = next((s for s in game.seats.all() if s.user_id == request.user.pk), None)
     if seat is None or seat.position is None:

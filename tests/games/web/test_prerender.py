@@ -536,3 +536,12 @@ def test_a_submits_answer_is_kept_for_the_movers_other_tabs(
     settings.PRERENDER_PARTIALS = False
     fresh = other_tab.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
     assert _without_csrf(fresh.content) == _without_csrf(answer.content)
+
+
+def test_a_finished_games_fetch_is_rendered_when_asked_and_never_kept() -> None:
+    game, mover, other = _moved_without_rendering_ahead(19)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    body = _poll(other, game).decode()
+    assert f'data-version="{game.version}"' in body
+    assert cache.get(_key(game, other)) is None
+    assert cache.get(prerender.render_key(_key(game, other))) is None
