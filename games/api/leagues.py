@@ -12,11 +12,11 @@ from typing import Annotated
 
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
-from ninja import Field, Path, Router, Schema
+from ninja import Path, Router, Schema
 
 from games.api.auth import principal
 from games.api.endpoints import ID_MAX, ApiError, refusals
-from games.api.schemas import PlayerRef
+from games.api.schemas import PlayerRef, schema_of
 from games.api.values import person_ref
 from games.tournaments import league_values
 
@@ -26,25 +26,13 @@ LeagueId = Annotated[int, Path(ge=1, le=ID_MAX, description="A league's id")]
 SeasonNumber = Annotated[int, Path(ge=1, le=10_000, description="A season's number")]
 
 
-class LeagueOut(Schema):
-    """A league's settings and its newest season."""
-
-    id: int
-    name: str
-    table_size: int
-    division_size: int
-    promote: int
-    season_weeks: int
-    opt_in_days: int
-    days_per_move: int
-    is_rated: bool
-    bots_fill_seats: bool
-    access: str = Field(description='"open", or "invite": its invited players only')
-    registration_open: bool
-    season: int
-    season_status: str
-    season_starts_at: datetime
-    members: int
+class LeagueOut(
+    schema_of(  # type: ignore[misc]  # a dynamic base: the schema made from the header
+        league_values.LeagueHeader,
+        descriptions={"access": '"open", or "invite": its invited players only'},
+    )
+):
+    """A league's settings and its newest season (``league_values.LeagueHeader``'s fields)."""
 
 
 class DivisionLineOut(Schema):
@@ -93,7 +81,8 @@ class LeagueDetailOut(Schema):
 
 def _out(h: league_values.LeagueHeader) -> LeagueOut:
     # the schema reads the frozen header's attributes of the same names (pydantic)
-    return LeagueOut.model_validate(h, from_attributes=True)
+    out: LeagueOut = LeagueOut.model_validate(h, from_attributes=True)
+    return out
 
 
 def _season(s: league_values.Season | None) -> SeasonOut | None:

@@ -7,10 +7,42 @@ private notes or standing orders) gives only these, never the rest. Game values 
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Collection, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, get_type_hints
 
-from ninja import Schema
+from ninja import Field, Schema
+from pydantic import create_model
+
+
+def schema_of(
+    value: type,
+    *,
+    leave_out: Collection[str] = (),
+    descriptions: Mapping[str, str] | None = None,
+) -> type[Schema]:
+    """Return a schema with the fields of the frozen dataclass ``value``, in its order.
+
+    The one definition of an answer that a page's frozen value already is (a tournament's
+    or league's header): its fields' names and types, less ``leave_out`` and the
+    ``*_label`` fields (words in the active language: the API answers with the codes).
+    ``descriptions`` documents fields in the OpenAPI schema. The value holds public facts
+    only (it is what the public page shows), so a field added to it is one the page
+    shows too; subclass the result to name the schema and give it its docstring.
+    Raises ``KeyError`` for a ``leave_out`` or ``descriptions`` name the value lacks.
+    """
+    names = [f.name for f in dataclasses.fields(value)]
+    for name in [*leave_out, *(descriptions or {})]:
+        if name not in names:
+            raise KeyError(name)
+    hints = get_type_hints(value)
+    fields: dict[str, Any] = {
+        name: (hints[name], Field(..., description=(descriptions or {}).get(name)))
+        for name in names
+        if name not in leave_out and not name.endswith("_label")
+    }
+    return create_model(f"{value.__name__}Fields", __base__=Schema, **fields)
 
 
 class ErrorOut(Schema):

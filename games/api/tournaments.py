@@ -7,16 +7,15 @@ link-only event the requester is not in answers 404 as one that does not exist.
 
 # No "from __future__ import annotations": django-ninja reads the parameters' types at import.
 
-from datetime import datetime, time
 from typing import Annotated, Literal
 
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
-from ninja import Field, Path, Router, Schema
+from ninja import Path, Router, Schema
 
 from games.api.auth import principal
 from games.api.endpoints import ID_MAX, ApiError, refusals
-from games.api.schemas import PlayerRef
+from games.api.schemas import PlayerRef, schema_of
 from games.api.values import person_ref
 from games.tournaments import values
 
@@ -26,33 +25,25 @@ TournamentId = Annotated[int, Path(ge=1, le=ID_MAX, description="A tournament's 
 StatusFilter = Literal["registration", "running", "finished", "cancelled"]
 
 
-class TournamentOut(Schema):
-    """A tournament's settings and where it is."""
-
-    id: int
-    name: str
-    kind: str
-    status: str
-    table_size: int
-    min_table_size: int
-    rounds: int
-    current_round: int
-    players: int
-    max_players: int
-    points_by_rank: list[int]
-    bye_points: int
-    is_rated: bool
-    bots_fill_seats: bool
-    days_per_move: int
-    time_control: str = Field(description="Every game's time control, in words")
-    bank_days: int | None = Field(description="A time bank's start in days; null: days per move")
-    bank_increment_hours: int
-    bank_cap_days: int | None
-    playing_start: time | None = Field(description="Daily playing hours' start; null: none")
-    playing_end: time | None
-    playing_zone: str = Field(description="The playing hours' time zone (IANA)")
-    max_game_days: int
-    starts_at: datetime | None
+class TournamentOut(
+    schema_of(  # type: ignore[misc]  # a dynamic base: the schema made from the header
+        values.TournamentHeader,
+        leave_out=(
+            "access",
+            "min_rating",
+            "max_rating",
+            "start_when_full",
+            "creator_id",
+        ),
+        descriptions={
+            "time_control": "Every game's time control, in words",
+            "bank_days": "A time bank's start in days; null: days per move",
+            "playing_start": "Daily playing hours' start; null: none",
+            "playing_zone": "The playing hours' time zone (IANA)",
+        },
+    )
+):
+    """A tournament's settings and where it is (``values.TournamentHeader``'s fields)."""
 
 
 class StandingOut(Schema):
@@ -95,7 +86,8 @@ class RoundOut(Schema):
 
 def _out(h: values.TournamentHeader) -> TournamentOut:
     # the schema reads the frozen header's attributes of the same names (pydantic)
-    return TournamentOut.model_validate(h, from_attributes=True)
+    out: TournamentOut = TournamentOut.model_validate(h, from_attributes=True)
+    return out
 
 
 def _detail(request: HttpRequest, tournament_id: int) -> values.TournamentDetail:

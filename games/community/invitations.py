@@ -19,11 +19,11 @@ from django.utils.translation import gettext as _
 
 from games.community.errors import InvitationRefused
 from games.core.errors import GameNotActive, NotAPlayer
-from games.models import Game, Invitation, NotificationKind, Profile
+from games.models import Game, Invitation, NotificationKind
 from games.outbox import notifications
 from games.play import lifecycle
 from games.play.access import UserLike, locked_game, user_id_of
-from games.text import names
+from games.selectors.people import people_named
 
 MAX_NAMES = 3  # a game has at most three seats besides its creator's
 # Invitations are emails to someone else (issue 28): one inviter may have at most
@@ -63,30 +63,28 @@ def invitations_allowed(*, inviter_id: int, invitee_ids: Sequence[int]) -> None:
 
 
 def invitees_resolve(display_names: Sequence[str], *, inviter_id: int) -> list[int]:
-    """Return the user ids of the people called ``display_names`` (look-alike keys match).
+    """Return the user ids of the people ``display_names`` name, once each.
 
-    Raises ``InvitationRefused`` naming the first name nobody has, a bot's, or the inviter's.
-    Repeated names count once.
+    Names as the site shows them, or usernames (``selectors.people.people_named``).
+    Raises ``InvitationRefused`` for more than ``MAX_NAMES`` names, names nobody has, a
+    bot's, or the inviter's own.
     """
     wanted = [n.strip() for n in display_names if n.strip()]
     if len(wanted) > MAX_NAMES:
         raise InvitationRefused(_("Invite at most three players."))
-    ids: list[int] = []
-    for name in wanted:
-        profile = Profile.objects.filter(name_key=names.name_key(name)).first()
-        if profile is None:
-            raise InvitationRefused(
-                _("No player is called “%(name)s”: nothing was created.") % {"name": name}
-            )
-        if profile.is_bot:
-            raise InvitationRefused(
-                _("“%(name)s” is a bot: choose bots in the seats instead.") % {"name": name}
-            )
-        if profile.user_id == inviter_id:
-            raise InvitationRefused(_("You are in the game already: invite other players."))
-        if profile.user_id not in ids:
-            ids.append(profile.user_id)
-    return ids
+    found = people_named(wanted)
+    if found.unknown:
+        raise InvitationRefused(
+            _("No player is called “%(name)s”: nothing was created.")
+            % {"name": "”, “".join(found.unknown)}
+        )
+    if found.bots:
+        raise InvitationRefused(
+            _("“%(name)s” is a bot: choose bots in the seats instead.") % {"name": found.bots[0]}
+        )
+    if inviter_id in found.ids:
+        raise InvitationRefused(_("You are in the game already: invite other players."))
+    return list(found.ids)
 
 
 def _invite(game: Game, *, inviter_id: int, invitee_ids: Sequence[int]) -> list[Invitation]:

@@ -17,15 +17,17 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.core.states import game_state
-from games.core.timecontrol import time_control_of
+from games.core.timecontrol import time_control, time_control_of
 from games.mail.sending import OutboxSend, absolute, deadline_text, email_send, language_of
 from games.models import (
     TURN_KINDS,
     Game,
     LeagueDivision,
+    LeagueSeason,
     Notification,
     NotificationKind,
     Seat,
+    Tournament,
 )
 from games.play.timeouts import TIMEOUTS_TO_DROP
 from games.selectors.community import ChatLine, chat_since_for_user, invitation_pending
@@ -291,10 +293,15 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
     if row.league is not None:  # an invitation to a group's league
         league = row.league
         inviter = display_name(league.creator)
+        opening = (
+            league.seasons.filter(status=LeagueSeason.Status.OPT_IN).order_by("number").first()
+        )
         invitation: dict[str, Any] = {
             "event_name": league.name,
             "inviter_name": inviter,
             "game_url": absolute(reverse("games:league", args=[league.pk])),
+            "event_starts": deadline_text(opening.starts_at, row.user) if opening else "",
+            "event_time_control": time_control(days_per_move=league.days_per_move).words(),
         }
         subject = _("%(host)s invites you to the league %(event)s") % {
             "host": inviter,
@@ -332,7 +339,7 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
         return subject, context
     if row.kind == NotificationKind.TOURNAMENT_INVITE:
         inviter = display_name(tournament.creator)
-        context["inviter_name"] = inviter
+        context.update(inviter_name=inviter, **_event_terms(tournament, row.user))
         subject = _("%(host)s invites you to the tournament %(event)s") % {
             "host": inviter,
             "event": event,
@@ -362,6 +369,25 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
         return subject, context
     subject = _("%(event)s is over: see the final standings") % {"event": event}
     return subject, context
+
+
+def _event_terms(tournament: Tournament, user: Any) -> dict[str, str]:
+    """Return an invitation's terms of ``tournament`` in ``user``'s time zone and language.
+
+    ``{"event_starts": "2026-12-10 18:00 CET" or "" (started by its creator or when
+    full), "event_time_control": its games' control in words, "event_hours": its daily
+    playing hours ("09:00–21:00 (Europe/Paris)") or ""}``: the settings its page shows to
+    anyone invited, nothing of a game.
+    """
+    hours = ""
+    if tournament.playing_start is not None and tournament.playing_end is not None:
+        start, end = tournament.playing_start, tournament.playing_end
+        hours = f"{start:%H:%M}–{end:%H:%M} ({tournament.playing_zone})"
+    return {
+        "event_starts": deadline_text(tournament.starts_at, user),
+        "event_time_control": time_control_of(tournament).words(),
+        "event_hours": hours,
+    }
 
 
 def _event_send(row: Notification, delivery: OutboxSend | None = None) -> str:

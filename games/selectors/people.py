@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -67,6 +68,60 @@ def person_of(user: Any, profile: Profile | None = None) -> Person:
         rating_sigma=profile.rating_sigma,
         rated_games=int(profile.rated_games),
     )
+
+
+@dataclass(frozen=True)
+class PeopleNamed:
+    """Whom a list of names names (``people_named``).
+
+    ``ids`` the user ids of the people found, in the names' order, once each; ``unknown``
+    the names nobody active is called; ``bots`` the names of bot accounts (found, but not
+    in ``ids``: a bot is chosen in a seat, never invited or registered).
+    """
+
+    ids: tuple[int, ...]
+    unknown: tuple[str, ...] = ()
+    bots: tuple[str, ...] = ()
+
+
+def people_named(wanted_names: Sequence[str]) -> PeopleNamed:
+    """Return whom ``wanted_names`` name: the people invitations and events are sent to.
+
+    A name is the one a player is shown as (their display name, matched by its look-alike
+    key, ``games.text.names.name_key``) or their username (case-insensitive): players
+    see display names, never usernames. A display name wins over another's username.
+    Blank names are skipped, repeated ones count once; inactive accounts are nobody.
+    One query.
+    """
+    wanted = list(dict.fromkeys(n.strip() for n in wanted_names if n.strip()))
+    if not wanted:
+        return PeopleNamed(ids=())
+    keys = {name: display_names.name_key(name) for name in wanted}
+    query = Q(profile__name_key__in={k for k in keys.values() if k})
+    for name in wanted:
+        query |= Q(username__iexact=name)
+    by_key: dict[str, tuple[int, bool]] = {}
+    by_username: dict[str, tuple[int, bool]] = {}
+    for pk, username, key, is_bot in (
+        get_user_model()
+        .objects.filter(query, is_active=True)
+        .values_list("pk", "username", "profile__name_key", "profile__is_bot")
+    ):
+        by_username[username.casefold()] = (pk, bool(is_bot))
+        if key:
+            by_key[key] = (pk, bool(is_bot))
+    ids: list[int] = []
+    unknown: list[str] = []
+    bots: list[str] = []
+    for name in wanted:
+        found = by_key.get(keys[name]) or by_username.get(name.casefold())
+        if found is None:
+            unknown.append(name)
+        elif found[1]:
+            bots.append(name)
+        elif found[0] not in ids:
+            ids.append(found[0])
+    return PeopleNamed(ids=tuple(ids), unknown=tuple(unknown), bots=tuple(bots))
 
 
 DEFAULT_BATCH_MINUTES = 15

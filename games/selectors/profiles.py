@@ -168,8 +168,8 @@ def player_record(user_id: int, viewer: UserLike) -> PlayerRecord:
 class BotRecord:
     """A player's results against one bot tier (issue 26): each bot seat of that tier met
     in a finished game counts once, ``won`` when the player placed above it, ``lost``
-    below, ``tied`` on a shared place (RULES.md §13.2); ``name`` the tier in the reader's
-    language."""
+    below or when the player gave the game up (resigned or timed out: aborted), ``tied``
+    on a shared place (RULES.md §13.2); ``name`` the tier in the reader's language."""
 
     tier: str
     name: str
@@ -186,28 +186,35 @@ class BotRecord:
 def record_against_bots(user_id: int, viewer: UserLike) -> list[BotRecord]:
     """Return the record of person ``user_id`` against each bot tier, as ``viewer`` may see.
 
-    Only finished games count (a running game's places are not known, and a profile is
-    public), of those ``viewer`` may see (``_seats_seen``); a game with two medium bots
-    counts twice against medium. Tiers in strength order (``Profile.BotTier``), only those
-    met; [] for a bot's own profile. One query whatever the history.
+    Finished games count by places (a running game's places are not known, and a profile
+    is public); a game the person gave up — resigned or timed out until dropped, which
+    ends a game against bots only as aborted (``play.timeouts.seat_drop``) — counts as a
+    loss against each bot in it, as a player expects. Only games ``viewer`` may see
+    (``games_visible_to``; a public game given up too, though aborted); a game with two
+    medium bots counts twice against medium; a game aborted by an operator counts not at
+    all. Tiers in strength order (``Profile.BotTier``), only those met; [] for a bot's own
+    profile. One query whatever the history.
     """
-    finished = Game.Status.FINISHED
-    mine = _seats_seen(user_id, viewer).filter(
-        game__status=finished, is_bot=False, final_rank__isnull=False
-    )
-    my_rank = mine.filter(game_id=OuterRef("game_id")).values("final_rank")[:1]
+    # an aborted game is no one's to open but its players' (``games_visible_to``): a
+    # public one given up still counts, as the loss it was, for everyone
+    visible = Game.objects.filter(games_visible_to(viewer) | Q(is_public=True)).values("pk")
+    people = Seat.objects.filter(user_id=user_id, is_bot=False, game_id__in=visible)
+    finished = people.filter(game__status=Game.Status.FINISHED, final_rank__isnull=False)
+    given_up = people.filter(game__status=Game.Status.ABORTED, dropped_at__isnull=False)
+    my_rank = finished.filter(game_id=OuterRef("game_id")).values("final_rank")[:1]
     rows = (
         Seat.objects.filter(
+            Q(final_rank__isnull=False, game_id__in=finished.values("game_id"))
+            | Q(game_id__in=given_up.values("game_id")),
             is_bot=True,
-            final_rank__isnull=False,
-            game__status=finished,
-            game_id__in=mine.values("game_id"),
         )
         .annotate(mine=Subquery(my_rank))
         .values("user__profile__bot_tier")
         .annotate(
             won=Count("pk", filter=Q(mine__lt=F("final_rank"))),
-            lost=Count("pk", filter=Q(mine__gt=F("final_rank"))),
+            lost=Count(
+                "pk", filter=Q(mine__gt=F("final_rank")) | Q(game__status=Game.Status.ABORTED)
+            ),
             tied=Count("pk", filter=Q(mine=F("final_rank"))),
         )
         .order_by()

@@ -103,7 +103,6 @@ class LeagueDetail:
     may_join: bool = True
     # a group's league's invited players, for its creator only
     invited: tuple[Person, ...] = ()
-    invited_usernames: tuple[str, ...] = ()
 
 
 def visible(user: Any) -> Q:
@@ -253,5 +252,4 @@ def league_detail(
         or me == league.creator_id
         or (me is not None and league.invited.filter(pk=me).exists()),
         invited=tuple(person_of(u) for u in invited),
-        invited_usernames=tuple(u.username for u in invited),
     )

@@ -89,39 +89,58 @@ class LeagueSettings:
     invited: tuple[str, ...] = ()
 
 
-def _check(s: LeagueSettings) -> None:
+def settings_problems(s: LeagueSettings) -> list[tuple[str, str]]:
+    """Return every problem of ``s`` as (the setting's field name, a message), [] if none.
+
+    All at once, so a form shows each beside its field (``LeagueSettings`` names the
+    ranges). The invited names are not looked up here (``_invited`` does).
+    """
+    problems: list[tuple[str, str]] = []
     name = s.name.strip()
     if not name or len(name) > TOURNAMENT_NAME_MAX:
-        raise LeagueRefused(
-            _("Give the league a name of 1 to %(n)s characters.") % {"n": TOURNAMENT_NAME_MAX}
+        problems.append(
+            (
+                "name",
+                _("Give the league a name of 1 to %(n)s characters.") % {"n": TOURNAMENT_NAME_MAX},
+            )
         )
     if not 2 <= s.table_size <= 4:
-        raise LeagueRefused(_("Tables have 2 to 4 players."))
+        problems.append(("table_size", _("Tables have 2 to 4 players.")))
     if not LEAGUE_DIVISION_MIN <= s.division_size <= LEAGUE_DIVISION_MAX:
-        raise LeagueRefused(
-            _("A division has %(low)s to %(high)s players.")
-            % {"low": LEAGUE_DIVISION_MIN, "high": LEAGUE_DIVISION_MAX}
+        problems.append(
+            (
+                "division_size",
+                _("A division has %(low)s to %(high)s players.")
+                % {"low": LEAGUE_DIVISION_MIN, "high": LEAGUE_DIVISION_MAX},
+            )
         )
     if not 1 <= s.promote <= LEAGUE_DIVISION_MIN // 2:
-        raise LeagueRefused(_("1 or 2 players go up and down each season."))
+        problems.append(("promote", _("1 or 2 players go up and down each season.")))
     if not 1 <= s.season_weeks <= LEAGUE_MAX_WEEKS:
-        raise LeagueRefused(
-            _("A season lasts 1 to %(n)s weeks.") % {"n": LEAGUE_MAX_WEEKS},
+        problems.append(
+            ("season_weeks", _("A season lasts 1 to %(n)s weeks.") % {"n": LEAGUE_MAX_WEEKS})
         )
     if not 1 <= s.opt_in_days <= 30:
-        raise LeagueRefused(_("Players have 1 to 30 days to join a season."))
+        problems.append(("opt_in_days", _("Players have 1 to 30 days to join a season.")))
     if not 1 <= s.days_per_move <= 30:
-        raise LeagueRefused(_("Each move may take 1 to 30 days."))
+        problems.append(("days_per_move", _("Each move may take 1 to 30 days.")))
     if s.first_season_at is not None and s.first_season_at <= timezone.now():
-        raise LeagueRefused(_("The first season must start in the future."))
+        problems.append(("first_season_at", _("The first season must start in the future.")))
     if s.bots_fill_seats and s.is_rated:
-        raise LeagueRefused(_("Bots may fill seats only in an unrated league."))
+        problems.append(("bots_fill_seats", _("Bots may fill seats only in an unrated league.")))
     if s.access not in (Tournament.Access.OPEN, Tournament.Access.INVITE):
-        raise LeagueRefused(_("A league is open to all or to its invited players only."))
-    if s.access == Tournament.Access.INVITE and not s.invited:
-        raise LeagueRefused(_("Name at least one player to invite."))
-    if s.invited and s.access != Tournament.Access.INVITE:
-        raise LeagueRefused(_("Only a league for invited players has invited players."))
+        problems.append(("access", _("A league is open to all or to its invited players only.")))
+    elif s.access == Tournament.Access.INVITE and not s.invited:
+        problems.append(("invited", _("Name at least one player to invite.")))
+    elif s.invited and s.access != Tournament.Access.INVITE:
+        problems.append(("invited", _("Only a league for invited players has invited players.")))
+    return problems
+
+
+def _check(s: LeagueSettings) -> None:
+    problems = settings_problems(s)
+    if problems:
+        raise LeagueRefused(problems[0][1])
 
 
 def _invited(usernames: tuple[str, ...]) -> list[int]:

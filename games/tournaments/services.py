@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from typing import Any
 from zoneinfo import available_timezones
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -32,7 +31,7 @@ from games.models import (
 from games.outbox import tournaments as tournaments_outbox
 from games.play.access import UserLike, user_id_of
 from games.play.ratings import display_rating
-from games.text import names
+from games.selectors.people import PeopleNamed, people_named
 from games.tournaments import pairing, rounds
 
 
@@ -41,6 +40,11 @@ class TournamentRefused(GameError):
 
     status = 400
     default_message = gettext_lazy("This cannot be done in this tournament.")
+
+    def __init__(self, message: Any = None, *, field: str | None = None) -> None:
+        """``field``: the setting the refusal is about (a form shows it beside that field)."""
+        super().__init__(message)
+        self.field = field
 
 
 class TournamentNotFound(GameError):
@@ -95,70 +99,126 @@ class TournamentSettings:
     invited: tuple[str, ...] = ()
 
 
-def _check(s: TournamentSettings) -> None:  # noqa: C901 - one clear message per field
+def settings_problems(s: TournamentSettings) -> list[tuple[str, str]]:  # noqa: C901 - one clear message per field
+    """Return every problem of ``s`` as (the setting's field name, a message), [] if none.
+
+    All at once, so a form shows each beside its field (``TournamentSettings`` names the
+    ranges). The invited names are not looked up here (``invited_users`` does).
+    """
+    problems: list[tuple[str, str]] = []
+
+    def refuse(field: str, message: str) -> None:
+        problems.append((field, message))
+
     name = s.name.strip()
     if not name or len(name) > TOURNAMENT_NAME_MAX:
-        raise TournamentRefused(
-            _("Give the tournament a name of 1 to %(n)s characters.") % {"n": TOURNAMENT_NAME_MAX}
+        refuse(
+            "name",
+            _("Give the tournament a name of 1 to %(n)s characters.") % {"n": TOURNAMENT_NAME_MAX},
         )
     if s.kind not in Tournament.Kind.values:
-        raise TournamentRefused(_("A tournament is Swiss or a round robin."))
+        refuse("kind", _("A tournament is Swiss or a round robin."))
     if s.access not in Tournament.Access.values:
-        raise TournamentRefused(_("Choose who may register."))
+        refuse("access", _("Choose who may register."))
     if not 2 <= s.table_size <= 4:
-        raise TournamentRefused(_("Tables have 2 to 4 players."))
-    if not 2 <= s.min_table_size <= s.table_size:
-        raise TournamentRefused(
-            _("The smallest table has 2 players at least, and no more than a full table.")
+        refuse("table_size", _("Tables have 2 to 4 players."))
+    elif not 2 <= s.min_table_size <= s.table_size:
+        refuse(
+            "min_table_size",
+            _("The smallest table has 2 players at least, and no more than a full table."),
         )
     if s.kind == Tournament.Kind.SWISS and not 1 <= s.rounds <= TOURNAMENT_MAX_ROUNDS:
-        raise TournamentRefused(
-            _("A Swiss tournament plays 1 to %(n)s rounds.") % {"n": TOURNAMENT_MAX_ROUNDS}
+        refuse(
+            "rounds",
+            _("A Swiss tournament plays 1 to %(n)s rounds.") % {"n": TOURNAMENT_MAX_ROUNDS},
         )
     limit = (
         ROUND_ROBIN_MAX_PLAYERS if s.kind == Tournament.Kind.ROUND_ROBIN else TOURNAMENT_MAX_PLAYERS
     )
     if not s.min_table_size <= s.max_players <= limit:
-        raise TournamentRefused(
+        refuse(
+            "max_players",
             _("Between %(low)s and %(high)s players may register.")
-            % {"low": s.min_table_size, "high": limit}
+            % {"low": s.min_table_size, "high": limit},
         )
-    if s.start_when_full is not None and not s.min_table_size <= s.start_when_full <= s.max_players:
-        raise TournamentRefused(
-            _("Start when full needs a number between the smallest table and the most players.")
+    elif s.start_when_full is not None and not (
+        s.min_table_size <= s.start_when_full <= s.max_players
+    ):
+        refuse(
+            "start_when_full",
+            _("Start when full needs a number between the smallest table and the most players."),
         )
     for size, points in (s.points_by_rank or {}).items():
         if size not in {"2", "3", "4"} or len(points) != int(size):
-            raise TournamentRefused(_("Give one number of points for each place at the table."))
-        if any(not 0 <= p <= 100 for p in points) or list(points) != sorted(points, reverse=True):
-            raise TournamentRefused(
-                _("Points by place go from the first place down, each 0 to 100.")
+            refuse("points_by_rank", _("Give one number of points for each place at the table."))
+        elif any(not 0 <= p <= 100 for p in points) or list(points) != sorted(points, reverse=True):
+            refuse(
+                "points_by_rank",
+                _("Points by place go from the first place down, each 0 to 100."),
             )
     if s.bots_fill_seats and s.is_rated:
-        raise TournamentRefused(_("Bots may fill seats only in an unrated tournament."))
+        refuse("bots_fill_seats", _("Bots may fill seats only in an unrated tournament."))
     if not 0 <= s.bye_points <= 100:
-        raise TournamentRefused(_("A bye scores 0 to 100 points."))
+        refuse("bye_points", _("A bye scores 0 to 100 points."))
     if not 1 <= s.days_per_move <= 30:
-        raise TournamentRefused(_("Each move may take 1 to 30 days."))
-    check_time_bank(s.bank_days, s.bank_increment_hours, s.bank_cap_days)
-    check_playing_hours(s.playing_start, s.playing_end, s.playing_zone)
+        refuse("days_per_move", _("Each move may take 1 to 30 days."))
+    problems += clock_problems(
+        s.bank_days,
+        s.bank_increment_hours,
+        s.bank_cap_days,
+        s.playing_start,
+        s.playing_end,
+        s.playing_zone,
+    )
     if not 3 <= s.max_game_days <= 90:
-        raise TournamentRefused(_("A game may last 3 to 90 days at most."))
+        refuse("max_game_days", _("A game may last 3 to 90 days at most."))
     if s.access == Tournament.Access.INVITE and not s.invited:
-        raise TournamentRefused(_("Name at least one player to invite."))
+        refuse("invited", _("Name at least one player to invite."))
     if s.invited and s.access != Tournament.Access.INVITE:
-        raise TournamentRefused(_("Only an invitation-only tournament has invited players."))
+        refuse("invited", _("Only an invitation-only tournament has invited players."))
     if len(set(s.invited)) > s.max_players:
-        raise TournamentRefused(
-            _("Invite %(n)s players at most (the most who may register).") % {"n": s.max_players}
+        refuse(
+            "invited",
+            _("Invite %(n)s players at most (the most who may register).") % {"n": s.max_players},
         )
     if s.min_rating is not None and s.max_rating is not None and s.min_rating > s.max_rating:
-        raise TournamentRefused(_("The lowest rating allowed is above the highest."))
+        refuse("max_rating", _("The lowest rating allowed is above the highest."))
     now = timezone.now()
     if s.starts_at is not None and s.starts_at <= now:
-        raise TournamentRefused(_("The start time must be in the future."))
+        refuse("starts_at", _("The start time must be in the future."))
     if s.registration_closes_at is not None and s.registration_closes_at <= now:
-        raise TournamentRefused(_("Registration must close in the future."))
+        refuse("registration_closes_at", _("Registration must close in the future."))
+    return problems
+
+
+def clock_problems(
+    bank_days: int | None,
+    bank_increment_hours: int,
+    bank_cap_days: int | None,
+    playing_start: time | None,
+    playing_end: time | None,
+    playing_zone: str,
+) -> list[tuple[str, str]]:
+    """Return the time bank's and the playing hours' problems as (field, message), [].
+
+    ``check_time_bank`` and ``check_playing_hours``, each refusal with its field.
+    """
+    problems = []
+    try:
+        check_time_bank(bank_days, bank_increment_hours, bank_cap_days)
+    except TournamentRefused as exc:
+        problems.append((exc.field or "bank_days", str(exc)))
+    try:
+        check_playing_hours(playing_start, playing_end, playing_zone)
+    except TournamentRefused as exc:
+        problems.append((exc.field or "playing_end", str(exc)))
+    return problems
+
+
+def _check(s: TournamentSettings) -> None:
+    problems = settings_problems(s)
+    if problems:
+        raise TournamentRefused(problems[0][1])
 
 
 def check_time_bank(days: int | None, increment_hours: int, cap_days: int | None) -> None:
@@ -169,14 +229,20 @@ def check_time_bank(days: int | None, increment_hours: int, cap_days: int | None
     """
     if days is None:
         if increment_hours or cap_days is not None:
-            raise TournamentRefused(_("Choose the time bank's start before its increment."))
+            raise TournamentRefused(
+                _("Choose the time bank's start before its increment."), field="bank_days"
+            )
         return
     if not 1 <= days <= 30:
         raise TournamentRefused(_("A time bank starts with 1 to 30 days."))
     if not 0 <= increment_hours <= 72:
-        raise TournamentRefused(_("A time bank gains 0 to 72 hours a turn."))
+        raise TournamentRefused(
+            _("A time bank gains 0 to 72 hours a turn."), field="bank_increment_hours"
+        )
     if cap_days is not None and not days <= cap_days <= 60:
-        raise TournamentRefused(_("The most a time bank holds is from its start to 60 days."))
+        raise TournamentRefused(
+            _("The most a time bank holds is from its start to 60 days."), field="bank_cap_days"
+        )
 
 
 def check_playing_hours(start: time | None, end: time | None, zone: str) -> None:
@@ -188,9 +254,13 @@ def check_playing_hours(start: time | None, end: time | None, zone: str) -> None
     if start is None and end is None:
         return
     if start is None or end is None:
-        raise TournamentRefused(_("Give the playing hours a start and an end, or neither."))
+        raise TournamentRefused(
+            _("Give the playing hours a start and an end, or neither."), field="playing_start"
+        )
     if zone not in available_timezones():
-        raise TournamentRefused(_("Choose the playing hours' time zone from the list."))
+        raise TournamentRefused(
+            _("Choose the playing hours' time zone from the list."), field="playing_zone"
+        )
     day = datetime.combine(date(2000, 1, 1), start)
     finish = datetime.combine(date(2000, 1, 1), end)
     if finish <= day:
@@ -219,38 +289,35 @@ def tournament_create(*, creator: UserLike, settings: TournamentSettings) -> Tou
     return tournament
 
 
-def invited_users(usernames: Sequence[str]) -> list[int]:
-    """Return the user ids of the players named ``usernames``, in order, once each.
+def invited_users(wanted_names: Sequence[str]) -> list[int]:
+    """Return the user ids of the players ``wanted_names`` name, in order, once each.
 
-    A name is the one a player is shown as (their display name, matched by its look-alike
-    key as game invitations match it, ``games.text.names.name_key``) or their username
-    (case-insensitive): players see display names, never usernames (a newcomer's report).
-    Raises ``TournamentRefused`` naming every name that is no player's (a bot account is
-    none: it cannot register). One query.
+    Names as the site shows them, or usernames (``selectors.people.people_named``).
+    Raises ``TournamentRefused`` naming every name that is nobody's, or a bot's (a bot
+    cannot register). One query.
     """
-    wanted = list(dict.fromkeys(u.strip() for u in usernames if u.strip()))
-    if not wanted:
-        return []
-    keys = {name: names.name_key(name) for name in wanted}
-    query = Q(profile__name_key__in=set(keys.values()))
-    for name in wanted:
-        query |= Q(username__iexact=name)
-    by_key: dict[str, int] = {}
-    by_username: dict[str, int] = {}
-    for pk, username, key in (
-        get_user_model()
-        .objects.filter(query, is_active=True)
-        .exclude(profile__is_bot=True)
-        .values_list("pk", "username", "profile__name_key")
-    ):
-        by_username[username.casefold()] = pk
-        if key:
-            by_key[key] = pk
-    found = {name: by_key.get(keys[name], by_username.get(name.casefold())) for name in wanted}
-    unknown = [name for name, pk in found.items() if pk is None]
-    if unknown:
-        raise TournamentRefused(_("No player is called %(names)s.") % {"names": ", ".join(unknown)})
-    return list(dict.fromkeys(pk for pk in found.values() if pk is not None))
+    found = people_named(wanted_names)
+    refused = invited_refusal(found)
+    if refused:
+        raise TournamentRefused(refused, field="invited")
+    return list(found.ids)
+
+
+def invited_refusal(found: PeopleNamed) -> str | None:
+    """Return the message refusing ``found``'s unknown names and bots, or None: all fine.
+
+    The invited field's message, in the active language (the creation forms show it
+    beside the field; the services raise it).
+    """
+    parts = []
+    if found.unknown:
+        parts.append(_("No player is called %(names)s.") % {"names": ", ".join(found.unknown)})
+    if found.bots:
+        parts.append(
+            _("%(names)s: bots cannot be invited (an event's bots fill its seats).")
+            % {"names": ", ".join(found.bots)}
+        )
+    return " ".join(parts) or None
 
 
 def _tournament_row(

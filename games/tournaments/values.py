@@ -122,15 +122,23 @@ class TournamentDetail:
     may_register: bool = True
     # the invited players of an invitation-only event, shown to its creator only
     invited: tuple[Person, ...] = ()
+    # an invitation-only event the viewer is not invited to: its header only
+    # (``tournament_outside``), no standings, rounds or names
+    outside: bool = False
 
 
 @dataclass(frozen=True)
 class TournamentLink:
-    """The event a game is a table of: its id, name and the round's number."""
+    """The event a game is a table of: its id, name and the round's number, and the game's
+    daily playing hours (local times in the IANA ``playing_zone``; None: the clocks always
+    run), which its deadline counts (``games.core.quiet.PlayingHours``)."""
 
     id: int
     name: str
     round: int
+    playing_start: time | None = None
+    playing_end: time | None = None
+    playing_zone: str = ""
 
 
 def tournament_of_game(game_id: int) -> TournamentLink | None:
@@ -143,12 +151,22 @@ def tournament_of_game(game_id: int) -> TournamentLink | None:
             "round__number",
             "round__tournament__league_division__season__number",
             "round__tournament__league_division__number",
+            "game__playing_start",
+            "game__playing_end",
+            "game__playing_zone",
         )
         .first()
     )
     if row is None:
         return None
-    return TournamentLink(id=row[0], name=event_name(row[1], row[3], row[4]), round=row[2])
+    return TournamentLink(
+        id=row[0],
+        name=event_name(row[1], row[3], row[4]),
+        round=row[2],
+        playing_start=row[5],
+        playing_end=row[6],
+        playing_zone=row[7] or "UTC",
+    )
 
 
 def visible(user: Any, token: str | None = None) -> Q:
@@ -301,6 +319,34 @@ def tournament_detail(
         can_start=me == t.creator_id and t.status == Tournament.Status.REGISTRATION,
         may_register=may_register,
         invited=invited,
+    )
+
+
+def tournament_outside(tournament_id: int) -> TournamentDetail | None:
+    """Return what anyone may see of invitation-only event ``tournament_id``: its header.
+
+    For a viewer ``tournament_detail`` refuses (not invited): a newcomer sent the link
+    learns what the event is and that it is by invitation only, instead of a bare 404.
+    The header is the event's settings and how many have registered; the standings, the
+    rounds, the players' and the invited's names stay with those invited (a group's
+    event). None for any other event (no such id, or one not invitation-only: a link-only
+    event stays unseen without its token). Two queries.
+    """
+    t = Tournament.objects.filter(pk=tournament_id, access=Tournament.Access.INVITE).first()
+    if t is None:
+        return None
+    players = TournamentPlayer.objects.filter(tournament=t).count()
+    division = (
+        LeagueDivision.objects.filter(tournament=t).values_list("season__number", "number").first()
+    )
+    return TournamentDetail(
+        header=header_of(t, players, division),
+        standings=(),
+        rounds=(),
+        registered=False,
+        can_start=False,
+        may_register=False,
+        outside=True,
     )
 
 

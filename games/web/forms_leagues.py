@@ -14,6 +14,8 @@ from games.models import (
     TOURNAMENT_NAME_MAX,
     Tournament,
 )
+from games.tournaments import leagues
+from games.web import forms_events
 
 
 class LeagueForm(forms.Form):
@@ -54,35 +56,26 @@ class LeagueForm(forms.Form):
         ],
         required=False,  # none chosen: open to all
     )
-    invited = forms.CharField(
-        label=_(
-            "Invited players (names as the site shows them, separated by commas or lines; "
-            "by invitation only)"
-        ),
-        required=False,
-        max_length=4000,
-        widget=forms.Textarea(attrs={"rows": 3}),
-    )
+    invited = forms_events.invited_field()
+    clean_invited = forms_events.clean_invited
 
-    def clean_invited(self) -> tuple[str, ...]:
-        """Read "Ann, Li Wei" (commas or lines) into names, once each."""
-        return usernames(self.cleaned_data["invited"])
+    def clean(self) -> dict[str, Any]:
+        """Check the settings as the service will (``leagues.settings_problems``), each
+        problem beside its field, once every field but the invited is valid."""
+        data = super().clean() or {}
+        invalid = set(self.errors)
+        if not invalid - {"invited"}:
+            settings = leagues.LeagueSettings(**self.settings_kwargs())
+            for field, message in leagues.settings_problems(settings):
+                if field not in invalid:
+                    self.add_error(field if field in self.fields else None, message)
+        return data
 
     def settings_kwargs(self) -> dict[str, Any]:
         """Return the keywords of ``LeagueSettings`` from the cleaned data."""
         data = dict(self.cleaned_data)
         data["access"] = data.get("access") or Tournament.Access.OPEN
         return data
-
-
-def usernames(text: str) -> tuple[str, ...]:
-    """Return the players' names in ``text`` (separated by commas or lines), once each.
-
-    A name is a display name (which may hold spaces: "Li Wei") or a username; the service
-    resolves it (``games.tournaments.services.invited_users``).
-    """
-    parts = (part.strip() for part in text.replace("\n", ",").split(","))
-    return tuple(dict.fromkeys(part for part in parts if part))
 
 
 class NextSeasonForm(forms.Form):
@@ -102,6 +95,4 @@ class NextSeasonForm(forms.Form):
         if not invite_only:
             del self.fields["invited"]
 
-    def clean_invited(self) -> tuple[str, ...]:
-        """Read the usernames, once each."""
-        return usernames(self.cleaned_data["invited"])
+    clean_invited = forms_events.clean_invited

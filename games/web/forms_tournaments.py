@@ -8,9 +8,20 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.models import TOURNAMENT_NAME_MAX, Tournament
+from games.tournaments import services
+from games.web import forms_events
 from games.web.forms import GameCreateForm
 from games.web.forms_accounts import time_zone_choices
-from games.web.forms_leagues import usernames
+
+# the fields of ``services.clock_problems``, in its order
+_CLOCK = (
+    "bank_days",
+    "bank_increment_hours",
+    "bank_cap_days",
+    "playing_start",
+    "playing_end",
+    "playing_zone",
+)
 
 
 class TournamentForm(forms.Form):
@@ -75,19 +86,8 @@ class TournamentForm(forms.Form):
         required=False,
     )
     access = forms.ChoiceField(label=_("Who may register"), choices=Tournament.Access.choices)
-    invited = forms.CharField(
-        label=_(
-            "Invited players (names as the site shows them, separated by commas or lines; "
-            "by invitation only)"
-        ),
-        required=False,
-        max_length=4000,
-        widget=forms.Textarea(attrs={"rows": 3}),
-    )
-
-    def clean_invited(self) -> tuple[str, ...]:
-        """Read "Ann, Li Wei" (commas or lines) into names, once each."""
-        return usernames(self.cleaned_data["invited"])
+    invited = forms_events.invited_field()
+    clean_invited = forms_events.clean_invited
 
     def clean_points_by_rank(self) -> list[int] | None:
         """Read "6 4 2 0" (spaces or commas) into numbers; empty keeps the default."""
@@ -99,12 +99,37 @@ class TournamentForm(forms.Form):
         except ValueError:
             raise forms.ValidationError(_("Write the points as whole numbers.")) from None
 
+    def clean(self) -> dict[str, Any]:
+        """Check the settings as the service will, each problem beside its field, all at once.
+
+        With every other field valid, ``services.settings_problems`` (the service's own
+        checks); otherwise the time bank and the playing hours
+        (``services.clock_problems``), which need only their own fields. A field already in
+        error gets no second message.
+        """
+        data = super().clean() or {}
+        invalid = set(self.errors)
+        problems: list[tuple[str, str]] = []
+        if invalid - {"invited"}:
+            kw = self.settings_kwargs()
+            if not set(_CLOCK) & invalid:
+                problems = services.clock_problems(*(kw[f] for f in _CLOCK))
+        else:
+            problems = services.settings_problems(
+                services.TournamentSettings(**self.settings_kwargs())
+            )
+        for field, message in problems:
+            if field not in invalid:
+                self.add_error(field if field in self.fields else None, message)
+        return data
+
     def settings_kwargs(self) -> dict[str, Any]:
-        """Return the keywords of ``TournamentSettings`` from the cleaned data."""
+        """Return the keywords of ``TournamentSettings`` from the cleaned data (the fields
+        in error left out)."""
         data = dict(self.cleaned_data)
-        points = data.pop("points_by_rank")
+        points = data.pop("points_by_rank", None)
         # the points of a full table; smaller tables keep the default of their size
-        data["points_by_rank"] = None if points is None else {str(data["table_size"]): points}
+        data["points_by_rank"] = None if points is None else {str(data.get("table_size")): points}
         if data.get("bank_days") is None:  # no bank: its other two choices say nothing
             data["bank_increment_hours"], data["bank_cap_days"] = 0, None
         data["bank_increment_hours"] = data.get("bank_increment_hours") or 0

@@ -14,12 +14,13 @@ from django.core import signing
 from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.accounts import profiles
-from games.mail.sending import unsubscribe_read
+from games.mail.sending import language_of, unsubscribe_read
 from games.models import Delivery, NotificationKind
 from games.play import ratings
 from games.play.botstrength import bot_strength
@@ -42,20 +43,24 @@ from games.web.middleware import remember_language
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET: confirm turning off one kind of email; POST: turn it off (RFC 8058 one-click).
 
-    A forged or malformed token answers 400 and changes nothing.
+    The page is in the recipient's language (their profile's, as their emails). A forged
+    or malformed token answers 400 and changes nothing.
     """
     try:
         user_id, kind = unsubscribe_read(token)
     except signing.BadSignature:
         return HttpResponseBadRequest(_("This unsubscribe link is not valid."))
     user = get_object_or_404(get_user_model(), pk=user_id)
-    kind_label = NotificationKind(kind).label
     if request.method == "POST":
         profiles.preference_set(user_id=user.pk, kind=kind, delivery=Delivery.OFF)
-        return render(
-            request, "accounts/unsubscribe.html", {"done": True, "kind_label": kind_label}
-        )
-    return render(request, "accounts/unsubscribe.html", {"done": False, "kind_label": kind_label})
+    # the page speaks the recipient's language, as the email did (the link is theirs; the
+    # browser opening it may be set to another language or none)
+    language = language_of(user)
+    with translation.override(language):
+        context = {"done": request.method == "POST", "kind_label": NotificationKind(kind).label}
+        response = render(request, "accounts/unsubscribe.html", context)
+    response.headers["Content-Language"] = language
+    return response
 
 
 @login_required

@@ -24,6 +24,8 @@ TEMPLATE = "games/event_create.html"
 class EventForm(Protocol):
     """A creation form: its ``settings_kwargs`` are the service's settings' keywords."""
 
+    fields: dict[str, Any]
+
     def __init__(self, data: Any = None) -> None: ...
     def is_valid(self) -> bool: ...
     def add_error(self, field: str | None, error: str) -> None: ...
@@ -41,7 +43,8 @@ def event_create_page(
     """Show ``form_class``; on POST call ``create(user, settings_kwargs)`` and go to ``page``.
 
     ``create`` returns the new row (its ``pk`` goes to the URL named ``page``) or raises a
-    ``GameError`` (shown as the form's error, status 400, nothing saved). ``kind`` is
+    ``GameError`` (shown beside the field it names, ``exc.field``, or as the form's error;
+    status 400, nothing saved). ``kind`` is
     "tournament" or "league": the page's heading and ids.
     """
     form = form_class(request.POST or None)
@@ -55,8 +58,9 @@ def event_create_page(
         if form.is_valid():
             try:
                 made = create(request.user, form.settings_kwargs())
-            except GameError as exc:
-                form.add_error(None, str(exc))
+            except GameError as exc:  # beside its field when the refusal names one
+                field = getattr(exc, "field", None)
+                form.add_error(field if field in form.fields else None, str(exc))
             else:
                 return redirect(page, made.pk)
         return render(request, TEMPLATE, context, status=400)

@@ -98,7 +98,8 @@ def league_manage(request: HttpRequest, league_id: int) -> HttpResponse:
         "opt_in_days": h.opt_in_days,
         "days_per_move": h.days_per_move,
         "bots_fill_seats": h.bots_fill_seats,
-        "invited": " ".join(detail.invited_usernames),
+        # names as the site shows them, a comma between (a display name may hold spaces)
+        "invited": ", ".join(p.display_name for p in detail.invited),
     }
     form = NextSeasonForm(request.POST or None, initial=initial, invite_only=h.access == "invite")
     status = 200

@@ -44,11 +44,19 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """An event's page: settings, registration, standings, rounds and their games."""
+    """An event's page: settings, registration, standings, rounds and their games.
+
+    An invitation-only event the viewer is not invited to: its header and "by invitation
+    only" (status 403, ``values.tournament_outside``); any other unseen event: 404.
+    """
     token = request.GET.get("token") or None
     detail = values.tournament_detail(tournament_id, request.user, token)
     if detail is None:
-        raise Http404(_("There is no such tournament."))
+        # an invitation-only event shows outsiders its header and says so (403)
+        detail = values.tournament_outside(tournament_id)
+        if detail is None:
+            raise Http404(_("There is no such tournament."))
+        return render(request, "games/tournament.html", {"t": detail, "token": ""}, status=403)
     return render(request, "games/tournament.html", {"t": detail, "token": token or ""})
 
 

@@ -10,9 +10,11 @@ from django.test import Client, override_settings
 from openapi_spec_validator import validate
 
 from games.accounts import tokens
+from games.api.schemas import schema_of
 from games.core.states import game_state
 from games.models import AccessToken, Game
 from games.play import lifecycle
+from games.tournaments.league_values import LeagueHeader
 from tests.games.api.conftest import World, token_client
 from tests.games.factories import UserFactory
 from tests.games.leaks import assert_json_no_leak
@@ -362,3 +364,50 @@ def test_the_schema_documents_every_refusal_and_bounds_the_page_parameters() -> 
     assert (size["minimum"], size["maximum"]) == (1, 100)
     cursor = params["cursor"]["schema"]["anyOf"][0]
     assert cursor["maxLength"] == 200 and cursor["pattern"]
+
+
+def test_an_events_schema_is_its_pages_header_less_the_words_and_the_private() -> None:
+    """``TournamentOut`` and ``LeagueOut`` are made from the headers (``schema_of``): the
+    fields the API documents and answers, with their descriptions, named here once."""
+    _status, schema = get(Client(), "/openapi.json")
+    parts = schema["components"]["schemas"]
+    tournament = parts["TournamentOut"]["properties"]
+    assert set(tournament) == {
+        *[
+            "id",
+            "name",
+            "kind",
+            "status",
+            "table_size",
+            "min_table_size",
+            "rounds",
+            "current_round",
+            "players",
+        ],
+        *[
+            "max_players",
+            "points_by_rank",
+            "bye_points",
+            "is_rated",
+            "bots_fill_seats",
+            "days_per_move",
+        ],
+        *["time_control", "bank_days", "bank_increment_hours", "bank_cap_days", "playing_start"],
+        *["playing_end", "playing_zone", "max_game_days", "starts_at"],
+    }
+    assert set(parts["TournamentOut"]["required"]) == set(tournament)
+    assert tournament["points_by_rank"]["type"] == "array"
+    assert tournament["playing_zone"]["description"] == "The playing hours' time zone (IANA)"
+    league = parts["LeagueOut"]["properties"]
+    assert set(league) == {
+        *["id", "name", "table_size", "division_size", "promote", "season_weeks", "opt_in_days"],
+        *["days_per_move", "is_rated", "bots_fill_seats", "access", "registration_open", "season"],
+        *["season_status", "season_starts_at", "members"],
+    }
+    assert league["access"]["description"].startswith('"open", or "invite"')
+    assert parts["LeagueOut"]["description"].startswith("A league's settings")
+
+
+def test_schema_of_refuses_a_field_the_value_lacks() -> None:
+    with pytest.raises(KeyError, match="creator"):
+        schema_of(LeagueHeader, leave_out=("creator",))

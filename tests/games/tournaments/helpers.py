@@ -10,9 +10,9 @@ from typing import Any
 from django.test import Client
 
 from games.accounts import tokens
-from games.models import Game, Tournament
+from games.models import Game, League, Tournament
 from games.play import limits
-from games.tournaments import services
+from games.tournaments import leagues, services
 from tests.games.factories import UserFactory
 from tests.games.leaks import assert_json_no_leak, assert_no_leak
 from tests.games.playing import randomly, submit
@@ -31,6 +31,33 @@ def event(players: int, **settings: Any) -> tuple[Tournament, list[Any]]:
         services.tournament_register(tournament_id=tournament.pk, user=user)
     tournament.refresh_from_db()
     return tournament, [creator, *users]
+
+
+def invite_only(creator: Any, *invited: Any, **settings: Any) -> Tournament:
+    """Create "Club Swiss", an invitation-only tournament of ``creator`` inviting ``invited``
+    (by username) with ``settings``."""
+    return services.tournament_create(
+        creator=creator,
+        settings=services.TournamentSettings(**_inviting("Club Swiss", invited, settings)),
+    )
+
+
+def group_league(creator: Any, *invited: Any, **settings: Any) -> League:
+    """Create "Club League", a group's league of ``creator`` inviting ``invited`` (by
+    username) with ``settings``."""
+    return leagues.league_create(
+        creator=creator,
+        settings=leagues.LeagueSettings(**_inviting("Club League", invited, settings)),
+    )
+
+
+def _inviting(name: str, invited: tuple[Any, ...], settings: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": name,
+        "access": Tournament.Access.INVITE,
+        "invited": tuple(u.username for u in invited),
+        **settings,
+    }
 
 
 def running_games(tournament: Tournament) -> list[Game]:
@@ -114,5 +141,20 @@ def creation_form(**change: str) -> dict[str, str]:
         "days_per_move": "3",
         "max_game_days": "30",
         "access": "open",
+    }
+    return {**data, **change}
+
+
+def league_form(**change: str) -> dict[str, str]:
+    """Return a valid POST of ``/leagues/new`` (a rated league of 2-player tables), changed."""
+    data = {
+        "name": "Spring League",
+        "table_size": "2",
+        "division_size": "6",
+        "promote": "1",
+        "season_weeks": "6",
+        "opt_in_days": "7",
+        "days_per_move": "3",
+        "is_rated": "on",
     }
     return {**data, **change}

@@ -7,9 +7,11 @@ a clear message and nothing changes.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, time
 from typing import Any
 
 import pytest
+import time_machine
 from django.core import mail
 from django.test import Client
 
@@ -28,21 +30,9 @@ from games.text.push import push_body
 from games.tournaments import services, values
 from tests.games.factories import UserFactory, client_for
 from tests.games.reach import templates_reached
-from tests.games.tournaments.helpers import creation_form
+from tests.games.tournaments.helpers import creation_form, group_league, invite_only
 
 pytestmark = pytest.mark.django_db
-
-
-def _invite_only(creator: Any, *invited: Any, **settings: Any) -> Tournament:
-    return services.tournament_create(
-        creator=creator,
-        settings=services.TournamentSettings(
-            name="Club Swiss",
-            access=Tournament.Access.INVITE,
-            invited=tuple(u.username for u in invited),
-            **settings,
-        ),
-    )
 
 
 def test_each_invited_player_is_told_once_in_their_language(
@@ -80,7 +70,7 @@ def test_each_invited_player_is_told_once_in_their_language(
 
 def test_only_the_invited_and_the_creator_may_register() -> None:
     creator, ann, stranger = UserFactory(), UserFactory(), UserFactory()
-    tournament = _invite_only(creator, ann)
+    tournament = invite_only(creator, ann)
     with pytest.raises(services.TournamentRefused, match="by invitation only"):
         services.tournament_register(tournament_id=tournament.pk, user=stranger)
     # not even with the event's link
@@ -124,38 +114,78 @@ def test_bad_invitations_are_refused_and_create_nothing(
 
 def test_a_bot_account_cannot_be_invited() -> None:
     bot = bot_account("medium")
-    with pytest.raises(services.TournamentRefused, match="No player is called"):
-        _invite_only(UserFactory(), bot)
+    with pytest.raises(services.TournamentRefused, match="bots cannot be invited"):
+        invite_only(UserFactory(), bot)
     assert not Tournament.objects.exists()
 
 
 def test_the_invited_see_the_event_and_others_do_not() -> None:
     creator, ann, stranger = UserFactory(), UserFactory(), UserFactory()
-    tournament = _invite_only(creator, ann)
+    tournament = invite_only(creator, ann)
     assert [t.id for t in values.tournaments_list(ann)] == [tournament.pk]
     assert values.tournaments_list(stranger) == []
     assert client_for(ann).get(f"/api/v1/tournaments/{tournament.pk}").status_code == 404  # session
     page = client_for(ann).get(f"/tournaments/{tournament.pk}/")
     assert page.status_code == 200 and b'id="tournament-register"' in page.content
     assert b"Club Swiss" in client_for(ann).get("/tournaments/").content
-    # a stranger, or the link without an invitation, finds nothing
-    assert client_for(stranger).get(f"/tournaments/{tournament.pk}/").status_code == 404
+    # a stranger, or the link without an invitation, is told it is by invitation only
+    assert client_for(stranger).get(f"/tournaments/{tournament.pk}/").status_code == 403
     link = f"/tournaments/{tournament.pk}/?token={tournament.invite_token}"
-    assert Client().get(link).status_code == 404
+    assert Client().get(link).status_code == 403
+    assert client_for(stranger).get(f"/tournaments/{tournament.pk}/record").status_code == 404
     assert b"Club Swiss" not in client_for(stranger).get("/tournaments/").content
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "This tournament is by invitation only"), ("zh-hans", "这场锦标赛仅限受邀者参加：")],
+)
+def test_an_outsider_sees_the_events_header_and_that_it_is_by_invitation_only(
+    language: str, said: str
+) -> None:
+    creator, ann, bob, stranger = UserFactory(), UserFactory(), UserFactory(), UserFactory()
+    Profile.objects.update_or_create(
+        user=ann, defaults={"display_name": "Ann Invited", "language": language}
+    )
+    Profile.objects.update_or_create(user=bob, defaults={"display_name": "Bob Registered"})
+    Profile.objects.update_or_create(user=stranger, defaults={"language": language})
+    tournament = invite_only(creator, ann, bob, days_per_move=2)
+    services.tournament_register(tournament_id=tournament.pk, user=bob)
+    for client in (client_for(stranger), Client(headers={"accept-language": language})):
+        with templates_reached() as reached:
+            response = client.get(f"/tournaments/{tournament.pk}/")
+        assert not reached.found, reached.found
+        assert response.status_code == 403
+        page = response.content.decode()
+        assert "Club Swiss" in page and 'id="tournament-settings"' in page
+        assert said in page
+        assert 'id="tournament-time-control"' in page
+        # nobody's name, no standings, no rounds, no register button, no record link
+        for hidden in ("Ann Invited", "Bob Registered", ann.username, bob.username):
+            assert hidden not in page
+        for part in ('id="standings"', 'id="tournament-register"', 'id="tournament-record"'):
+            assert part not in page
+    # a link-only event without its token stays unseen: 404
+    link_only = services.tournament_create(
+        creator=creator,
+        settings=services.TournamentSettings(name="Quiet", access=Tournament.Access.LINK),
+    )
+    assert client_for(stranger).get(f"/tournaments/{link_only.pk}/").status_code == 404
+
+
 def test_a_stranger_posting_register_is_told_and_nothing_changes() -> None:
-    tournament = _invite_only(UserFactory(), UserFactory())
+    tournament = invite_only(UserFactory(), UserFactory())
     stranger = client_for(UserFactory())
-    response = stranger.post(f"/tournaments/{tournament.pk}/register", follow=False)
-    assert response.status_code == 302
+    response = stranger.post(f"/tournaments/{tournament.pk}/register")
+    assert response.status_code == 302  # back to the event's page, success or not: read it
+    told = stranger.get(response["Location"]).content.decode()
+    assert "by invitation only, and you are not invited" in told
     assert not TournamentPlayer.objects.exists()
 
 
 def test_the_creator_sees_who_is_invited_and_the_page_reaches_no_row() -> None:
     creator, ann, bob = UserFactory(), UserFactory(), UserFactory()
-    tournament = _invite_only(creator, ann, bob)
+    tournament = invite_only(creator, ann, bob)
     with templates_reached() as reached:
         page = client_for(creator).get(f"/tournaments/{tournament.pk}/")
     assert not reached.found, reached.found
@@ -202,3 +232,47 @@ def test_the_create_form_invites_by_the_names_players_see() -> None:
     bad = client.post("/tournaments/new", {**data, "invited": "Li, Wei"})
     assert bad.status_code == 400 and "No player is called Li, Wei" in bad.content.decode()
     assert Tournament.objects.count() == 1
+
+
+def test_the_invitation_names_the_events_start_time_control_and_playing_hours(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    creator, ann, bob = UserFactory(), UserFactory(), UserFactory()
+    Profile.objects.update_or_create(user=ann, defaults={"time_zone": "Europe/Paris"})
+    Profile.objects.update_or_create(user=bob, defaults={"language": "zh-hans"})
+    start = datetime(2026, 12, 10, 17, 0, tzinfo=UTC)
+    mail.outbox.clear()
+    with (
+        time_machine.travel(datetime(2026, 12, 1, tzinfo=UTC), tick=False),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        invite_only(
+            creator,
+            ann,
+            bob,
+            starts_at=start,
+            days_per_move=2,
+            playing_start=time(9),
+            playing_end=time(21),
+            playing_zone="Europe/Paris",
+        )
+        group_league(creator, ann, bob, days_per_move=4, first_season_at=start)
+    by_address: dict[str, list[Any]] = {}
+    for message in mail.outbox:
+        by_address.setdefault(message.to[0], []).append(message)
+    tournament_mail, league_mail = by_address[ann.email]
+    for text in (tournament_mail.body, tournament_mail.alternatives[0][0]):
+        assert "It starts at 2026-12-10 18:00 CET." in text  # in her time zone
+        assert "Time control: 2 days per move." in text
+        assert "Playing hours: 09:00–21:00 (Europe/Paris) each day" in text
+    assert "Its next season starts at 2026-12-10 18:00 CET." in league_mail.body
+    assert "Time control: 4 days per move." in league_mail.body
+    chinese_tournament, chinese_league = by_address[bob.email]
+    assert "2026-12-10 17:00 UTC" in chinese_tournament.body
+    assert "每步 2 天" in chinese_tournament.body and "09:00–21:00" in chinese_tournament.body
+    assert "Time control" not in chinese_tournament.body
+    assert (
+        "Playing hours" not in chinese_tournament.body
+        and "starts at" not in chinese_tournament.body
+    )
+    assert "每步 4 天" in chinese_league.body and "starts at" not in chinese_league.body

@@ -133,3 +133,31 @@ def test_the_page_the_api_and_the_form_carry_the_playing_hours() -> None:
         time(23, 30),
         "Asia/Shanghai",
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Playing hours: 09:00–21:00 each day (Europe/Paris)"),
+        ("zh-hans", "对局时段"),
+    ],
+)
+def test_the_game_page_states_the_playing_hours_its_deadline_counts(
+    language: str, said: str
+) -> None:
+    tournament, users = event(2, rounds=1, **PARIS_DAY)
+    services.tournament_start(tournament_id=tournament.pk, user=users[0])
+    (game,) = running_games(tournament)
+    player = game.seats.first().user
+    Profile.objects.update_or_create(user=player, defaults={"language": language})
+    for client in (client_for(player), Client(headers={"accept-language": language})):
+        page = client.get(f"/games/{game.pk}/").content.decode()
+        hours = page.split('id="game-playing-hours">')[1].split("</p>")[0]
+        assert said in hours and "09:00–21:00" in hours
+        if language != "en":
+            assert "each day" not in hours
+    # a game of an event without playing hours says nothing of them
+    plain, others = event(2, rounds=1)
+    services.tournament_start(tournament_id=plain.pk, user=others[0])
+    (free,) = running_games(plain)
+    assert 'id="game-playing-hours"' not in Client().get(f"/games/{free.pk}/").content.decode()

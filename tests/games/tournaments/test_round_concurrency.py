@@ -10,24 +10,20 @@ between threads.
 
 from __future__ import annotations
 
-import threading
 from unittest import mock
 
 import pytest
-from django.db import connection
 
 from games.models import TournamentRound, TournamentTable
 from games.play import limits
 from games.tournaments import rounds, services
+from tests.games.concurrency import at_once, skip_without_shared_database
 from tests.games.tournaments.helpers import event, running_games
 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_last_games_ending_together_start_round_two_once() -> None:
-    if connection.vendor == "sqlite" and connection.settings_dict["NAME"].startswith(
-        ("file:memorydb", ":memory:")
-    ):
-        pytest.skip("in-memory SQLite locks tables instead of waiting")  # pragma: no cover
+    skip_without_shared_database()
     tournament, users = event(4, rounds=3)
     services.tournament_start(tournament_id=tournament.pk, user=users[0])
     games = running_games(tournament)
@@ -36,25 +32,7 @@ def test_two_last_games_ending_together_start_round_two_once() -> None:
     with mock.patch("games.core.queue.enqueue_on_commit"):
         for game in games:
             limits.game_end_at_limit(game_id=game.pk)
-    barrier = threading.Barrier(2)
-    errors: list[BaseException] = []
-    said: list[str] = []
-
-    def step() -> None:
-        try:
-            barrier.wait(timeout=10)
-            said.append(rounds.tournament_advance(tournament_id=tournament.pk))
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=step) for _ in games]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert not errors, errors
+    said = at_once(lambda _i: rounds.tournament_advance(tournament_id=tournament.pk))
     assert sorted(said) == ["nothing to do", "round 2 started"]
     assert list(
         TournamentRound.objects.filter(tournament=tournament).values_list("number", flat=True)

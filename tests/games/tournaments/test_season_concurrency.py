@@ -9,24 +9,20 @@ and open season 2 (one then failing on the unique season number). PostgreSQL
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
 import time_machine
-from django.db import connection
 
 from games.models import LeagueSeason, Notification, NotificationKind
 from games.tournaments import leagues
+from tests.games.concurrency import at_once, skip_without_shared_database
 from tests.games.factories import UserFactory
 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_sweeps_ending_a_season_together_roll_it_over_once() -> None:
-    if connection.vendor == "sqlite" and connection.settings_dict["NAME"].startswith(
-        ("file:memorydb", ":memory:")
-    ):
-        pytest.skip("in-memory SQLite locks tables instead of waiting")  # pragma: no cover
+    skip_without_shared_database()
     league = leagues.league_create(
         creator=UserFactory(), settings=leagues.LeagueSettings(name="L", division_size=4)
     )
@@ -37,26 +33,8 @@ def test_two_sweeps_ending_a_season_together_roll_it_over_once() -> None:
         assert leagues.season_start_due(season_id=season.pk) == "started"
     season.refresh_from_db()
     assert season.ends_at is not None
-    barrier = threading.Barrier(2)
-    errors: list[BaseException] = []
-    said: list[str] = []
-
-    def step() -> None:
-        try:
-            barrier.wait(timeout=10)
-            said.append(leagues.season_end_due(season_id=season.pk))
-        except BaseException as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
     with time_machine.travel(season.ends_at + timedelta(minutes=1)):
-        threads = [threading.Thread(target=step) for _ in range(2)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(timeout=120)
-    assert not errors, errors
+        said = at_once(lambda _i: leagues.season_end_due(season_id=season.pk))
     assert sorted(said) == ["ended", "nothing to do"]
     assert list(league.seasons.values_list("number", "status")) == [
         (1, LeagueSeason.Status.FINISHED),

@@ -14,6 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.accounts import profiles
+from games.mail import sending
 from games.models import Delivery, Profile
 from games.selectors import people
 from games.text import seats as seat_text
@@ -185,3 +186,25 @@ def test_two_players_cannot_show_the_same_display_name(user_factory: Any) -> Non
     assert seat_text.display_name(cy) != "BEN PLAYER"
     kept = client_for(ben).post("/settings", {**data, "display_name": "Ben Player"})
     assert kept.status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "unsaid"),
+    [("zh-hans", "退订", "Unsubscribe"), ("en", "Unsubscribe", "退订")],
+)
+def test_the_unsubscribe_page_speaks_the_recipients_language(
+    language: str, said: str, unsaid: str
+) -> None:
+    """The link is the recipient's: their language, whatever the browser opening it says."""
+    me = get_user_model().objects.create_user("reader", "reader@example.com", "pw")
+    Profile.objects.update_or_create(user=me, defaults={"language": language})
+    path = f"/unsubscribe/{sending.unsubscribe_token(me.pk, 'your_turn')}"
+    other = "en" if language == "zh-hans" else "zh-hans"
+    browser = Client(headers={"accept-language": other})
+    for response in (browser.get(path), browser.post(path)):
+        page = response.content.decode()
+        assert response.status_code == 200
+        assert f'<html lang="{language}">' in page and response["Content-Language"] == language
+        heading = page.split("<h1>")[1].split("</h1>")[0]
+        assert said in heading and unsaid not in heading
+    assert people.preference_get(me.pk, "your_turn")[0] == Delivery.OFF

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games.accounts.bots import bot_account
 from games.models import Game, Profile, Seat
-from games.play import botstrength, lifecycle
+from games.play import botstrength, lifecycle, timeouts
 from games.selectors.profiles import record_against_bots
 from tests.games.factories import UserFactory, client_for
 
@@ -243,3 +243,40 @@ def test_the_record_against_bots_costs_one_query_whatever_the_history(
     with django_assert_num_queries(1):
         rows = record_against_bots(me.pk, AnonymousUser())
     assert sum(r.played for r in rows) == 12
+
+
+def test_a_game_given_up_against_bots_counts_as_a_loss(
+    django_assert_num_queries: Any,
+) -> None:
+    me = UserFactory()
+    _finished_with_bots(me, ["easy"], my_rank=1, bot_ranks=[2])  # won
+    resigned = lifecycle.game_create(
+        creator=me,
+        num_players=3,
+        bots=["easy", "medium"],
+        is_rated=False,
+        days_per_move=None,
+        is_public=True,
+    )
+    timeouts.game_resign(game_id=resigned.pk, user=me)  # nobody left: aborted
+    resigned.refresh_from_db()
+    assert resigned.status == Game.Status.ABORTED
+    # an operator's abort is nobody's loss
+    stopped = lifecycle.game_create(
+        creator=me, num_players=2, bots=["easy"], is_rated=False, days_per_move=None
+    )
+    lifecycle.game_abort(game_id=stopped.pk)
+    with django_assert_num_queries(1):
+        mine = record_against_bots(me.pk, me)
+    assert [(r.tier, r.won, r.lost, r.tied) for r in mine] == [
+        ("easy", 1, 1, 0),
+        ("medium", 0, 1, 0),
+    ]
+    assert _table(Client().get(f"/players/{me.pk}/").content.decode()) == {
+        "easy": ("1", "1", "0"),
+        "medium": ("0", "1", "0"),
+    }
+    english = Client().get(f"/players/{me.pk}/").content.decode()
+    assert "games given up (resigned or timed out) as losses" in english
+    chinese = Client(HTTP_ACCEPT_LANGUAGE=ZH).get(f"/players/{me.pk}/").content.decode()
+    assert "认输" in chinese and "given up" not in chinese

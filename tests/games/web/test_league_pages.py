@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -18,6 +18,7 @@ from tests.games.reach import templates_reached
 from tests.games.tournaments.helpers import (
     assert_api_hides_the_games,
     assert_pages_hide_the_games,
+    league_form,
     play_a_few,
 )
 
@@ -94,22 +95,8 @@ def test_the_chinese_page_says_league() -> None:
     assert "联赛" in page.content.decode()
 
 
-def _form(**change: Any) -> dict[str, Any]:
-    data = {
-        "name": "Spring League",
-        "table_size": "2",
-        "division_size": "6",
-        "promote": "1",
-        "season_weeks": "6",
-        "opt_in_days": "7",
-        "days_per_move": "3",
-        "is_rated": "on",
-    }
-    return {**data, **change}
-
-
 def test_the_create_form_makes_a_league_with_an_open_season() -> None:
-    response = client_for(UserFactory()).post("/leagues/new", _form())
+    response = client_for(UserFactory()).post("/leagues/new", league_form())
     league = League.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/leagues/{league.pk}/"
     assert league.seasons.get().status == LeagueSeason.Status.OPT_IN
@@ -125,7 +112,7 @@ def test_the_create_form_makes_a_league_with_an_open_season() -> None:
     ],
 )
 def test_the_create_form_refuses_bad_input_and_creates_nothing(change, message) -> None:
-    response = client_for(UserFactory()).post("/leagues/new", _form(**change))
+    response = client_for(UserFactory()).post("/leagues/new", league_form(**change))
     assert response.status_code == 400
     assert message in response.content.decode()
     assert not League.objects.exists()
@@ -156,3 +143,24 @@ def test_a_profile_links_the_players_leagues_and_the_tournaments_the_viewer_may_
     assert "Secret Cup" in client_for(player).get(f"/players/{player.pk}/").content.decode()
     for game in games:
         assert_no_leak(page.content, game, None)
+
+
+def test_event_dates_read_the_same_in_every_country_and_in_chinese() -> None:
+    """A newcomer read "12/10/2026" as the 12th of October: the day, the month's name."""
+    start = datetime(2026, 12, 10, 18, 0, tzinfo=UTC)
+    with time_machine.travel(datetime(2026, 12, 1, tzinfo=UTC), tick=False):
+        league = leagues.league_create(
+            creator=UserFactory(),
+            settings=leagues.LeagueSettings(name="Winter League", first_season_at=start),
+        )
+        tournament = services.tournament_create(
+            creator=UserFactory(),
+            settings=services.TournamentSettings(name="Winter Swiss", starts_at=start),
+        )
+        pages = [f"/leagues/{league.pk}/", f"/tournaments/{tournament.pk}/"]
+        for path in pages:
+            english = Client(headers={"accept-language": "en"}).get(path).content.decode()
+            assert "10 Dec 2026, 18:00 UTC" in english, path
+            assert "12/10/2026" not in english
+            chinese = Client(headers={"accept-language": "zh-hans"}).get(path).content.decode()
+            assert "2026年12月10日 18:00 UTC" in chinese, path

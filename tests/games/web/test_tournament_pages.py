@@ -15,6 +15,7 @@ from tests.games.leaks import assert_json_no_leak
 from tests.games.tournaments.helpers import (
     assert_api_hides_the_games,
     assert_pages_hide_the_games,
+    creation_form,
     end_round,
     event,
     play_a_few,
@@ -97,21 +98,20 @@ def test_a_link_only_tournament_is_hidden_from_others() -> None:
 
 
 def _form(**change: Any) -> dict[str, Any]:
-    data = {
-        "name": "Winter Swiss",
-        "kind": "swiss",
-        "table_size": "4",
-        "min_table_size": "3",
-        "rounds": "4",
-        "max_players": "16",
-        "points_by_rank": "6 4 2 0",
-        "bye_points": "2",
-        "days_per_move": "3",
-        "max_game_days": "30",
-        "is_rated": "on",
-        "access": "open",
-    }
-    return {**data, **change}
+    """A Swiss of 4-player tables (3 at the least), with its own points by place."""
+    return creation_form(
+        **{
+            "name": "Winter Swiss",
+            "table_size": "4",
+            "min_table_size": "3",
+            "rounds": "4",
+            "max_players": "16",
+            "points_by_rank": "6 4 2 0",
+            "bye_points": "2",
+            "is_rated": "on",
+            **change,
+        }
+    )
 
 
 def test_the_create_form_makes_a_tournament() -> None:
