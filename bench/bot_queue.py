@@ -4,9 +4,11 @@ Run from the repository root: ``nice -n 10 .venv/bin/python bench/bot_queue.py``
 ``--games N`` games of two bot seats (300), ``--workers 1,2,4`` the bot workers of each
 round, ``--tier`` the bots' tier (medium: the tier that takes over a dropped seat),
 ``--warmup S`` seconds before the window (the queue fills to its steady backlog),
-``--seconds S`` the measured window, ``--pause S`` ``BOT_PAUSE_SECONDS`` (1 s, as in
-production). ``DATABASE_URL`` of a PostgreSQL database to use (its games are left as they
-are: the bench adds its own); without it, the script re-executes itself under
+``--seconds S`` the measured window, ``--pause S`` ``BOT_PAUSE_SECONDS`` (0.5 s, as in
+production, where it parts two actions played for seats — here every action; the figures
+in docs/capacity.md were measured with the 1 s it was before issue 29). ``DATABASE_URL`` of
+a PostgreSQL database to use (its games are left as they are: the bench adds its own);
+without it, the script re-executes itself under
 ``scripts/with-postgres.sh`` (a throw-away cluster holding the bench's games only).
 
 What it does, all on loopback:
@@ -260,7 +262,7 @@ def main() -> None:
     parser.add_argument("--tier", default="medium", choices=("easy", "medium", "hard"))
     parser.add_argument("--warmup", type=float, default=30.0)
     parser.add_argument("--seconds", type=float, default=90.0)
-    parser.add_argument("--pause", type=float, default=1.0, help="BOT_PAUSE_SECONDS")
+    parser.add_argument("--pause", type=float, default=0.5, help="BOT_PAUSE_SECONDS")
     parser.add_argument("--child-worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_worker:

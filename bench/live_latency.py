@@ -26,7 +26,9 @@ partials (``LIVE_AHEAD_WAIT_SECONDS`` at most: ``--ahead-wait``); ``--compare`` 
 stack twice in one run, first with the event at once (the default: the pages' fetches race
 the worker's rendering ahead and render the partial themselves), then held for the worker
 (``--ahead-wait``, 0.5 s unless given), and prints each page figure and the server's time
-as a ratio to the same run's 204 baseline.
+as a ratio to the same run's 204 baseline. ``--compare-render`` does the same with the page's
+fetch rendering its board beside the worker's render of it (``RENDER_WAIT_SECONDS=0``), then
+waiting for that render (one render a board, the default: ``games.web.prerender``).
 
 Beside each figure it prints where the time went, per ply, from the other player's page:
 the commit to the stream's event reaching the page (fan-out), the event to the page's
@@ -197,7 +199,7 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=100)
-    parser.add_argument("--poll", type=float, default=0.4, help="LIVE_POLL_SECONDS")
+    parser.add_argument("--poll", type=float, default=0.25, help="LIVE_POLL_SECONDS")
     parser.add_argument("--redis", action="store_true", help="fan out through Redis pub/sub")
     parser.add_argument("--database-url", default="", help="default: a fresh SQLite file")
     parser.add_argument("--gap", type=float, default=0.3, help="seconds between plies")
@@ -221,7 +223,10 @@ def main() -> None:
         "--all-asgi", action="store_true", help="--production with uvicorn serving every page"
     )
     parser.add_argument(
-        "--bot-pause", type=float, default=1.0, help="BOT_PAUSE_SECONDS, --production"
+        "--bot-pause",
+        type=float,
+        default=0.5,
+        help="BOT_PAUSE_SECONDS, --production (0.5, the default's)",
     )
     parser.add_argument(
         "--ahead-wait", default="", help="LIVE_AHEAD_WAIT_SECONDS of the streams (--production)"
@@ -231,6 +236,12 @@ def main() -> None:
         action="store_true",
         help="--production twice in one run: the event at once (the pages race the worker's "
         "rendering ahead, as before issue 29's fix), then held for the worker",
+    )
+    parser.add_argument(
+        "--compare-render",
+        action="store_true",
+        help="--production twice in one run: each page's fetch renders its board even while "
+        "the worker renders it (RENDER_WAIT_SECONDS=0), then one render a board (the default)",
     )
     args = parser.parse_args()
     if args.production:
@@ -274,16 +285,28 @@ def main() -> None:
         call_command("migrate", verbosity=0)
         if args.production:
             call_command("collectstatic", interactive=False, verbosity=0)  # whitenoise's
-        variants = [
-            ("the event at once (LIVE_AHEAD_WAIT_SECONDS=0, the default)", "0"),
+        variants: list[tuple[str, dict[str, str]]] = [
+            ("the event at once (LIVE_AHEAD_WAIT_SECONDS=0, the default)", {}),
             (
                 f"held for the worker (LIVE_AHEAD_WAIT_SECONDS={args.ahead_wait or '0.5'})",
-                args.ahead_wait or "0.5",
+                {"LIVE_AHEAD_WAIT_SECONDS": args.ahead_wait or "0.5"},
             ),
         ]
+        if args.compare_render:
+            variants = [
+                (
+                    "a fetch renders beside the worker (RENDER_WAIT_SECONDS=0: it never waits "
+                    "for the worker's render of the same board)",
+                    {"RENDER_WAIT_SECONDS": "0"},
+                ),
+                ("one render a board (RENDER_WAIT_SECONDS=0.5, the default)", {}),
+            ]
+        else:
+            variants[0][1]["LIVE_AHEAD_WAIT_SECONDS"] = "0"
         results = []
-        for label, wait in variants if args.compare else [("", args.ahead_wait)]:
-            run_env = env | ({"LIVE_AHEAD_WAIT_SECONDS": wait} if wait else {})
+        only = [("", {"LIVE_AHEAD_WAIT_SECONDS": args.ahead_wait} if args.ahead_wait else {})]
+        for label, extra in variants if args.compare or args.compare_render else only:
+            run_env = env | extra
             with ExitStack() as servers:
                 figures = serve_and_measure(servers, run_env, args)
             results.append((label, figures))
@@ -296,7 +319,7 @@ def main() -> None:
                 print(f"{who}: {summary(values)}")  # a stage or a baseline, already in ms
             else:
                 print(f"{who}: {summary([v * 1000 for v in values])}")
-    if args.compare and all(f.get("the other player") for _label, f in results):
+    if len(results) == 2 and all(f.get("the other player") for _label, f in results):
         (_b, before), (_a, after) = results
         for who in ("the other player", "  server: fetch → first byte"):
             scale = 1 if who.startswith("  ") else 1000

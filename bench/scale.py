@@ -829,6 +829,8 @@ def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
     api = {"HTTP_AUTHORIZATION": f"Bearer {filler.token}"}
     finished = next(g for g in filler.game_ids["finished"] if g % 10)  # in every size
     mine = filler.veteran_running[0]
+    # a keyset page of the veteran's running games: after the middle one (issue 31)
+    middle = sorted(filler.veteran_running)[len(filler.veteran_running) // 2]
 
     def get(client: Client, url: str, **extra: Any) -> Callable[[], Any]:
         def run() -> None:
@@ -845,11 +847,29 @@ def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
 
         return run
 
+    def uncached(fn: Callable[[], Any]) -> Callable[[], Any]:
+        """``fn`` with the home page's cached public lists dropped first (issue 31): what a
+        request costs when a change has just dropped them."""
+        from games.selectors.lobby import public_lists_changed
+
+        def run() -> Any:
+            public_lists_changed()
+            return fn()
+
+        return run
+
     after = settings.BOT_SWEEP_AFTER_SECONDS
     return [
         ("page: home, anonymous", get(anon, "/"), False),
         ("page: home + my games, signed in", get(me, "/"), False),
+        ("page: home signed in, lists not cached", uncached(get(me, "/")), False),
+        ("page: open games", get(anon, "/games/open"), False),
         ("page: profile, veteran", get(anon, f"/players/{filler.veteran}/"), False),
+        (
+            "page: profile, veteran, running games' 2nd page",
+            get(anon, f"/players/{filler.veteran}/?current_after={middle}"),
+            False,
+        ),
         ("page: profile, typical", get(anon, f"/players/{filler.typical}/"), False),
         ("page: leaderboard", get(anon, "/leaderboard"), False),
         ("page: finished games", get(anon, "/games/finished"), False),

@@ -24,6 +24,7 @@ urlpatterns = [
     path("games/new", views_lobby.game_create, name="create"),
     path("games/bot", views_lobby.play_bot, name="play_bot"),
     path("games/finished", views_lobby.games_finished_page, name="finished"),
+    path("games/open", views_lobby.open_games, name="open"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/act", views.game_act, name="act"),
     path("games/<int:game_id>/poll", views.game_poll, name="poll"),

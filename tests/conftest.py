@@ -20,12 +20,18 @@ FAST_PASSWORD_HASHERS = [
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Hash passwords fast, here and in every server or worker a test starts (its env)."""
+    """Hash passwords fast, here and in every server or worker a test starts (its env).
+
+    A bot plays a sweep after its own last action, not ``BOT_PAUSE_SECONDS`` later: the tests
+    that play bots sweep after sweep would otherwise wait out each pause. The pause is
+    under test where a test sets it (``tests/games/play/test_bots.py``).
+    """
     from django.conf import settings
     from django.contrib.auth import hashers
 
     os.environ["PASSWORD_HASHERS"] = ",".join(FAST_PASSWORD_HASHERS)
     settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
+    settings.BOT_PAUSE_SECONDS = 0.0
     hashers.get_hashers.cache_clear()
     hashers.get_hashers_by_algorithm.cache_clear()
 

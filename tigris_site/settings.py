@@ -19,6 +19,8 @@ DEBUG on and only localhost allowed. Production is chosen by the environment:
                         (which also stands in while Redis does not answer: tigris_site.cache)
 ``PRERENDER_PARTIALS``  render waiting players' board in the worker after each move (default:
                         on when ``CACHE_URL`` and a broker are set; see ``games.web.prerender``)
+``RENDER_WAIT_SECONDS``  with rendering ahead, the most a page's fetch waits for the board
+                        the worker is rendering for its player before rendering it (0.5)
 ``LIVE_REDIS_URL``      Redis for the game pages' live events (default: the broker's or the
                         cache's Redis; unset: each web process reads the versions itself)
 ``LIVE_AHEAD_WAIT_SECONDS`` with rendering ahead, the most a move's live event waits for the
@@ -276,6 +278,9 @@ PRERENDER_PARTIALS = env.bool(
     "PRERENDER_PARTIALS",
     default=bool(env.str("CACHE_URL", default="")) and not CELERY_TASK_ALWAYS_EAGER,
 )
+# The most a page's fetch waits for the player's board that the worker (or another tab) is
+# rendering, before rendering it itself (games.web.prerender.partial_fetched, issue 29).
+RENDER_WAIT_SECONDS = env.float("RENDER_WAIT_SECONDS", default=0.5)
 # --------------------------------------------------------------------------- live pages
 # games.core.live / games.web.live (issue 29): a move's new version reaches the open game
 # pages through Redis pub/sub when there is a Redis (LIVE_REDIS_URL, else the broker's or the
@@ -286,7 +291,7 @@ LIVE_REDIS_URL = env.str(
     "LIVE_REDIS_URL",
     default=next((u for u in _redis_urls if u.startswith(("redis://", "rediss://"))), ""),
 )
-LIVE_POLL_SECONDS = env.float("LIVE_POLL_SECONDS", default=0.4)
+LIVE_POLL_SECONDS = env.float("LIVE_POLL_SECONDS", default=0.25)
 LIVE_FALLBACK_SECONDS = env.float("LIVE_FALLBACK_SECONDS", default=5.0)  # with Redis
 # With rendering ahead (PRERENDER_PARTIALS) a move's version is announced once the worker has
 # stored the partials, or this many seconds after the commit when the worker is late. 0 (the
@@ -318,9 +323,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 BOTS_QUEUED = env.bool("BOTS_QUEUED", default=not CELERY_TASK_ALWAYS_EAGER)
 BOT_SWEEP_AFTER_SECONDS = env.float("BOT_SWEEP_AFTER_SECONDS", default=60.0 if BOTS_QUEUED else 0.0)
 BOT_HARD_TIME_LIMIT = env.float("BOT_HARD_TIME_LIMIT", default=2.5)  # seconds a hard bot thinks
-# Seconds a queued bot action waits, so the person sees each action of a bot's turn appear
-# (0 in the real-services tests, which play whole games through the worker).
-BOT_PAUSE_SECONDS = env.float("BOT_PAUSE_SECONDS", default=1.0)
+# Seconds a bot waits before an action that follows one played for a seat (its own last
+# action, another bot's), so the person sees each action of a bot's turn appear; none after
+# a person's own move (games.play.botturns.bot_pause, issue 29). 0 in the real-services
+# tests, which play whole games through the worker.
+BOT_PAUSE_SECONDS = env.float("BOT_PAUSE_SECONDS", default=0.5)
 # Games with a bot one account may have open or in progress at once (issue 28): with at
 # most one bot task queued a game, no account holds more than this many places in the
 # bots' queue, and the sweep serves accounts round-robin (games.play.bots.fair_order).
@@ -344,9 +351,11 @@ CELERY_BEAT_SCHEDULE["sweep-orders"] = {
     "task": "games.tasks.sweep_orders",
     "schedule": 60.0 if BOTS_QUEUED else 1.0,
 }
+# Embedded: the sweeps process is the bots' player, so it looks every quarter second (one
+# indexed query) and a bot's answer to a person's move shows within a second (issue 29).
 CELERY_BEAT_SCHEDULE["sweep-bots"] = {
     "task": "games.tasks.sweep_bots",
-    "schedule": 30.0 if BOTS_QUEUED else 1.0,
+    "schedule": 30.0 if BOTS_QUEUED else 0.25,
 }
 
 # --------------------------------------------------------------------------- security

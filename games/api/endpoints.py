@@ -49,7 +49,7 @@ from games.api.values import (
 from games.core.states import game_state
 from games.models import Game, Move, Profile, Seat
 from games.play import ratings
-from games.selectors.games import games_waiting_for, seat_for, with_seats
+from games.selectors.games import games_waiting_for, seat_for, with_list_seats, with_seats
 from games.selectors.profiles import leaders
 
 router = Router()
@@ -98,6 +98,12 @@ def _summaries(request: HttpRequest) -> Callable[[Iterable[Game]], list[GameSumm
     return partial(game_summaries, viewer_id=_viewer_id(request))
 
 
+def _listed(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Return ``games`` as a list reads them (issue 31): without the snapshot and the seed
+    (a page's rows never need them), their seats with only what ``SeatOut`` shows."""
+    return with_list_seats(games.defer("state", "seed"))
+
+
 def _game_for(request: HttpRequest, game_id: GameId) -> Game:
     """Return game ``game_id`` with its seats if the requester may see it; else 404."""
     visible = visible_games(principal(request), game_id=game_id)
@@ -135,7 +141,7 @@ def games_list(
         games = games.filter(pk__in=Seat.objects.filter(user_id=player).values("game_id"))
     if num_players is not None:
         games = games.filter(num_players=num_players)
-    return Rows(with_seats(games), _summaries(request))
+    return Rows(_listed(games), _summaries(request))
 
 
 @router.get(
@@ -245,7 +251,7 @@ def player_games(request: HttpRequest, user_id: UserId) -> Rows:
     games = Game.objects.filter(visible_games(principal(request))).filter(
         pk__in=Seat.objects.filter(user=user).values("game_id")
     )
-    return Rows(with_seats(games), _summaries(request))
+    return Rows(_listed(games), _summaries(request))
 
 
 def _leaders() -> QuerySet[Profile]:
@@ -309,4 +315,4 @@ def me(request: HttpRequest) -> MeOut:
 def me_waiting(request: HttpRequest) -> Rows:
     """The games in progress in which the token owner's seat must act now, longest first."""
     who = _token_owner(request)
-    return Rows(with_seats(games_waiting_for(who.user)), _summaries(request))
+    return Rows(_listed(games_waiting_for(who.user)), _summaries(request))

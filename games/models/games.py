@@ -217,6 +217,15 @@ class Seat(models.Model):
             # every seat of the site backwards until enough of theirs turn up (issue 31:
             # 16,863 rows at half the full size, 21 games returned).
             models.Index(fields=["user", "game"], name="seat_user_game_idx"),
+            # A player's games not yet ranked (issue 31): a seat gets its final_rank only when
+            # its game finishes (play.submit.game_finish), so these are the games in progress
+            # and open (plus any aborted or expired): "My games", the waiting count and the
+            # profile's running games read them, not the player's whole history.
+            models.Index(
+                fields=["user", "game"],
+                condition=models.Q(final_rank__isnull=True),
+                name="seat_unranked_user_idx",
+            ),
         ]
         ordering = ["game", "position"]
 

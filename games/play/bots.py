@@ -31,6 +31,7 @@ from games.core.states import state_from_db
 from games.models import Game, Move
 from games.play.botturns import (
     TAKEOVER_TIER,
+    bot_pause,
     bot_tier_of,
     waiting_bot_seat,
 )
@@ -128,14 +129,28 @@ def fair_order(rows: list[tuple[int, int, int]]) -> list[tuple[int, int]]:
     return [row for turn in zip_longest(*queues.values()) for row in turn if row is not None]
 
 
+def _pausing(game_id: int, version: int) -> bool:
+    """Return whether ply ``version`` of ``game_id`` is younger than its ``bot_pause``.
+
+    One indexed query (the game's last move); a game at version 0 has none and never waits.
+    """
+    last = Move.objects.filter(game_id=game_id, ply=version).values_list("source", "created_at")
+    row = last.first()
+    if row is None:
+        return False
+    source, played_at = row
+    return timezone.now() - played_at < timedelta(seconds=bot_pause(source))
+
+
 def bots_sweep() -> int:
     """Move every game left waiting on a bot; return how many were queued or played.
 
     Waiting means unchanged for ``settings.BOT_SWEEP_AFTER_SECONDS``. With
     ``settings.BOTS_QUEUED`` (a broker) each game's task is queued again (the task is
     idempotent by version, so one also still queued plays once); without (the embedded
-    mode) the sweep plays one action of each game here, so a bot's turn appears action by
-    action, a sweep apart. A failing game is logged and the others still move.
+    mode) the sweep plays one action of each game here, at once after a person's move and
+    ``botturns.bot_pause`` after any other (so a bot's turn appears action by action, as
+    with a broker). A failing game is logged and the others still move.
     """
     waiting = games_waiting_on_bots(older_than=timedelta(seconds=settings.BOT_SWEEP_AFTER_SECONDS))
     done = 0
@@ -143,6 +158,8 @@ def bots_sweep() -> int:
         if settings.BOTS_QUEUED:
             queue.enqueue(queue.PLAY_BOT_MOVE, game_id, version)
             done += 1
+            continue
+        if _pausing(game_id, version):  # the last action shows first (botturns.bot_pause)
             continue
         try:
             done += bot_move_play(game_id=game_id, version=version) is not None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from games.core import queue
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 
 TAKEOVER_TIER = "medium"  # plays a dropped or resigned seat of a 3–4 player game
 TAKEOVER_MIN_PLAYERS = 3  # in a 2-player game the default policy plays it (issue 6)
@@ -67,17 +67,34 @@ def bot_to_act_mark(game: Game) -> bool:
     return changed
 
 
-def bot_turn_queue(*, game: Game) -> bool:
+def bot_pause(after_source: str | None) -> float:
+    """Return the seconds a bot waits before its next action (issue 29), by who played last.
+
+    ``after_source`` is the ``Move.source`` of the ply just committed, None at the start.
+    After a person's own move (``Move.Source.PLAYER``) or at the start: none — their move is
+    on their page already (their submit's answer), so the bot's answer shows as soon as it is
+    played, with nothing added to its thinking time. After an action played for a seat (a
+    bot's, a dropped seat's, a standing order's): ``settings.BOT_PAUSE_SECONDS``, so a person
+    sees that action on the page (about 0.2–0.4 s after its commit) before the next one
+    replaces it: each action of a bot's turn, and each bot's turn in a game of several bots,
+    appears on its own.
+    """
+    if after_source is None or after_source == Move.Source.PLAYER:
+        return 0.0
+    return float(settings.BOT_PAUSE_SECONDS)
+
+
+def bot_turn_queue(*, game: Game, after_source: str | None = None) -> bool:
     """Queue ``play_bot_move(game.pk, game.version)`` on commit if ``game`` waits on a bot.
 
     Returns whether it was queued. With ``settings.BOTS_QUEUED`` off (the embedded mode,
     where tasks run eagerly, so in the request) nothing is queued: the sweeps process
-    beside the server plays waiting bots (``bots.bots_sweep``). The task waits
-    ``settings.BOT_PAUSE_SECONDS`` first so the player sees each action appear.
+    beside the server plays waiting bots (``bots.bots_sweep``). ``after_source`` is the
+    ``Move.source`` of the ply just committed (None: the start, a seat taken over): the
+    task waits ``bot_pause(after_source)`` first.
     """
     if not settings.BOTS_QUEUED or waiting_bot_seat(game) is None:
         return False
-    queue.enqueue_on_commit(
-        queue.PLAY_BOT_MOVE, game.pk, game.version, countdown=settings.BOT_PAUSE_SECONDS
-    )
+    pause = bot_pause(after_source)
+    queue.enqueue_on_commit(queue.PLAY_BOT_MOVE, game.pk, game.version, countdown=pause or None)
     return True

@@ -33,6 +33,7 @@ from games.core import live, queue
 from games.models import Game, Move, TournamentTable
 from games.outbox import notifications, webhooks
 from games.play import ratings
+from games.selectors.lobby import public_lists_changed
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +46,14 @@ def waiting_room_changed(*, game: Game) -> None:
     """
     game.waiting_mark += 1
     game.save(update_fields=["waiting_mark", "updated_at"])
+    public_lists_changed()  # the home page's open games (games.selectors.lobby)
     live.publish_on_commit(live.WaitingRoom(game.pk), game.waiting_mark)
 
 
 def game_started(*, game: Game) -> None:
     """The last seat filled and the engine state exists: tell every player, tell the pages."""
     notifications.notify_game_started(game=game)
+    public_lists_changed()  # no longer open; a game to watch
     live.publish_on_commit(game.pk, game.version)
 
 
@@ -67,6 +70,7 @@ def move_applied(
     ``before``/``after`` hold every secret: they go to the outbox's rules, never to a page.
     """
     by_bot = move.source == Move.Source.BOT
+    public_lists_changed()  # the games to watch: the latest moved first, their plies
     notifications.notify_move(game=game, ply=move.ply, before=before, after=after, by_bot=by_bot)
     webhooks.webhooks_notify_move(
         game=game, ply=move.ply, before=before, after=after, by_bot=by_bot
@@ -123,6 +127,7 @@ def game_finished(*, game: Game, ranking: list[engine.Placing]) -> None:
     published by the last ply's ``move_applied``. A tournament's game queues its
     tournament's step (``games.tournaments.rounds.tournament_game_ended``).
     """
+    public_lists_changed()  # no longer a game to watch
     dropped = game.seats.filter(dropped_at__isnull=False).values_list("position", flat=True)
     ratings.game_rate(
         game_id=game.pk, ranking=ranking, dropped_seats={p for p in dropped if p is not None}

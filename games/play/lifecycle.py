@@ -24,6 +24,7 @@ from games.play import effects
 from games.play.access import UserLike, locked_game, user_id_of
 from games.play.botturns import bot_to_act_mark, bot_turn_queue
 from games.play.deadlines import banks_fill, clock_start
+from games.selectors.lobby import public_lists_changed
 
 OPEN_GAME_LIFETIME = timedelta(days=14)
 
@@ -107,6 +108,8 @@ def game_create(
             Seat.objects.create(game=game, user=bot_account(tier), is_bot=True)
         if 1 + len(bots) == num_players:
             game_start(game=game)
+        else:
+            public_lists_changed()  # a new open game on the home page
     return game
 
 
@@ -244,6 +247,8 @@ def game_abort(*, game_id: int) -> Game:
         notifications.notify_game_aborted(game=game)
         if was_open:
             effects.waiting_room_changed(game=game)
+        else:
+            public_lists_changed()  # no longer a game to watch
     return game
 
 

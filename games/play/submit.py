@@ -274,7 +274,7 @@ def action_apply(
     if after.is_over:
         game_finish(game=game, state=after)
     else:
-        bot_turn_queue(game=game)
+        bot_turn_queue(game=game, after_source=source)
     return move, after
 
 

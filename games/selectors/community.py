@@ -16,7 +16,7 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 
 from games.models import ChatMessage, Follow, Game, Invitation, Mute, PrivateNote, Seat
-from games.selectors.games import UserLike, seat_for, with_seats
+from games.selectors.games import UserLike, seat_for, with_list_seats, with_seats
 from games.text.seats import display_name
 
 CHAT_LINES = 50  # the chat lines a game page shows, the latest
@@ -172,7 +172,8 @@ class FollowedGame:
 
 
 def games_of_followed(user: UserLike, *, limit: int = 20) -> list[FollowedGame]:
-    """Return the public games in progress of the players ``user`` follows, latest first.
+    """Return the public games in progress of the players ``user`` follows, latest moved
+    first, at most ``limit``. Two queries (the games, their seats with users and profiles).
 
     Games in which ``user`` holds a seat are in their own list and left out here.
     """
@@ -181,9 +182,10 @@ def games_of_followed(user: UserLike, *, limit: int = 20) -> list[FollowedGame]:
     followed = follows(user_id=int(user.pk))
     if not followed:
         return []
-    games = with_seats(
+    games = with_list_seats(
         Game.objects.filter(status=Game.Status.ACTIVE, is_public=True, seats__user_id__in=followed)
         .exclude(seats__user_id=user.pk)
+        .defer("state")  # the snapshot: every hand, and the bulk of the row
         .distinct()
         .order_by("-updated_at")
     )[:limit]
@@ -211,8 +213,9 @@ class InvitationNotice:
     inviter: str
 
 
-def invitations_pending(user: UserLike) -> list[InvitationNotice]:
-    """Return ``user``'s pending invitations to games still open, newest first."""
+def invitations_pending(user: UserLike, *, limit: int | None = None) -> list[InvitationNotice]:
+    """Return ``user``'s pending invitations to games still open, newest first: the first
+    ``limit`` (None: all). One query."""
     if not user.is_authenticated:
         return []
     rows = (
@@ -223,6 +226,8 @@ def invitations_pending(user: UserLike) -> list[InvitationNotice]:
         .select_related("inviter__profile", "game")
         .order_by("-created_at")
     )
+    if limit is not None:
+        rows = rows[:limit]
     return [
         InvitationNotice(
             pk=i.pk,

@@ -183,6 +183,40 @@ def deadline_seats(game_ids: Sequence[int], *, kind: str) -> dict[int, Seat]:
     return {seat.game_id: seat for seat in seats}
 
 
+# What a list's row shows of a seat (``Player``, ``display_name``, the API's ``SeatOut``):
+# the seat's place, dynasty and result and its person's name and rating; nothing else of
+# the seat, user or profile is read.
+_LIST_SEAT_FIELDS = (
+    "game_id",
+    "user_id",
+    "position",
+    "dynasty",
+    "final_rank",
+    "is_bot",
+    "dropped_at",
+    "user__username",
+    "user__profile__user_id",
+    "user__profile__display_name",
+    "user__profile__is_bot",
+    "user__profile__bot_tier",
+    "user__profile__rating_mu",
+    "user__profile__rating_sigma",
+    "user__profile__rated_games",
+)
+
+
+def with_list_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
+    """Return ``queryset`` with each game's seats as a list shows them (issue 31).
+
+    As ``with_seats`` (two queries in all), but each seat, user and profile read with only
+    the columns a list's row shows (``_LIST_SEAT_FIELDS``: the seat's position, dynasty,
+    final place and drop, the person's name, bot tier and rating) and without a
+    vacation's end: reading any other field of them would cost a query a seat.
+    """
+    seats = Seat.objects.select_related("user__profile").only(*_LIST_SEAT_FIELDS)
+    return queryset.prefetch_related(Prefetch("seats", queryset=seats))
+
+
 def with_seats(queryset: QuerySet[Game], *, for_move: bool = False) -> QuerySet[Game]:
     """Return ``queryset`` with each game's seats, their users and profiles prefetched.
 
@@ -264,12 +298,17 @@ def _players(seats: Iterable[Seat]) -> tuple[Player, ...]:
     return tuple(Player(s.position, person_of(s.user)) for s in seats)
 
 
-def games_open(*, limit: int = 50) -> list[OpenGame]:
-    """Return open public games, oldest first; two queries (games, then seats with users)."""
-    games = with_seats(
-        Game.objects.filter(status=Game.Status.OPEN, is_public=True)
+def games_open(*, limit: int = 50, queryset: QuerySet[Game] | None = None) -> list[OpenGame]:
+    """Return open public games, oldest first (created at, then id), at most ``limit``.
+
+    ``queryset`` narrows the games read (a keyset page's start: ``selectors.lobby``). Two
+    queries (games, then seats with users); the snapshot is never read.
+    """
+    games = with_list_seats(
+        (Game.objects.all() if queryset is None else queryset)
+        .filter(status=Game.Status.OPEN, is_public=True)
         .defer("state")
-        .order_by("created_at")
+        .order_by("created_at", "pk")
     )[:limit]
     return [
         OpenGame(
@@ -302,15 +341,16 @@ class WatchGame:
     is_rated: bool
 
 
-def games_to_watch(user: UserLike, *, limit: int = 10) -> list[WatchGame]:
+def games_to_watch(user: UserLike | None, *, limit: int = 10) -> list[WatchGame]:
     """Return public games in progress, the most recently moved first, for spectators.
 
-    Private games are never listed, nor ``user``'s own (the home page lists those apart).
-    Two queries (the games, then their seats with users and profiles); the snapshot
-    (``Game.state``, every hand) is never read.
+    Private games are never listed, nor ``user``'s own (the home page lists those apart;
+    None: everyone's, the list ``selectors.lobby`` caches for every visitor). Two queries
+    (the games, then their seats with users and profiles); the snapshot (``Game.state``,
+    every hand) is never read.
     """
     games = Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
-    if user.is_authenticated:
+    if user is not None and user.is_authenticated:
         mine = Seat.objects.filter(game_id=OuterRef("pk"), user_id=user.pk)
         games = games.exclude(Exists(mine))
     rows = []
@@ -326,7 +366,7 @@ def games_to_watch(user: UserLike, *, limit: int = 10) -> list[WatchGame]:
     games = games.annotate(
         standing_plies=Coalesce(Subquery(standing, output_field=IntegerField()), 0)
     )
-    for game in with_seats(games.defer("state").order_by("-updated_at", "-pk"))[:limit]:
+    for game in with_list_seats(games.defer("state").order_by("-updated_at", "-pk"))[:limit]:
         seats = sorted(game.seats.all(), key=lambda s: (s.position or 0, s.pk))
         players = _players(seats)
         rows.append(
@@ -363,50 +403,74 @@ class MyGame:
     is_rated: bool = True
 
 
-MY_GAMES_ENDED = 10  # finished or expired games "My games" lists, the latest
-MY_GAMES_IN_PROGRESS = 20  # games in progress or open "My games" lists, waiting ones first
+MY_GAMES_ENDED = 5  # finished or expired games "My games" lists, the latest
+MY_GAMES_IN_PROGRESS = 10  # games in progress or open "My games" lists, waiting ones first
+
+
+@dataclass(frozen=True)
+class MyGames:
+    """The home page's "My games": ``rows`` (``MyGame``, those waiting for the player
+    first) and whether the player has more games in progress or open than listed
+    (``beyond``: the page links to their profile, which lists them all in pages);
+    ``waiting``: how many games wait for them to act (the navigation's count)."""
+
+    rows: list[MyGame]
+    beyond: bool
+    waiting: int = 0
 
 
 def _in_progress(user: UserLike) -> QuerySet[Seat]:
     """Return ``user``'s seats in games in progress or open, the games waiting for them
-    first, then the latest moved (the order of "My games")."""
+    first, then the latest moved (the order of "My games"). Read through the index of the
+    seats not ranked yet (``seat_unranked_user_idx``: a seat is ranked when its game
+    ends), so the player's finished history is never read (issue 31)."""
     waiting = ExpressionWrapper(
         Q(game__status=Game.Status.ACTIVE, game__to_act_seat=F("position")),
         output_field=BooleanField(),
     )
     return (
         Seat.objects.filter(
-            user_id=int(user.pk or 0), game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN]
+            user_id=int(user.pk or 0),
+            final_rank__isnull=True,  # a game not ranked yet: seat_unranked_user_idx
+            game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN],
         )
         .annotate(waiting=waiting)
         .order_by("-waiting", "-game__updated_at", "-game_id")
     )
 
 
-def games_of_user(user: UserLike, *, limit: int = MY_GAMES_IN_PROGRESS) -> list[MyGame]:
+def games_of_user(user: UserLike, *, limit: int | None = None) -> MyGames:
     """Return ``user``'s games: those waiting for them first, then active, open, finished.
 
-    At most ``limit`` games in progress or open, those waiting for ``user`` first, then
-    the latest moved (``games_in_progress_beyond`` says whether there are more; the
-    player's profile lists them all), and only the latest ``MY_GAMES_ENDED`` of those
-    that ended (issue 31: the list and its page stay the same size however many games
-    the player has played or is playing). Four queries (the ids of each kind, the games,
-    then their seats with users and profiles), each reading that player's games by
-    index, never the site's.
+    At most ``limit`` (default ``MY_GAMES_IN_PROGRESS``) games in progress or open, those
+    waiting for ``user`` first, then the latest moved, and whether there are more
+    (``MyGames.beyond``) with how many wait for them (``MyGames.waiting``, so the page's
+    navigation needs no query of its own), and the ``MY_GAMES_ENDED`` latest started of
+    those that ended (issue 31: the list and its page stay the same size however many
+    games the player has played or is playing). Four queries, none for an anonymous
+    visitor: the player's games in progress or open (a game id and a flag each: the
+    player's seats read once by index), the ended ones (their seats walked newest game
+    first, ``seat_user_game_idx``, stopping at ``MY_GAMES_ENDED``: never the whole
+    history), then the listed games and their seats with users and profiles.
     """
     if not user.is_authenticated:
-        return []
+        return MyGames(rows=[], beyond=False)
+    limit = MY_GAMES_IN_PROGRESS if limit is None else limit
     # The ids first, each list by its own query: one filter joining "in progress" to
     # "among the latest ended" with OR read every game of the site (a sequential scan).
-    theirs = Game.objects.filter(seats__user_id=user.pk)
-    ids = list(_in_progress(user).values_list("game_id", flat=True)[:limit])
+    running: list[tuple[int, bool]] = list(
+        _in_progress(user).values_list("game_id", "waiting")  # type: ignore[misc]  # annotated
+    )
+    ids = [game_id for game_id, _waiting in running[:limit]]
     ids += list(
-        theirs.filter(status__in=[Game.Status.FINISHED, Game.Status.EXPIRED])
-        .order_by("-updated_at")
-        .values_list("pk", flat=True)[:MY_GAMES_ENDED]
+        Seat.objects.filter(
+            user_id=int(user.pk), game__status__in=[Game.Status.FINISHED, Game.Status.EXPIRED]
+        )
+        .order_by("-game_id")
+        .values_list("game_id", flat=True)[:MY_GAMES_ENDED]
     )
     games = list(
-        with_seats(
+        with_list_seats(
             Game.objects.filter(pk__in=ids)
             .defer("state")  # the snapshot, never needed for a list
             .order_by("-updated_at")
@@ -434,12 +498,5 @@ def games_of_user(user: UserLike, *, limit: int = MY_GAMES_IN_PROGRESS) -> list[
             )
         )
     rows.sort(key=lambda g: 0 if g.waiting_for_me else order.get(g.status, 3))
-    return rows
-
-
-def games_in_progress_beyond(user: UserLike, *, limit: int = MY_GAMES_IN_PROGRESS) -> bool:
-    """Return whether ``user`` has more than ``limit`` games in progress or open (more than
-    "My games" lists). One query reading at most ``limit`` + 1 of their seats."""
-    if not user.is_authenticated:
-        return False
-    return _in_progress(user).order_by()[limit : limit + 1].exists()
+    waiting = sum(1 for _game_id, flag in running if flag)
+    return MyGames(rows=rows, beyond=len(running) > limit, waiting=waiting)

@@ -27,7 +27,8 @@ from games.models import (
 from games.selectors.visibility import UserLike, games_visible_to
 from games.text.seats import BOT_TIER_NAME
 
-RECENT_GAMES = 10
+RECENT_GAMES = 10  # the latest finished games a profile lists
+CURRENT_GAMES = 20  # the games in progress a profile lists a page, the newest first
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,9 @@ class PlayerRecord:
     counted in games with another person only (leaving a game of bots leaves nobody);
     ``reliability`` completed / (completed + dropped) in percent (None before any);
     ``rated`` the rated games (``rating_points`` lists them for the chart).
+    ``recent``: the latest ``RECENT_GAMES`` finished games; ``current``: a page of the
+    games in progress or open, ``CURRENT_GAMES`` at most, the newest first, and
+    ``current_next`` the id to read the next page after (None: the last page).
     """
 
     finished: int
@@ -70,6 +74,7 @@ class PlayerRecord:
     rated: int
     recent: list[ProfileGame] = field(default_factory=list)
     current: list[ProfileGame] = field(default_factory=list)
+    current_next: int | None = None
 
 
 def _row(seat: Seat) -> ProfileGame:
@@ -90,11 +95,28 @@ def _mean(value: object) -> float | None:
     return None if value is None else round(float(str(value)), 2)
 
 
+def _through_game(rule: Q) -> Q:
+    """Return ``rule``, a filter of ``Game`` rows, as a filter of their seats (each lookup
+    read through ``Seat.game``): the same rule, one join to the game."""
+    out = Q(_connector=rule.connector, _negated=rule.negated)
+    for child in rule.children:
+        if isinstance(child, Q):
+            out.children.append(_through_game(child))
+        else:  # a (lookup, value) pair: Q's children are Q objects or such pairs
+            lookup, value = child  # type: ignore[misc]
+            out.children.append((f"game__{lookup}", value))
+    return out
+
+
 def _seats_seen(user_id: int, viewer: UserLike) -> QuerySet[Seat]:
     """Return the seats of player ``user_id`` in the games ``viewer`` may see (the one rule
-    of the pages and the API), neither aborted nor expired."""
-    visible = Game.objects.filter(games_visible_to(viewer)).values("pk")
-    return Seat.objects.filter(user_id=user_id, game_id__in=visible).exclude(
+    of the pages and the API), neither aborted nor expired.
+
+    The rule is read through each seat's own game (``_through_game``), so every game of the
+    player is probed once, not twice as ``game_id IN (the visible games)`` joined it again
+    (issue 31: at full size each probe of the veteran's 1,100 games costs).
+    """
+    return Seat.objects.filter(_through_game(games_visible_to(viewer)), user_id=user_id).exclude(
         game__status__in=[Game.Status.ABORTED, Game.Status.EXPIRED]
     )
 
@@ -105,15 +127,21 @@ PLAYER_COUNTS = range(2, 5)
 PLACES = range(1, 5)
 
 
-def player_record(user_id: int, viewer: UserLike) -> PlayerRecord:
+def player_record(
+    user_id: int, viewer: UserLike, *, current_after: int | None = None
+) -> PlayerRecord:
     """Return the record of player ``user_id`` as ``viewer`` may see it.
 
     Three queries whatever the player's history (issue 31): the counts, averages, places
     and player counts in one aggregate (each place and player count a ``FILTER``: a game
-    seats 2 to 4, ``PLAYER_COUNTS``), the last ``RECENT_GAMES`` finished games and the games
-    in progress; no seat is read into Python to be counted. Each reads the player's seats
-    by index: at the full size of ``bench/scale.py`` a veteran's 1,100 seats cost ~25 ms a
-    query, so the places and player counts are no longer two more such queries.
+    seats 2 to 4, ``PLAYER_COUNTS``), the last ``RECENT_GAMES`` finished games and a page
+    of the games in progress; no seat is read into Python to be counted. Only the
+    aggregate reads every seat of the player (at the full size of ``bench/scale.py`` a
+    veteran's 1,100 seats cost ~25 ms a query); the two lists walk the player's seats
+    newest game first (``seat_user_game_idx``, game ids descending) and stop at their
+    page: the latest finished games are those started last, and the games in progress
+    come in keyset pages of ``CURRENT_GAMES``, ``current_after`` the last game id of the
+    previous page (None: the first).
     """
     seats = _seats_seen(user_id, viewer)
     finished = Q(game__status=Game.Status.FINISHED)
@@ -140,8 +168,14 @@ def player_record(user_id: int, viewer: UserLike) -> PlayerRecord:
     places = {p: totals[f"place_{p}"] for p in PLACES if totals[f"place_{p}"]}
     by_players = [(n, totals[f"players_{n}"]) for n in PLAYER_COUNTS if totals[f"players_{n}"]]
     listed = seats.select_related("game").defer("game__state", "game__seed")
-    recent = listed.filter(finished).order_by("-game__updated_at", "-game_id")[:RECENT_GAMES]
-    running = listed.filter(game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN])
+    recent = listed.filter(finished).order_by("-game_id")[:RECENT_GAMES]
+    running = listed.filter(  # the seats not ranked yet: seat_unranked_user_idx
+        final_rank__isnull=True, game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN]
+    )
+    if current_after is not None:
+        running = running.filter(game_id__lt=current_after)
+    current = [_row(s) for s in running.order_by("-game_id")[: CURRENT_GAMES + 1]]
+    current_next = current[CURRENT_GAMES - 1].pk if len(current) > CURRENT_GAMES else None
     completed, dropped_count = totals["completed"], totals["dropped"]
     return PlayerRecord(
         finished=totals["finished"],
@@ -160,7 +194,8 @@ def player_record(user_id: int, viewer: UserLike) -> PlayerRecord:
         ),
         rated=totals["rated"],
         recent=[_row(s) for s in recent],
-        current=[_row(s) for s in running.order_by("-game__updated_at", "-game_id")],
+        current=current[:CURRENT_GAMES],
+        current_next=current_next,
     )
 
 

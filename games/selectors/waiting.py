@@ -20,19 +20,25 @@ UserLike = AbstractBaseUser | AnonymousUser
 _GAME, _SEAT, _CHAT = (m._meta.db_table for m in (Game, Seat, ChatMessage))
 _WAITING = (
     f"SELECT {{what}} FROM {_GAME} g INNER JOIN {_SEAT} s ON s.game_id = g.id"
-    " WHERE g.status = %s AND s.user_id = %s AND s.position = g.to_act_seat"
+    " WHERE g.status = %s AND s.user_id = %s AND s.final_rank IS NULL"
+    " AND s.position = g.to_act_seat"
     f" AND g.id <> {_GAME}.id{{tail}}"
 )
 _CHAT_LAST = f"SELECT MAX(c.created_at) FROM {_CHAT} c WHERE c.game_id = {_GAME}.id"
 
 
 def games_waiting_for(user: UserLike) -> QuerySet[Game]:
-    """Return the games in progress in which ``user``'s seat must act now."""
+    """Return the games in progress in which ``user``'s seat must act now.
+
+    Reads the player's seats not ranked yet (``seat_unranked_user_idx``: a seat is ranked
+    when its game ends), never their finished history (issue 31).
+    """
     if not user.is_authenticated:
         return Game.objects.none()
     return Game.objects.filter(
         status=Game.Status.ACTIVE,
         seats__user_id=user.pk,
+        seats__final_rank__isnull=True,  # not ranked yet: seat_unranked_user_idx (issue 31)
         seats__position=F("to_act_seat"),
     ).order_by("updated_at")
 

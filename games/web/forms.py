@@ -271,3 +271,22 @@ class FinishedGamesForm(forms.Form):
             "rated": {"yes": True, "no": False}.get(data.get("rated") or ""),
             "before": data.get("before"),
         }
+
+
+ID_MAX = 2**63 - 1  # the database's 64-bit key: a larger id is no row, refused (issue 28)
+
+
+def keyset_after(value: str | None) -> tuple[int | None, bool]:
+    """Read a keyset page's start from the query string (issue 31): ``(id, valid)``.
+
+    ``value`` is the id of the previous page's last row (``?after=``, ``?current_after=``);
+    None or "" is the first page, ``(None, True)``. Anything but a whole number from 1 to
+    the database's largest id is ``(None, False)``: the page answers 400 with the first
+    page and a message, nothing else read from it. Django's ``IntegerField`` reads it.
+    """
+    if value is None or value == "":
+        return None, True
+    try:
+        return forms.IntegerField(min_value=1, max_value=ID_MAX).clean(value), True
+    except forms.ValidationError:
+        return None, False

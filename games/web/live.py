@@ -19,7 +19,7 @@ Where a new version comes from, in each web process, for all its streams at once
   announce it on the worker's message, or ``LIVE_AHEAD_WAIT_SECONDS`` after the first
   when the worker is late (``VersionWatch.heard``);
 - without Redis (the embedded mode): the version column of the watched games is read
-  every ``LIVE_POLL_SECONDS`` (0.4 s), one indexed query per process per tick, which sees
+  every ``LIVE_POLL_SECONDS`` (0.25 s), one indexed query per process per tick, which sees
   the commits of every process sharing the database (``run_sweeps`` beside the server).
 
 Under ASGI (``make run``: uvicorn) a stream is a coroutine costing no thread

@@ -225,14 +225,15 @@ def test_whole_game_on_real_services(
         "PRERENDER_PARTIALS": "1",
     }
     served = Counter[bool]()
-    cached = prerender.partial_cached
+    fetched = prerender.partial_fetched
 
-    def counted(*args: Any, **kwargs: Any) -> str | None:
-        html = cached(*args, **kwargs)
-        served[html is not None] += 1
-        return html
+    def counted(*args: Any, **kwargs: Any) -> prerender.FetchedPartial | None:
+        # served from the cache: kept, and no game read here (issue 29: one render a board)
+        answer = fetched(*args, **kwargs)
+        served[answer is not None and answer.html is not None and answer.game is None] += 1
+        return answer
 
-    monkeypatch.setattr(prerender, "partial_cached", counted)
+    monkeypatch.setattr(prerender, "partial_fetched", counted)
     with services.celery_worker(broker, extra_env=env):
         players = [Player(f"{name}3", HttpWeb(live_server.url)) for name in NAMES[:3]]
         for player in players:

@@ -51,4 +51,5 @@ class Command(BaseCommand):
                 due[name] = time.monotonic() + every
             if once:
                 return
-            time.sleep(1)
+            # until the next sweep is due (the bots' every quarter second), at most a second
+            time.sleep(min(1.0, max(0.05, min(due.values()) - time.monotonic())))

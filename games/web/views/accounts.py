@@ -34,6 +34,7 @@ from games.selectors.profiles import (
 )
 from games.text.seats import BOT_TIER_NAME
 from games.tournaments import values as tournament_values
+from games.web.forms import keyset_after
 from games.web.forms_accounts import NAME_TAKEN, SettingsForm
 from games.web.middleware import remember_language
 
@@ -101,7 +102,11 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
     bot tier; a bot's calibrated strength (issue 26)."""
     user = get_object_or_404(get_user_model(), pk=user_id)
     profile = profiles.profile_get(user)
-    record = player_record(user.pk, request.user)
+    # A page of the games in progress (issue 31): after the previous page's last game.
+    after, valid = keyset_after(request.GET.get("current_after"))
+    if not valid:
+        messages.error(request, _("That page of games in progress does not exist."))
+    record = player_record(user.pk, request.user, current_after=after)
     strength = bot_strength() if profile.is_bot else None
     context = {
         "player": person_of(user, profile),  # a value: a row would reach every game's seed
@@ -118,8 +123,9 @@ def profile_page(request: HttpRequest, user_id: int) -> HttpResponse:
         "bot_strength": strength,
         "tier_strength": strength.of(profile.bot_tier) if strength is not None else None,
         "tier_name": BOT_TIER_NAME.get(profile.bot_tier, ""),
+        "current_after": after,
     }
-    return render(request, "accounts/profile.html", context)
+    return render(request, "accounts/profile.html", context, status=200 if valid else 400)
 
 
 @require_GET

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
@@ -91,6 +92,23 @@ def _waiting(request: HtmxHttpRequest, game: Game) -> tuple[int, int | None]:
         return known
     waiting = _waiting_ids(request)
     return len(waiting), _next_game(waiting, game.pk)
+
+
+def _waiting_oob(request: HtmxHttpRequest, game: Game | None, game_id: int = 0) -> str:
+    """Render what concerns the player beyond the game (``games/_waiting_oob.html``) for
+    an answer whose ``#game`` partial was kept: never cached with it, as other games
+    change it. From ``game``'s own facts when it was read, else one read (of ``game_id``).
+    """
+    if game is not None:
+        count, next_game_id = _waiting(request, game)
+    else:
+        waiting = _waiting_ids(request)
+        count, next_game_id = len(waiting), _next_game(waiting, game_id)
+    return render_to_string(
+        "games/_waiting_oob.html",
+        {"games_waiting": count, "next_game_id": next_game_id},
+        request=request,
+    )
 
 
 def _render_game(
@@ -202,6 +220,9 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """
     if request.method != "POST":
         return redirect("games:game", game_id=_viewable_game(request, game_id).pk)
+    # Read before the service reads the game: a change committed in between drops the
+    # partial kept from this answer (games.web.prerender, issue 29).
+    stamp = prerender.stamp_read(game_id) if request.htmx and settings.PRERENDER_PARTIALS else ""
     form = ActionForm(request.POST)
     if not form.is_valid():
         game = _viewable_game(request, game_id)
@@ -232,6 +253,9 @@ def game_act(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     game = result.game
     if game.status == Game.Status.FINISHED:
         game = _viewable_game(request, game_id)
+    kept = prerender.partial_answer(request, game, stamp=stamp)  # for the mover's other tabs
+    if kept is not None:
+        return HttpResponse(kept + _waiting_oob(request, game))
     return _render_game(request, game, state=result.state)
 
 
@@ -245,8 +269,9 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     The unchanged answer to a public game costs one indexed query and renders nothing; a
     private or aborted game first checks that the viewer may see it (else 404), so a poll
     never tells a stranger that a game exists or how far it went. A changed game is answered
-    from the partial rendered for this player after the move when there is one
-    (``games.web.prerender``), else rendered now.
+    from the partial rendered for this player after the move when there is one, else a
+    seated player's is rendered once and kept for their other tabs (or waited for while the
+    worker renders it: ``games.web.prerender.partial_fetched``); else rendered now.
     """
     if "waiting" in request.GET:
         game = _viewable_game(request, game_id)
@@ -263,19 +288,19 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if known == facts.version and facts.openly_viewable:
         return HttpResponse(status=204)
     if known != facts.version:
-        # Rendered for this very player after the move (games.web.prerender), if it was.
-        html = prerender.partial_cached(
-            request, game_id=game_id, version=facts.version, updated_at=facts.updated_at
+        # Rendered for this very player after the move (games.web.prerender) if it was,
+        # else rendered here once for all their tabs and the worker (a seated player).
+        fetched = prerender.partial_fetched(
+            request,
+            game_id=game_id,
+            version=facts.version,
+            updated_at=facts.updated_at,
+            read_game=lambda: _viewable_game(request, game_id, for_page=True),
         )
-        if html is not None:
-            # What concerns the player beyond this game is never cached with it.
-            waiting = _waiting_ids(request)
-            beyond = render_to_string(
-                "games/_waiting_oob.html",
-                {"games_waiting": len(waiting), "next_game_id": _next_game(waiting, game_id)},
-                request=request,
-            )
-            return HttpResponse(html + beyond)
+        if fetched is not None and fetched.html is not None:
+            return HttpResponse(fetched.html + _waiting_oob(request, fetched.game, game_id))
+        if fetched is not None and fetched.game is not None:  # read already: rendered here
+            return _render_game(request, fetched.game, template="games/game_htmx.html")
     game = _viewable_game(request, game_id, for_page=True)
     if known == facts.version:
         return HttpResponse(status=204)

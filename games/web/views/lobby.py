@@ -22,36 +22,72 @@ from games.play import lifecycle
 from games.play.botstrength import bot_strength
 from games.selectors import community
 from games.selectors import games as selectors
+from games.selectors import lobby as lobby_lists
 from games.selectors.finished import FinishedGame, games_finished
-from games.web.forms import FinishedGamesForm, GameCreateForm
+from games.web.forms import FinishedGamesForm, GameCreateForm, keyset_after
 from games.web.views.game import HtmxHttpRequest
-
-
-def _lobby(request: HtmxHttpRequest, form: GameCreateForm, *, status: int = 200) -> HttpResponse:
-    return render(
-        request,
-        "games/lobby.html",
-        {
-            "open_games": selectors.games_open(),
-            "watch_games": selectors.games_to_watch(request.user),
-            "my_games": selectors.games_of_user(request.user),
-            "my_games_beyond": selectors.games_in_progress_beyond(request.user),
-            "invitations": community.invitations_pending(request.user),
-            "followed_games": community.games_of_followed(request.user),
-            "form": form,
-            "bot_strength": bot_strength(),
-        },
-        status=status,
-    )
 
 
 @require_GET
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
     """Render the home page: what the game is, "Play a bot now", open games to join, games
     in progress to watch, the user's own games, their invitations, the games of the players
-    they follow and the create form (two queries a list).
+    they follow and the create form.
+
+    Every list is bounded, with a link to the rest (issue 31): the first
+    ``HOME_OPEN_GAMES`` open games (all of them on ``/games/open``) and ``HOME_WATCH_GAMES``
+    games to watch, both cached for every visitor (``games.selectors.lobby``); "My games"
+    up to ``MY_GAMES_IN_PROGRESS`` in progress (the rest on the profile) and the latest
+    ``MY_GAMES_ENDED`` ended (the rest on the finished games' page); at most
+    ``HOME_INVITATIONS`` invitations and ``HOME_FOLLOWED_GAMES`` followed players' games.
+    The create form's fields are rendered once per language and kept (the template's
+    ``{% cache %}``): the same unbound form for everyone; so is the list of games to
+    watch, under its excerpt's key (the games shown, public facts only).
     """
-    return _lobby(request, GameCreateForm())
+    mine = selectors.games_of_user(request.user)
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "open_games": lobby_lists.open_games_excerpt(),
+            "watch_games": lobby_lists.games_to_watch_excerpt(request.user),
+            "my_games": mine.rows,
+            "my_games_beyond": mine.beyond,
+            # the navigation's count, read with "My games" (``games_waiting_count``)
+            "games_waiting": mine.waiting if request.user.is_authenticated else None,
+            "invitations": community.invitations_pending(request.user, limit=HOME_INVITATIONS),
+            "followed_games": community.games_of_followed(request.user, limit=HOME_FOLLOWED_GAMES),
+            "form": GameCreateForm(),
+            "form_cache_seconds": CREATE_FORM_SECONDS,
+            "list_seconds": lobby_lists.LIST_SECONDS,  # the games to watch' rendering kept
+            "bot_strength": bot_strength(),
+        },
+    )
+
+
+HOME_INVITATIONS = 10  # pending invitations the home page lists, the newest first
+HOME_FOLLOWED_GAMES = 10  # games of followed players the home page lists, the latest moved
+CREATE_FORM_SECONDS = 600  # how long the create form's rendered fields are kept
+
+
+@require_GET
+def open_games(request: HtmxHttpRequest) -> HttpResponse:
+    """``/games/open``: every open public game, oldest first, ``OPEN_GAMES_PAGE`` a page.
+
+    ``?after=<game id>`` is the previous page's last game (keyset: the next page starts
+    right after it whatever filled meanwhile); a value that is not a game id answers 400
+    with the first page and a message, nothing else changed.
+    """
+    after, valid = keyset_after(request.GET.get("after"))
+    if not valid:
+        messages.error(request, _("That page of open games does not exist; here is the first."))
+    rows, next_after = lobby_lists.open_games_page(after=after)
+    return render(
+        request,
+        "games/open.html",
+        {"open_games": rows, "next_after": next_after, "first_page": after is not None},
+        status=200 if valid else 400,
+    )
 
 
 def _create_page(

@@ -134,6 +134,7 @@ def test_with_a_broker_the_move_that_waits_on_a_bot_queues_its_task_after_the_co
     settings: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
     settings.BOTS_QUEUED = True
+    settings.BOT_PAUSE_SECONDS = 0.5
     queued: list[tuple[Any, ...]] = []
     monkeypatch.setattr(
         queue,
@@ -143,15 +144,67 @@ def test_with_a_broker_the_move_that_waits_on_a_bot_queues_its_task_after_the_co
     with django_capture_on_commit_callbacks(execute=True):
         game, human, position = bot_game(("easy",))
     starts = [q for q in queued if q[0] == queue.PLAY_BOT_MOVE]
-    if game.to_act_seat != position:  # the bot plays first: queued by the start
-        assert starts == [(queue.PLAY_BOT_MOVE, game.pk, 0, 1.0)]
+    if game.to_act_seat != position:  # the bot plays first: queued by the start, no pause
+        assert starts == [(queue.PLAY_BOT_MOVE, game.pk, 0, None)]
         return
     assert starts == []
     with django_capture_on_commit_callbacks(execute=True):
         game = _to_the_bot(game, human, position)
     bot_tasks = [q for q in queued if q[0] == queue.PLAY_BOT_MOVE]
-    assert bot_tasks == [(queue.PLAY_BOT_MOVE, game.pk, game.version, 1.0)]
+    # The answer to a person's move: at once, nothing added to the bot's thinking (issue 29).
+    assert bot_tasks == [(queue.PLAY_BOT_MOVE, game.pk, game.version, None)]
     assert not Move.objects.filter(game=game, source=Move.Source.BOT).exists()
+
+
+def test_with_a_broker_a_bot_action_after_one_played_for_a_seat_waits_the_pause(
+    settings: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    # Each action of a bot's turn shows on the page before the next one replaces it.
+    settings.BOTS_QUEUED = True
+    settings.BOT_PAUSE_SECONDS = 0.5
+    queued: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(
+        queue,
+        "enqueue",
+        lambda name, *args, countdown=None: queued.append((name, *args, countdown)),
+    )
+    game, human, position = bot_game(("easy",))
+    game = _to_the_bot(game, human, position)
+    for _action in range(6):  # the bot's actions until it acts after its own
+        queued.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            tasks.play_bot_move(game.pk, game.version)
+        game.refresh_from_db()
+        if game.to_act_seat != position:
+            break
+    else:
+        raise AssertionError("the bot never played twice in a row")
+    assert [q for q in queued if q[0] == queue.PLAY_BOT_MOVE] == [
+        (queue.PLAY_BOT_MOVE, game.pk, game.version, 0.5)
+    ]
+
+
+def test_the_embedded_sweep_answers_a_person_at_once_and_pauses_after_a_bot_action(
+    settings: Any,
+) -> None:
+    settings.BOT_PAUSE_SECONDS = 0.5
+    game, human, position = bot_game(("easy",))
+    game = _to_the_bot(game, human, position)
+    assert bots.bots_sweep() == 1  # after the person's move: no pause
+    game.refresh_from_db()
+    if game.to_act_seat == position:  # the bot's turn ended with one action (a decision)
+        game = _to_the_bot(game, human, position)
+        assert bots.bots_sweep() == 1
+        game.refresh_from_db()
+    assert game.to_act_seat != position, "the bot never came to play twice in a row"
+    version = game.version
+    assert bots.bots_sweep() == 0  # its own last action is younger than the pause
+    assert Game.objects.get(pk=game.pk).version == version
+    Move.objects.filter(game=game, ply=version).update(
+        created_at=timezone.now() - timedelta(seconds=0.6)
+    )
+    assert bots.bots_sweep() == 1
+    assert Game.objects.get(pk=game.pk).version == version + 1
 
 
 def test_the_beat_sweep_requeues_a_game_left_waiting_on_a_bot_a_minute(

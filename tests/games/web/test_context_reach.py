@@ -107,6 +107,8 @@ PAGES: dict[str, Callable[[World], str]] = {
     "profile": lambda w: f"/players/{w.seats[2].pk}/",
     "bot_profile": lambda w: f"/players/{bot_account('medium').pk}/",  # its strength, issue 26
     "leaderboard": lambda w: "/leaderboard",
+    "open_games": lambda w: "/games/open",  # issue 31: every open game, in pages
+    "profile_running_page": lambda w: f"/players/{w.seats[2].pk}/?current_after={2**40}",
     "rules": lambda w: "/rules/",
     "analysis": lambda w: "/analysis/",
     "leagues": lambda w: "/leagues/",

@@ -18,7 +18,7 @@ from urllib.parse import quote
 import pytest
 from django.db import models
 from django.db.models import QuerySet
-from django.test import Client
+from django.test import Client, override_settings
 
 import engine
 from games.community.chat import chat_post
@@ -109,6 +109,12 @@ def assert_context_holds_no_secret(response: Any, game: Game) -> None:
 LIVE_EVENTS = re.compile(r"retry: \d+\n: live\n\nid: (\d+)\nevent: version\ndata: \1\n\n")
 
 
+def _poll_kept(client: Client, base: str) -> Any:
+    """The poll's changed answer with rendering ahead on (``games.web.prerender``)."""
+    with override_settings(PRERENDER_PARTIALS=True):
+        return client.get(f"{base}/poll?version=-1", HTTP_HX_REQUEST="true")
+
+
 def pages_for(client: Client, game: Game) -> list[tuple[Any, engine.GameState]]:
     """Return (response, the state it shows) for every page and partial of ``game``."""
     base = f"/games/{game.pk}"
@@ -119,10 +125,14 @@ def pages_for(client: Client, game: Game) -> list[tuple[Any, engine.GameState]]:
         (client.get(f"{base}/"), now),
         (client.get(f"{base}/", HTTP_HX_REQUEST="true"), now),
         (client.get(f"{base}/poll?version=-1"), now),
+        # Issue 29: a seated player's fetch keeps its render for their other tabs; the
+        # second is served from the cache (the first renders it, or reads the worker's).
+        *[(_poll_kept(client, base), now) for _tab in range(2)],
         (client.get(f"{base}/replay"), now),
         (client.get(f"{base}/replay?ply={ply}", HTTP_HX_REQUEST="true"), earlier),
         (client.get(f"{base}/chat?after=0"), now),  # the chat's own poll (issue 18)
         (client.get("/games/finished"), now),  # the finished games' list (issue 32)
+        (client.get("/games/open"), now),  # the open games' pages (issue 31)
     ]
 
 
@@ -493,6 +503,34 @@ def test_taking_back_an_action_reveals_nothing_to_anyone() -> None:
             assert_no_leak(response.content, game, seat, shown)
             assert_context_holds_no_secret(response, game)
     assert_no_leak(undo.content, game, 1)
+
+
+def test_a_submits_kept_answer_reaches_its_mover_alone(settings: Any) -> None:
+    """Issue 29: with rendering ahead on, a submit's answer is kept for the mover's other
+    tabs; each seat's fetch, and a spectator's, still shows only what that viewer may see."""
+    settings.PRERENDER_PARTIALS = True
+    rng = random.Random(29)
+    game, seats = started_game(3)
+    viewers: dict[int | None, Client] = {n: client_for(u) for n, u in seats.items()}
+    viewers[None] = Client()
+    for _ply in range(4):
+        seat = game.to_act_seat
+        assert seat is not None
+        legal = [str(a) for a in engine.legal_actions(game_state(game))]
+        answer = viewers[seat].post(
+            f"/games/{game.pk}/act",
+            {"action": rng.choice(legal), "version": game.version},
+            HTTP_HX_REQUEST="true",
+        )
+        assert answer.status_code == 200
+        game.refresh_from_db()
+        now = game_state(game)
+        assert_no_leak(answer.content, game, seat, now)
+        for viewer, client in viewers.items():
+            for _tab in range(2):  # the mover's other tab is served the kept answer
+                polled = client.get(f"/games/{game.pk}/poll?version=-1", HTTP_HX_REQUEST="true")
+                assert polled.status_code == 200
+                assert_no_leak(polled.content, game, viewer, now)
 
 
 def test_points_just_scored_show_only_where_the_totals_do() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from typing import Any
 
 import pytest
@@ -21,9 +22,16 @@ from games import tasks
 from games.accounts import profiles, vacations
 from games.core import live as core_live
 from games.models import Game
-from games.play import timeouts
+from games.play import submit, timeouts
 from games.web import prerender
-from tests.games.factories import UserFactory, client_for, page_actions, started_game
+from games.web.views import game as game_views
+from tests.games.factories import (
+    UserFactory,
+    client_for,
+    page_actions,
+    play_random_plies,
+    started_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -339,3 +347,201 @@ def test_a_resignation_drops_the_kept_partials(django_capture_on_commit_callback
     body = _poll(nxt, game)
     assert SENTINEL.encode() not in body
     assert b"played automatically" in body
+
+
+def _moved_without_rendering_ahead(seed: int) -> tuple[Game, Any, Any]:
+    """Start a 2-player game and play one action through the submit service, running no
+    after-commit task: nothing is rendered ahead. Returns the game, the mover and the other."""
+    game, seats = started_game(2)
+    mover = game.to_act_seat
+    assert mover is not None
+    state_page = client_for(seats[mover]).get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
+    action = random.Random(seed).choice(page_actions(state_page.content))
+    submit.game_submit_action(
+        game_id=game.pk, user=seats[mover], action=action, expected_version=game.version
+    )
+    game.refresh_from_db()
+    return game, seats[mover], seats[3 - mover]
+
+
+def _key(game: Game, user: Any) -> str:
+    return prerender.partial_key(game.pk, game.version, game.updated_at, user.pk, "en")
+
+
+def test_a_players_fetch_renders_once_and_their_other_tab_is_served_it(
+    django_assert_max_num_queries: Any, settings: Any
+) -> None:
+    """Issue 29: a seated player's fetch keeps what it rendered; their second tab's fetch
+    of the same version reads it (no second render), and it is what the poll renders."""
+    game, mover, _other = _moved_without_rendering_ahead(11)
+    assert cache.get(_key(game, mover)) is None
+    first, second = client_for(mover), client_for(mover)
+    # session, user, the poll's facts, the game with the viewer's facts, seats, moves
+    with django_assert_max_num_queries(6):
+        rendered = first.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert rendered.status_code == 200
+    assert cache.get(_key(game, mover)) is not None
+    assert cache.get(prerender.render_key(_key(game, mover))) is None  # the claim released
+    _mark_cached(game, mover)
+    with django_assert_max_num_queries(4):
+        served = second.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert served.content.startswith(SENTINEL.encode())
+    assert _without_csrf(served.content) == _without_csrf(rendered.content)
+    settings.PRERENDER_PARTIALS = False
+    fresh = second.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert _without_csrf(fresh.content) == _without_csrf(rendered.content)
+
+
+def test_a_spectators_fetch_is_rendered_as_before_and_kept_for_nobody(
+    django_assert_max_num_queries: Any,
+) -> None:
+    game, mover, other = _moved_without_rendering_ahead(12)
+    stranger = UserFactory()
+    watcher = client_for(stranger)
+    watcher.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")  # the session's language
+    # session, user, the poll's facts, the game (who may see it, read once), seats, moves
+    with django_assert_max_num_queries(6):
+        reply = watcher.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert reply.status_code == 200 and 'data-seat=""' in reply.content.decode()
+    assert not any(cache.get(_key(game, u)) for u in (mover, other, stranger))
+    assert 'data-hand="' not in reply.content.decode()
+    assert cache.get(prerender.render_key(_key(game, stranger))) is None  # the claim released
+
+
+def test_a_strangers_fetch_of_a_private_game_is_no_game() -> None:
+    game, _mover, _other = _moved_without_rendering_ahead(17)
+    Game.objects.filter(pk=game.pk).update(is_public=False)
+    stranger = UserFactory()
+    reply = client_for(stranger).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert reply.status_code == 404
+    assert cache.get(prerender.render_key(_key(game, stranger))) is None  # the claim released
+
+
+def test_the_worker_leaves_a_partial_the_players_page_is_rendering(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game, mover, other = _moved_without_rendering_ahead(13)
+    mover_seat = game.moves.get(ply=1).seat
+    assert cache.add(prerender.render_key(_key(game, other)), 1, 5)  # the page's fetch
+    assert tasks.prerender_partials(game.pk, game.version, mover_seat) == 0
+    assert cache.get(_key(game, other)) is None
+    cache.delete(prerender.render_key(_key(game, other)))  # its render ended, and kept it
+    _poll(other, game)
+    assert tasks.prerender_partials(game.pk, game.version, mover_seat) == 0  # kept: no render
+
+
+def test_a_fetch_waits_for_the_partial_the_worker_is_rendering(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The page's fetch and the worker render the same board once: the fetch that finds the
+    worker's claim waits for its partial instead of rendering beside it."""
+    game, mover, other = _moved_without_rendering_ahead(14)
+    mover_seat = game.moves.get(ply=1).seat
+    claim = prerender.render_key(_key(game, other))
+    assert cache.add(claim, 1, 5)  # the worker took it
+    naps: list[float] = []
+
+    def worker_ends(seconds: float) -> None:  # the worker keeps the partial while we wait
+        naps.append(seconds)
+        if len(naps) == 3:
+            cache.delete(claim)
+            assert tasks.prerender_partials(game.pk, game.version, mover_seat) == 1
+            _mark_cached(game, other)
+
+    monkeypatch.setattr(prerender.time, "sleep", worker_ends)
+    renders: list[str] = []
+    real_render = prerender._partial_render
+
+    def counted(*args: Any, **kwargs: Any) -> str:
+        renders.append("partial")
+        return str(real_render(*args, **kwargs))
+
+    monkeypatch.setattr(prerender, "_partial_render", counted)
+    monkeypatch.setattr(game_views, "_render_game", lambda *a, **k: renders.append("poll"))
+    body = _poll(other, game)
+    assert body.startswith(SENTINEL.encode()) and len(naps) == 3
+    assert renders == ["partial"]  # the worker's; none in the fetch
+
+
+def test_a_fetch_whose_wait_runs_out_renders_the_partial_itself(settings: Any) -> None:
+    settings.RENDER_WAIT_SECONDS = 0.05
+    game, _mover, other = _moved_without_rendering_ahead(15)
+    assert cache.add(prerender.render_key(_key(game, other)), 1, 5)  # a worker that stalled
+    body = _poll(other, game).decode()
+    assert f'data-version="{game.version}"' in body and 'data-hand="' in body
+
+
+def test_a_fetch_after_a_render_that_kept_nothing_renders_at_once(
+    monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    settings.RENDER_WAIT_SECONDS = 30
+    game, _mover, other = _moved_without_rendering_ahead(16)
+    claim = prerender.render_key(_key(game, other))
+    assert cache.add(claim, 1, 5)
+    monkeypatch.setattr(prerender.time, "sleep", lambda seconds: cache.delete(claim))
+    started = time.monotonic()
+    body = _poll(other, game).decode()
+    assert time.monotonic() - started < 5  # not the 30 s wait
+    assert f'data-version="{game.version}"' in body
+
+
+def test_a_kept_fetch_is_dropped_when_a_chat_line_joins_since_your_last_move(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The chat's lines since the viewer's last move are in the log of the partial: a line
+    posted after a fetch kept it is shown by the next tab's fetch (the stamp renewed)."""
+    game, seats = started_game(2)
+    game = play_random_plies(game, seats, 4, random.Random(2))
+    mover, other = seats[1], seats[2]
+    first = client_for(mover).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert b"well played" not in first.content
+    assert cache.get(_key(game, mover)) is not None  # kept for the other tabs
+    with django_capture_on_commit_callbacks(execute=True):
+        posted = client_for(other).post(
+            f"/games/{game.pk}/chat/send", {"text": "well played"}, HTTP_HX_REQUEST="true"
+        )
+    assert posted.status_code == 200
+    page = client_for(mover).get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    body = page.content.decode()
+    since = body[body.index('<ol class="since">') :]
+    assert "well played" in since[: since.index("</ol>")]
+
+
+def test_a_submits_answer_is_kept_for_the_movers_other_tabs(
+    django_capture_on_commit_callbacks: Any,
+    django_assert_max_num_queries: Any,
+    settings: Any,
+) -> None:
+    game, seats = started_game(2)
+    mover = seats[game.to_act_seat]  # type: ignore[index]
+    tab = client_for(mover)
+    page = tab.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
+    action = random.Random(18).choice(page_actions(page.content))
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = tab.post(
+            f"/games/{game.pk}/act",
+            {"action": action, "version": game.version},
+            HTTP_HX_REQUEST="true",
+        )
+    assert answer.status_code == 200
+    game.refresh_from_db()
+    assert cache.get(prerender.render_key(_key(game, mover))) is None  # the claim released
+    _mark_cached(game, mover)  # kept by the answer (the worker renders only the other's)
+    other_tab = client_for(mover)
+    other_tab.get("/")  # the session's language filled in once
+    with django_assert_max_num_queries(4):
+        served = other_tab.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert served.content.startswith(SENTINEL.encode())
+    assert _without_csrf(served.content) == _without_csrf(answer.content)
+    settings.PRERENDER_PARTIALS = False
+    fresh = other_tab.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert _without_csrf(fresh.content) == _without_csrf(answer.content)
+
+
+def test_a_finished_games_fetch_is_rendered_when_asked_and_never_kept() -> None:
+    game, mover, other = _moved_without_rendering_ahead(19)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    body = _poll(other, game).decode()
+    assert f'data-version="{game.version}"' in body
+    assert cache.get(_key(game, other)) is None
+    assert cache.get(prerender.render_key(_key(game, other))) is None
