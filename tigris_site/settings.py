@@ -20,7 +20,8 @@ DEBUG on and only localhost allowed. Production is chosen by the environment:
 ``PRERENDER_PARTIALS``  render waiting players' board in the worker after each move (default:
                         on when ``CACHE_URL`` and a broker are set; see ``games.web.prerender``)
 ``RENDER_WAIT_SECONDS``  with rendering ahead, the most a page's fetch waits for the board
-                        the worker is rendering for its player before rendering it (0.5)
+                        the worker is rendering for its player before rendering it (0: never;
+                        0.5 helps when the web processes are saturated)
 ``LIVE_REDIS_URL``      Redis for the game pages' live events (default: the broker's or the
                         cache's Redis; unset: each web process reads the versions itself)
 ``LIVE_AHEAD_WAIT_SECONDS`` with rendering ahead, the most a move's live event waits for the
@@ -279,8 +280,10 @@ PRERENDER_PARTIALS = env.bool(
     default=bool(env.str("CACHE_URL", default="")) and not CELERY_TASK_ALWAYS_EAGER,
 )
 # The most a page's fetch waits for the player's board that the worker (or another tab) is
-# rendering, before rendering it itself (games.web.prerender.partial_fetched, issue 29).
-RENDER_WAIT_SECONDS = env.float("RENDER_WAIT_SECONDS", default=0.5)
+# rendering, before rendering it itself (games.web.prerender.partial_fetched, issue 29). 0 by
+# default: on a quiet machine a fetch rendering beside the worker had the better tail (p95
+# 219 against 322 ms); at load 4-5 waiting won a little (fetch p95 302 -> 248 ms).
+RENDER_WAIT_SECONDS = env.float("RENDER_WAIT_SECONDS", default=0.0)
 # --------------------------------------------------------------------------- live pages
 # games.core.live / games.web.live (issue 29): a move's new version reaches the open game
 # pages through Redis pub/sub when there is a Redis (LIVE_REDIS_URL, else the broker's or the

@@ -431,10 +431,11 @@ def test_the_worker_leaves_a_partial_the_players_page_is_rendering(
 
 
 def test_a_fetch_waits_for_the_partial_the_worker_is_rendering(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
     """The page's fetch and the worker render the same board once: the fetch that finds the
     worker's claim waits for its partial instead of rendering beside it."""
+    settings.RENDER_WAIT_SECONDS = 0.5  # the setting for saturated web processes (default 0)
     game, mover, other = _moved_without_rendering_ahead(14)
     mover_seat = game.moves.get(ply=1).seat
     claim = prerender.render_key(_key(game, other))
