@@ -234,13 +234,17 @@ def record_against_bots(user_id: int, viewer: UserLike) -> list[BotRecord]:
     # public one given up still counts, as the loss it was, for everyone
     visible = Game.objects.filter(games_visible_to(viewer) | Q(is_public=True)).values("pk")
     people = Seat.objects.filter(user_id=user_id, is_bot=False, game_id__in=visible)
-    finished = people.filter(game__status=Game.Status.FINISHED, final_rank__isnull=False)
-    given_up = people.filter(game__status=Game.Status.ABORTED, dropped_at__isnull=False)
-    my_rank = finished.filter(game_id=OuterRef("game_id")).values("final_rank")[:1]
+    finished = Q(game__status=Game.Status.FINISHED, final_rank__isnull=False)
+    given_up = Q(game__status=Game.Status.ABORTED, dropped_at__isnull=False)
+    my_rank = people.filter(finished, game_id=OuterRef("game_id")).values("final_rank")[:1]
+    # One IN over the person's own seats (both kinds of game), then the bots' seats of
+    # those games by their game: an OR of two INs read every seat of the site (issue 31:
+    # 615,501 rows at the full size of bench/scale.py, for any profile). A finished game's
+    # bot seat has its place; a given-up game is aborted (no places).
     rows = (
         Seat.objects.filter(
-            Q(final_rank__isnull=False, game_id__in=finished.values("game_id"))
-            | Q(game_id__in=given_up.values("game_id")),
+            Q(final_rank__isnull=False) | Q(game__status=Game.Status.ABORTED),
+            game_id__in=people.filter(finished | given_up).values("game_id"),
             is_bot=True,
         )
         .annotate(mine=Subquery(my_rank))
