@@ -130,9 +130,10 @@ def test_a_four_player_game_of_one_person_and_three_bots_ends() -> None:
     assert sources == {Move.Source.BOT}
 
 
-def test_with_a_broker_the_move_that_waits_on_a_bot_queues_its_task_after_the_commit(
-    settings: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
-) -> None:
+@pytest.fixture
+def queued_with_a_pause(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """Bots queued through a broker with a 0.5 s pause: the tasks enqueued, as
+    (name, *args, countdown), instead of sent."""
     settings.BOTS_QUEUED = True
     settings.BOT_PAUSE_SECONDS = 0.5
     queued: list[tuple[Any, ...]] = []
@@ -141,6 +142,13 @@ def test_with_a_broker_the_move_that_waits_on_a_bot_queues_its_task_after_the_co
         "enqueue",
         lambda name, *args, countdown=None: queued.append((name, *args, countdown)),
     )
+    return queued
+
+
+def test_with_a_broker_the_move_that_waits_on_a_bot_queues_its_task_after_the_commit(
+    queued_with_a_pause: list[tuple[Any, ...]], django_capture_on_commit_callbacks: Any
+) -> None:
+    queued = queued_with_a_pause
     with django_capture_on_commit_callbacks(execute=True):
         game, human, position = bot_game(("easy",))
     starts = [q for q in queued if q[0] == queue.PLAY_BOT_MOVE]
@@ -157,17 +165,10 @@ def test_with_a_broker_the_move_that_waits_on_a_bot_queues_its_task_after_the_co
 
 
 def test_with_a_broker_a_bot_action_after_one_played_for_a_seat_waits_the_pause(
-    settings: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+    queued_with_a_pause: list[tuple[Any, ...]], django_capture_on_commit_callbacks: Any
 ) -> None:
     # Each action of a bot's turn shows on the page before the next one replaces it.
-    settings.BOTS_QUEUED = True
-    settings.BOT_PAUSE_SECONDS = 0.5
-    queued: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(
-        queue,
-        "enqueue",
-        lambda name, *args, countdown=None: queued.append((name, *args, countdown)),
-    )
+    queued = queued_with_a_pause
     game, human, position = bot_game(("easy",))
     game = _to_the_bot(game, human, position)
     for _action in range(6):  # the bot's actions until it acts after its own

@@ -368,6 +368,20 @@ def _key(game: Game, user: Any) -> str:
     return prerender.partial_key(game.pk, game.version, game.updated_at, user.pk, "en")
 
 
+def _served_from_the_cache(
+    tab: Client, game: Game, kept: bytes, settings: Any, django_assert_max_num_queries: Any
+) -> None:
+    """Assert ``tab``'s fetch is the ``kept`` partial (marked), served in 4 queries at most,
+    and the same, but for the CSRF token, as a render with rendering ahead off."""
+    with django_assert_max_num_queries(4):
+        served = tab.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert served.content.startswith(SENTINEL.encode())
+    assert _without_csrf(served.content) == _without_csrf(kept)
+    settings.PRERENDER_PARTIALS = False
+    fresh = tab.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
+    assert _without_csrf(fresh.content) == _without_csrf(kept)
+
+
 def test_a_players_fetch_renders_once_and_their_other_tab_is_served_it(
     django_assert_max_num_queries: Any, settings: Any
 ) -> None:
@@ -383,13 +397,7 @@ def test_a_players_fetch_renders_once_and_their_other_tab_is_served_it(
     assert cache.get(_key(game, mover)) is not None
     assert cache.get(prerender.render_key(_key(game, mover))) is None  # the claim released
     _mark_cached(game, mover)
-    with django_assert_max_num_queries(4):
-        served = second.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
-    assert served.content.startswith(SENTINEL.encode())
-    assert _without_csrf(served.content) == _without_csrf(rendered.content)
-    settings.PRERENDER_PARTIALS = False
-    fresh = second.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
-    assert _without_csrf(fresh.content) == _without_csrf(rendered.content)
+    _served_from_the_cache(second, game, rendered.content, settings, django_assert_max_num_queries)
 
 
 def test_a_spectators_fetch_is_rendered_as_before_and_kept_for_nobody(
@@ -530,13 +538,7 @@ def test_a_submits_answer_is_kept_for_the_movers_other_tabs(
     _mark_cached(game, mover)  # kept by the answer (the worker renders only the other's)
     other_tab = client_for(mover)
     other_tab.get("/")  # the session's language filled in once
-    with django_assert_max_num_queries(4):
-        served = other_tab.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
-    assert served.content.startswith(SENTINEL.encode())
-    assert _without_csrf(served.content) == _without_csrf(answer.content)
-    settings.PRERENDER_PARTIALS = False
-    fresh = other_tab.get(f"/games/{game.pk}/poll?version=0", HTTP_HX_REQUEST="true")
-    assert _without_csrf(fresh.content) == _without_csrf(answer.content)
+    _served_from_the_cache(other_tab, game, answer.content, settings, django_assert_max_num_queries)
 
 
 def test_a_finished_games_fetch_is_rendered_when_asked_and_never_kept() -> None:
