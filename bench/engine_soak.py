@@ -7,12 +7,17 @@ The suite keeps ``make test`` within its 15 minutes with smaller counts of the s
   1000…), every invariant checked after every action (``engine.selfplay.play_random``,
   ``check=True``); prints games/s and the count of each feature seen (revolts, wars,
   monuments, treasures, the two ends…), the features whose minimums
-  ``tests/engine/test_selfplay.py`` asks of its 60 games. An invariant broken raises ``InvariantError`` (exit status 1).
+  ``tests/engine/test_selfplay.py`` asks of its 60 games. An invariant broken raises
+  ``InvariantError`` (exit status 1).
 - ``--tiers`` (default every tier) with ``--positions`` per tier (default the counts
   ``tests/engine/bots/test_play.py`` once played: random 100, easy 60, medium 40, hard 30):
   random positions played to the end by the tier at every seat, each action checked to be
   legal; prints positions/s and plies per tier. An illegal action or a game that does not
   end raises ``AssertionError`` (exit status 1).
+
+- ``--determinize G`` (default 36): ``tests/engine/test_determinize.py``'s round trip (a
+  seat's view, dealt out and viewed again, is the same view; the public state and the
+  invariants kept) at the positions of G random games (the test checks 18).
 
 Figures are by the wall clock with the process's CPU time beside it: on a shared machine the
 second is the steadier. Run it under ``nice -n 10`` beside other work.
@@ -96,14 +101,30 @@ def tiers(names: list[str], positions: int | None) -> None:
         )
 
 
+def determinize(games: int) -> None:
+    """Run the determinization round trip over the positions of ``games`` random games."""
+    from tests.engine import test_determinize
+
+    wall, cpu = _clock()
+    test_determinize.ROUND_TRIP_GAMES = games
+    test_determinize.test_view_of_a_determinized_state_is_the_view_it_came_from()
+    took, used = time.perf_counter() - wall, time.process_time() - cpu
+    print(
+        f"determinize: {games} games' positions, every view kept: {took:.1f} s ({used:.1f} s cpu)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--selfplay", type=int, default=300, help="random games (0: none)")
     parser.add_argument("--tiers", nargs="*", default=list(POSITIONS), choices=list(POSITIONS))
     parser.add_argument("--positions", type=int, help="positions per tier (default: per tier)")
+    parser.add_argument("--determinize", type=int, default=36, help="random games (0: none)")
     args = parser.parse_args()
     if args.selfplay:
         selfplay(args.selfplay)
+    if args.determinize:
+        determinize(args.determinize)
     tiers(args.tiers, args.positions)
 
 
