@@ -26,6 +26,7 @@ second is the steadier. Run it under ``nice -n 10`` beside other work.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from collections import Counter
@@ -36,7 +37,11 @@ sys.path.insert(0, str(ROOT))
 
 from engine import final_ranking  # noqa: E402
 from engine.selfplay import play_random  # noqa: E402
-from tests.engine.bots.bot_helpers import play_out, random_positions  # noqa: E402
+
+# The tests' own helpers and checks, run with larger counts. Loaded by name: mypy checks
+# engine/, games/, tigris_site/ and bench/, not tests/ (pyproject.toml's [tool.mypy]).
+bot_helpers = importlib.import_module("tests.engine.bots.bot_helpers")
+test_determinize = importlib.import_module("tests.engine.test_determinize")
 
 # The tests' own settings (tests/engine/bots/test_play.py): how near the end positions start.
 LATE = {"random": 0, "easy": 30, "medium": 7, "hard": 7}
@@ -87,10 +92,10 @@ def tiers(names: list[str], positions: int | None) -> None:
         wall, cpu = _clock()
         plies = 0
         players: set[int] = set()
-        for seen in random_positions(count, seed=len(tier), late=LATE[tier]):
+        for seen in bot_helpers.random_positions(count, seed=len(tier), late=LATE[tier]):
             n = seen.state.num_players
             players.add(n)
-            final, played = play_out(seen, {s: tier for s in range(1, n + 1)})
+            final, played = bot_helpers.play_out(seen, {s: tier for s in range(1, n + 1)})
             assert final.is_over and len(final_ranking(final)) == n
             plies += played
         took, used = time.perf_counter() - wall, time.process_time() - cpu
@@ -103,10 +108,8 @@ def tiers(names: list[str], positions: int | None) -> None:
 
 def determinize(games: int) -> None:
     """Run the determinization round trip over the positions of ``games`` random games."""
-    from tests.engine import test_determinize
-
     wall, cpu = _clock()
-    test_determinize.ROUND_TRIP_GAMES = games
+    vars(test_determinize)["ROUND_TRIP_GAMES"] = games  # the test reads it when it runs
     test_determinize.test_view_of_a_determinized_state_is_the_view_it_came_from()
     took, used = time.perf_counter() - wall, time.process_time() - cpu
     print(
