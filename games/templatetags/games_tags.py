@@ -83,7 +83,9 @@ def event_time(value: datetime | None) -> str:
         return ""
     return dateformat.format(
         template_localtime(value),
-        pgettext("date and time of an event (Django date format: 10 Dec 2026, 18:00 CET)", "j M Y, H:i T"),
+        pgettext(
+            "date and time of an event (Django date format: 10 Dec 2026, 18:00 CET)", "j M Y, H:i T"
+        ),
     )
 
 

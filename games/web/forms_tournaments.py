@@ -11,6 +11,7 @@ from games.models import TOURNAMENT_NAME_MAX, Tournament
 from games.tournaments import services
 from games.web import forms_events
 
+
 class TournamentForm(forms.Form):
     """What a creator chooses; ``settings_kwargs`` hands it to ``tournament_create``."""
 

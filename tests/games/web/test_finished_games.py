@@ -112,7 +112,9 @@ def test_the_finish_is_written_as_the_sites_event_dates_in_both_languages() -> N
     game.finished_at = datetime(2026, 12, 10, 18, 0, tzinfo=UTC)
     game.save(update_fields=["finished_at"])
     english = Client().get("/games/finished").content.decode()
-    assert f'<time datetime="{game.finished_at.isoformat()}">10 Dec 2026, 18:00 UTC</time>' in english
+    assert (
+        f'<time datetime="{game.finished_at.isoformat()}">10 Dec 2026, 18:00 UTC</time>' in english
+    )
     assert "12/10/2026" not in english
     chinese = Client(headers={"accept-language": "zh-hans"}).get("/games/finished")
     assert ">2026年12月10日 18:00 UTC</time>" in chinese.content.decode()
