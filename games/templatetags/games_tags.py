@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 from django.utils import dateformat
-from django.utils.timezone import template_localtime
+from django.utils.timezone import is_aware, localtime
 from django.utils.translation import pgettext
 
 from games.play import ratings
@@ -82,7 +82,7 @@ def event_time(value: datetime | None) -> str:
     if value is None:
         return ""
     return dateformat.format(
-        template_localtime(value),
+        localtime(value) if is_aware(value) else value,
         pgettext(
             "date and time of an event (Django date format: 10 Dec 2026, 18:00 CET)", "j M Y, H:i T"
         ),
@@ -95,8 +95,8 @@ def event_day(value: date | datetime | None) -> str:
     "10 Dec 2026", "2026年12月10日"; "" for None."""
     if value is None:
         return ""
-    if isinstance(value, datetime):
-        value = template_localtime(value)
+    if isinstance(value, datetime) and is_aware(value):
+        value = localtime(value)
     return dateformat.format(value, pgettext("a date (Django date format: 10 Dec 2026)", "j M Y"))
 
 
