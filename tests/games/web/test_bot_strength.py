@@ -112,7 +112,7 @@ def test_the_home_pages_bot_choice_shows_each_tiers_strength_in_both_languages(
     }
     assert (
         "Bot strength on the site's rating scale (a new player starts at 1500), "
-        "calibrated on Nov. 30, 2026 from 312 games between the bots." in english
+        "calibrated on 30 Nov 2026 from 312 games between the bots." in english
     )
     chinese = Client(HTTP_ACCEPT_LANGUAGE=ZH).get("/").content.decode()
     assert _strength_spans(chinese)["medium"] == "· 约 2550"
