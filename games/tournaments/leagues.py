@@ -486,8 +486,9 @@ def league_registration_set(*, league_id: int, user: UserLike, is_open: bool) ->
 def league_update(*, league_id: int, user: UserLike, settings: NextSeasonSettings) -> League:
     """Change the settings of the seasons not yet started (the league's creator only).
 
-    A running season keeps its divisions and games; the season open to join and every
-    later one are placed and played by the new settings. Newly invited players of a
+    A running season keeps its divisions and games, and the time control and playing
+    hours its divisions took at its start; the season open to join and every later one
+    are placed and played by the new settings. Newly invited players of a
     group's league get a ``league_invite`` notice. Raises ``LeagueRefused`` (not the
     creator, or a setting out of range: nothing changes) or ``LeagueNotFound``.
     """
