@@ -40,9 +40,8 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 import engine
-from games.accounts.profiles import preference_set
 from games.core.states import game_state
-from games.models import Delivery, Game, NotificationKind, Profile
+from games.models import Game, Profile
 from games.play import lifecycle
 from games.play import submit as play_submit
 from games.text import gamelog, messages
@@ -399,11 +398,6 @@ def test_every_page_of_a_game_reads_in_chinese(django_capture_on_commit_callback
     with django_capture_on_commit_callbacks(execute=True):
         open_game = lifecycle.game_create(creator=seats[1], num_players=4)
     get("waiting room", clients[1], f"/games/{open_game.pk}/")
-    # No emails on the way (each costs a render; they are read in Chinese by
-    # test_emails_arrive_in_each_recipients_own_language): only the pages are under test.
-    for user in seats.values():
-        for kind in NotificationKind:
-            preference_set(user_id=user.pk, kind=kind, delivery=Delivery.OFF)
     seen = []
     with django_capture_on_commit_callbacks(execute=True):
         for current, kind in play_until_every_decision(game, seats):
