@@ -66,11 +66,15 @@ def move_applied(
     the mover was active (a person's own move only, not a timeout or a dropped seat);
     after the commit, publish the new version to the open pages — when
     ``settings.PRERENDER_PARTIALS``, only once the worker has rendered the other players'
-    partials ahead (``games.web.prerender``).
+    partials ahead (``games.web.prerender``). The cached public lists are left as they are
+    (the games to watch lag moves by up to ``games.selectors.lobby.LIST_SECONDS``).
     ``before``/``after`` hold every secret: they go to the outbox's rules, never to a page.
     """
     by_bot = move.source == Move.Source.BOT
-    public_lists_changed()  # the games to watch: the latest moved first, their plies
+    # No ``public_lists_changed`` here (issue 31): the games to watch ("latest moved
+    # first", their plies) may lag a move by the cache's ``LIST_SECONDS``, so a busy site's
+    # moves do not make every next home page read its lists again; a game's end does drop
+    # them (``game_finished``, ``game_given_up``, ``lifecycle.game_abort``).
     notifications.notify_move(game=game, ply=move.ply, before=before, after=after, by_bot=by_bot)
     webhooks.webhooks_notify_move(
         game=game, ply=move.ply, before=before, after=after, by_bot=by_bot
