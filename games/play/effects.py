@@ -28,9 +28,9 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 
 import engine
-from games.accounts import profiles
+from games.accounts import profiles, records
 from games.core import live, queue
-from games.models import Game, Move, TournamentTable
+from games.models import Game, Move, Seat, TournamentTable
 from games.outbox import notifications, webhooks
 from games.play import ratings
 from games.selectors.lobby import public_lists_changed
@@ -127,7 +127,9 @@ def _touch_mover(game: Game, position: int) -> None:
 def game_finished(*, game: Game, ranking: list[engine.Placing]) -> None:
     """The game ended (seats hold their final places): rate it, tell every player and hook.
 
-    Dropped seats rank last in the rating (``ratings.game_rate``); the live event was
+    Dropped seats rank last in the rating (``ratings.game_rate``); each player's kept
+    record counts the game (``accounts.records``, issue 31: the profile reads those
+    counts, not history), in this transaction; the live event was
     published by the last ply's ``move_applied``. A tournament's game queues its
     tournament's step (``games.tournaments.rounds.tournament_game_ended``).
     """
@@ -136,9 +138,38 @@ def game_finished(*, game: Game, ranking: list[engine.Placing]) -> None:
     ratings.game_rate(
         game_id=game.pk, ranking=ranking, dropped_seats={p for p in dropped if p is not None}
     )
+    # the players' kept records (issue 31): places, ratings after, against the bots
+    facts = records.game_facts(game)
+    records.game_changed(before=facts.with_status(Game.Status.ACTIVE), after=facts)
     notifications.notify_game_over(game=game)
     webhooks.webhooks_notify_game_over(game=game)
     if TournamentTable.objects.filter(game_id=game.pk).exists():
         # a tournament's table: record it and start the next round when it was the last
         # (issue 30); by task name, after the commit — play never imports the tournaments
         queue.enqueue_on_commit(queue.TOURNAMENT_GAME_ENDED, game.pk)
+
+
+def seat_dropped(*, game: Game, seat: Seat) -> None:
+    """``seat`` of the locked ``game`` was dropped (resigned or timed out) and the game goes
+    on among other people: its player's kept record counts the drop now (the profile's
+    "dropped" and reliability, ``accounts.records``)."""
+    facts = records.game_facts(game)
+    records.game_changed(before=facts.with_seat_undropped(seat.position), after=facts)
+
+
+def game_aborted(*, game: Game, was: str, dropped_now: Seat | None = None) -> None:
+    """The locked ``game`` was aborted (saved) from status ``was``: by an operator, or given
+    up — ``dropped_now``, the seat whose drop left no person playing (``timeouts.seat_drop``).
+
+    Every kept record forgets the game (a drop counted while it ran), except that each
+    person's seat dropped in it counts as a loss against each bot in it (the game given up;
+    ``accounts.records``); the public lists drop it (no longer a game to watch).
+    """
+    public_lists_changed()
+    if was != Game.Status.ACTIVE:
+        return  # an open game: no seat dropped, nothing counted
+    facts = records.game_facts(game)
+    before = facts.with_status(Game.Status.ACTIVE)
+    if dropped_now is not None:  # its drop was never counted: the game ends with it
+        before = before.with_seat_undropped(dropped_now.position)
+    records.game_changed(before=before, after=facts)

@@ -247,8 +247,8 @@ def game_abort(*, game_id: int) -> Game:
         notifications.notify_game_aborted(game=game)
         if was_open:
             effects.waiting_room_changed(game=game)
-        else:
-            public_lists_changed()  # no longer a game to watch
+        else:  # no longer a game to watch; the players' kept records forget it
+            effects.game_aborted(game=game, was=Game.Status.ACTIVE)
     return game
 
 
