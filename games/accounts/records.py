@@ -26,7 +26,7 @@ from history in two set-based statements (the migration's backfill; the tests' r
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -133,8 +133,13 @@ def game_facts(game: Game) -> GameFacts:
     )
 
 
-Counts = dict[tuple[int, bool], Counter[str]]
-BotCounts = dict[tuple[int, bool, str], Counter[str]]
+Amounts = defaultdict[str, float]  # field → amount
+Counts = dict[tuple[int, bool], Amounts]
+BotCounts = dict[tuple[int, bool, str], Amounts]
+
+
+def _amounts() -> Amounts:
+    return defaultdict(float)
 
 
 def game_counts(game: GameFacts) -> tuple[Counts, BotCounts]:
@@ -150,12 +155,12 @@ def game_counts(game: GameFacts) -> tuple[Counts, BotCounts]:
                     continue
                 for bot in (s for s in game.seats if s.is_bot and s.tier):
                     key = (person.user_id, game.is_public, bot.tier)
-                    bots.setdefault(key, Counter())["lost"] += 1
+                    bots.setdefault(key, _amounts())["lost"] += 1
         return counts, bots
     finished = game.status == FINISHED
     for seat in game.seats:
         people = any(not o.is_bot and o.user_id != seat.user_id for o in game.seats)
-        c = counts.setdefault((seat.user_id, game.is_public), Counter())
+        c = counts.setdefault((seat.user_id, game.is_public), _amounts())
         if seat.dropped and people:
             c["dropped"] += 1
             c["timed_out"] += seat.timed_out
@@ -169,7 +174,7 @@ def game_counts(game: GameFacts) -> tuple[Counts, BotCounts]:
             if seat.final_rank in PLACES:
                 c[f"place_{seat.final_rank}"] += 1
         if seat.score is not None:
-            c["lowest_sum"] += seat.score  # type: ignore[assignment]
+            c["lowest_sum"] += seat.score
             c["lowest_n"] += 1
         c["completed"] += not seat.dropped and people
         c["rated"] += seat.rated
@@ -186,14 +191,17 @@ def game_counts(game: GameFacts) -> tuple[Counts, BotCounts]:
                 if seat.final_rank > bot.final_rank
                 else "tied"
             )
-            bots.setdefault(key, Counter())[outcome] += 1
+            bots.setdefault(key, _amounts())[outcome] += 1
     return counts, bots
 
 
-def _difference(after: dict[Any, Counter[str]], before: dict[Any, Counter[str]]) -> dict:
-    out: dict[Any, dict[str, float]] = {}
+Deltas = dict[Any, dict[str, float]]  # key → field → amount
+
+
+def _difference(after: dict[Any, Amounts], before: dict[Any, Amounts]) -> Deltas:
+    out: Deltas = {}
     for key in after.keys() | before.keys():
-        a, b = after.get(key, Counter()), before.get(key, Counter())
+        a, b = after.get(key, _amounts()), before.get(key, _amounts())
         delta = {f: a[f] - b[f] for f in a.keys() | b.keys() if a[f] != b[f]}
         if delta:
             out[key] = delta
@@ -212,7 +220,7 @@ def game_changed(*, before: GameFacts, after: GameFacts) -> None:
     _apply(BotRecordCount, ("user_id", "is_public", "tier"), _difference(bots_after, bots_before))
 
 
-def _apply(model: Any, key_fields: Sequence[str], deltas: dict) -> None:
+def _apply(model: Any, key_fields: Sequence[str], deltas: Deltas) -> None:
     if not deltas:
         return
     model.objects.bulk_create(
@@ -293,7 +301,7 @@ def records_rebuild(connection: BaseDatabaseWrapper | None = None) -> None:
     migration, or a maintenance window): an end between the delete and the insert is
     counted by the insert, but one committing after its snapshot would be lost."""
     connection = connection or default_connection
-    params = {
+    params: dict[str, str | bool] = {
         "finished": FINISHED,
         "aborted": ABORTED,
         "expired": Game.Status.EXPIRED.value,

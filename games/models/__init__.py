@@ -43,8 +43,8 @@ from games.models.leagues import (
     LeagueSeason,
 )
 from games.models.orders import StandingOrders
-from games.models.records import BotRecordCount, PlayerRecordCount
 from games.models.push import MAX_ENDPOINT_LENGTH, PushDelivery, PushSubscription
+from games.models.records import BotRecordCount, PlayerRecordCount
 from games.models.tournaments import (
     ROUND_ROBIN_MAX_PLAYERS,
     TOURNAMENT_MAX_PLAYERS,

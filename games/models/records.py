@@ -53,6 +53,10 @@ class PlayerRecordCount(models.Model):
             models.UniqueConstraint(fields=["user", "is_public"], name="record_count_one_a_kind")
         ]
 
+    def __str__(self) -> str:
+        kind = "public" if self.is_public else "private"
+        return f"record of user {self.user_id} ({kind} games): {self.finished} finished"
+
 
 class BotRecordCount(models.Model):
     """A person's results against one bot tier over their games of one kind (``is_public``):
@@ -72,3 +76,7 @@ class BotRecordCount(models.Model):
                 fields=["user", "is_public", "tier"], name="bot_record_count_one_a_tier"
             )
         ]
+
+    def __str__(self) -> str:
+        kind = "public" if self.is_public else "private"
+        return f"user {self.user_id} against {self.tier} ({kind} games): {self.won}/{self.lost}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.core import signing
 from django.db.models import Count, Exists, F, FloatField, OuterRef, Q, QuerySet, Subquery, Sum
@@ -34,6 +35,7 @@ from games.text.seats import BOT_TIER_NAME
 RECENT_GAMES = 10  # the latest finished games a profile lists
 CURRENT_GAMES = 20  # the games in progress a profile lists a page, the newest first
 _KEY_FIELDS = {"id", "user", "is_public"}
+_OUTCOMES = ("won", "lost", "tied")
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,7 @@ def _own(user_id: int, viewer: UserLike) -> bool:
     return bool(viewer.is_authenticated and viewer.pk == user_id)
 
 
-def _private_shared(user_id: int, viewer: UserLike) -> QuerySet[Game] | None:
+def _private_shared(user_id: int, viewer: UserLike) -> QuerySet[Game, Any] | None:
     """Return the private games of ``user_id`` that ``viewer`` (not that player) may see —
     those they played in, or hold a pending invitation to (``games_visible_to``) — as a
     query of ids; None for an anonymous viewer (no private game).
@@ -292,7 +294,7 @@ class BotRecord:
         return self.won + self.lost + self.tied
 
 
-def _bots_from_history(user_id: int, games: QuerySet[Game]) -> list[dict[str, object]]:
+def _bots_from_history(user_id: int, games: QuerySet[Game, Any]) -> list[dict[str, Any]]:
     """Return ``[{"tier", "won", "lost", "tied"}]`` of person ``user_id`` over ``games``
     (a query of game ids), counted from their seats (one query; see ``record_against_bots``)."""
     people = Seat.objects.filter(user_id=user_id, is_bot=False, game_id__in=games)
@@ -316,7 +318,7 @@ def _bots_from_history(user_id: int, games: QuerySet[Game]) -> list[dict[str, ob
         )
         .order_by()
     )
-    return list(rows)
+    return [dict(row) for row in rows]
 
 
 def record_against_bots(user_id: int, viewer: UserLike) -> list[BotRecord]:
@@ -339,16 +341,12 @@ def record_against_bots(user_id: int, viewer: UserLike) -> list[BotRecord]:
     if not _own(user_id, viewer):
         rows = rows.filter(is_public=True)
     found: dict[str, Counter[str]] = {}
-    for row in rows.values("tier", "won", "lost", "tied"):
-        found.setdefault(str(row["tier"]), Counter()).update(
-            {k: int(row[k]) for k in ("won", "lost", "tied")}
-        )
+    counted: list[dict[str, Any]] = [dict(row) for row in rows.values("tier", *_OUTCOMES)]
     shared = None if _own(user_id, viewer) else _private_shared(user_id, viewer)
     if shared is not None:
-        for row in _bots_from_history(user_id, shared):
-            found.setdefault(str(row["tier"]), Counter()).update(
-                {k: int(str(row[k])) for k in ("won", "lost", "tied")}
-            )
+        counted += _bots_from_history(user_id, shared)
+    for row in counted:
+        found.setdefault(str(row["tier"]), Counter()).update({k: int(row[k]) for k in _OUTCOMES})
     return [
         BotRecord(
             tier=t,
@@ -358,7 +356,7 @@ def record_against_bots(user_id: int, viewer: UserLike) -> list[BotRecord]:
             tied=found[t]["tied"],
         )
         for t in Profile.BotTier.values
-        if t in found and sum(found[t].values())
+        if t in found and found[t].total()
     ]
 
 

@@ -101,7 +101,7 @@ def test_every_page_and_list_runs_as_many_queries_with_30_games_as_with_1() -> N
     first = _add_games(me, 2)[0]  # one game in each list: in progress, finished
     _, secret = tokens.token_create(user=me, name="counts")
     api = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
-    anon, mine = Client(), client_for(me)
+    anon, mine, stranger = Client(), client_for(me), client_for(UserFactory())
     urls = {
         "home, anonymous": (anon, "/", {}),
         "home and my games": (mine, "/", {}),
@@ -114,6 +114,7 @@ def test_every_page_and_list_runs_as_many_queries_with_30_games_as_with_1() -> N
         "open games": (anon, "/games/open", {}),
         "open games after the first": (mine, f"/games/open?after={first}", {}),
         "own profile": (mine, f"/players/{me.pk}/", {}),
+        "profile, as another player": (stranger, f"/players/{me.pk}/", {}),
         "leaderboard": (anon, "/leaderboard", {}),
         "finished games": (anon, "/games/finished", {}),
         "finished games, mine": (mine, "/games/finished", {}),

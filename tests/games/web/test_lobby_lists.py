@@ -3,9 +3,9 @@
 The open games and the games to watch are cached for every visitor
 (``games.selectors.lobby``): a service that changes them drops them, so a new open game, a
 seat taken, a start and an end show at the next request; a move shows within the cache's
-``LIST_SECONDS`` (a move does not drop the lists: the lead's decision, issue 31). The home page lists the first
-rows of each list and links to the rest: ``/games/open`` in keyset pages, a profile's
-games in progress in keyset pages.
+``LIST_SECONDS`` (a move does not drop the lists: the lead's decision, issue 31). The home
+page lists the first rows of each list and links to the rest: ``/games/open`` in keyset
+pages, a profile's games in progress in keyset pages.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def _section(body: str, name: str) -> str:
     return body[start : body.index("</section>", start)]
 
 
-def test_a_new_open_game_a_seat_taken_and_a_start_show_at_the_next_request_a_move_within_the_cache_lifetime() -> None:
+def test_an_open_game_a_seat_taken_and_a_start_show_at_once_a_move_within_the_cache_life() -> None:
     visitor = Client()
     assert 'id="no-open-games"' in visitor.get("/").content.decode()  # cached: no game
     creator, second, third = UserFactory(), UserFactory(), UserFactory()
