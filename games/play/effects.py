@@ -46,7 +46,7 @@ def waiting_room_changed(*, game: Game) -> None:
     """
     game.waiting_mark += 1
     game.save(update_fields=["waiting_mark", "updated_at"])
-    public_lists_changed()  # the home page's open games (games.selectors.lobby)
+    public_lists_changed(watch=False)  # the home page's open games (selectors.lobby)
     live.publish_on_commit(live.WaitingRoom(game.pk), game.waiting_mark)
 
 
@@ -133,7 +133,7 @@ def game_finished(*, game: Game, ranking: list[engine.Placing]) -> None:
     published by the last ply's ``move_applied``. A tournament's game queues its
     tournament's step (``games.tournaments.rounds.tournament_game_ended``).
     """
-    public_lists_changed()  # no longer a game to watch
+    public_lists_changed(open_games=False)  # no longer a game to watch
     dropped = game.seats.filter(dropped_at__isnull=False).values_list("position", flat=True)
     ratings.game_rate(
         game_id=game.pk, ranking=ranking, dropped_seats={p for p in dropped if p is not None}
@@ -165,7 +165,7 @@ def game_aborted(*, game: Game, was: str, dropped_now: Seat | None = None) -> No
     person's seat dropped in it counts as a loss against each bot in it (the game given up;
     ``accounts.records``); the public lists drop it (no longer a game to watch).
     """
-    public_lists_changed()
+    public_lists_changed(open_games=was == Game.Status.OPEN)  # no longer listed
     if was != Game.Status.ACTIVE:
         return  # an open game: no seat dropped, nothing counted
     facts = records.game_facts(game)

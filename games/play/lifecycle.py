@@ -109,7 +109,7 @@ def game_create(
         if 1 + len(bots) == num_players:
             game_start(game=game)
         else:
-            public_lists_changed()  # a new open game on the home page
+            public_lists_changed(watch=False)  # a new open game on the home page
     return game
 
 

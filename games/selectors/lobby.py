@@ -61,15 +61,22 @@ class OpenExcerpt:
         return self.total > len(self.rows)
 
 
-def public_lists_changed() -> None:
+def public_lists_changed(*, open_games: bool = True, watch: bool = True) -> None:
     """Drop the cached public lists: now, and again once the caller's transaction commits.
 
-    Dropped now so this process's next read does not serve them; again after the commit
-    because another request may have cached the old rows in between. Cheap (one cache
-    delete), so every service that may change a list calls it.
+    ``open_games``/``watch``: which of the two changed (both by default). A seat taken or
+    given up, a game created or expired changes the open games only; a game's end the
+    games to watch only; its start both — so the next home page reads again only the list
+    that changed (the games to watch cost the more). Dropped now so this process's next
+    read does not serve them; again after the commit because another request may have
+    cached the old rows in between. Cheap (one cache delete), so every service that may
+    change a list calls it.
     """
-    cache.delete_many([_OPEN_KEY, _WATCH_KEY])
-    transaction.on_commit(partial(cache.delete_many, [_OPEN_KEY, _WATCH_KEY]), robust=True)
+    keys = [key for key, on in ((_OPEN_KEY, open_games), (_WATCH_KEY, watch)) if on]
+    if not keys:
+        return
+    cache.delete_many(keys)
+    transaction.on_commit(partial(cache.delete_many, keys), robust=True)
 
 
 def open_games_excerpt() -> OpenExcerpt:

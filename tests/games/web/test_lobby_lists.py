@@ -21,7 +21,7 @@ from django.utils import timezone
 import engine
 from games.core.states import game_state
 from games.models import Game
-from games.play import lifecycle, submit
+from games.play import lifecycle, limits, submit
 from games.selectors import lobby, profiles
 from tests.games.factories import UserFactory, client_for
 
@@ -33,7 +33,7 @@ def _section(body: str, name: str) -> str:
     return body[start : body.index("</section>", start)]
 
 
-def test_an_open_game_a_seat_taken_and_a_start_show_at_once_a_move_within_the_cache_life() -> None:
+def test_an_open_game_a_seat_taken_a_start_and_an_end_show_at_once_a_move_within_30_s() -> None:
     visitor = Client()
     assert 'id="no-open-games"' in visitor.get("/").content.decode()  # cached: no game
     creator, second, third = UserFactory(), UserFactory(), UserFactory()
@@ -58,6 +58,11 @@ def test_an_open_game_a_seat_taken_and_a_start_show_at_once_a_move_within_the_ca
     # ... until the cache's LIST_SECONDS have passed (the cache entry expires).
     with time_machine.travel(timezone.now() + timedelta(seconds=lobby.LIST_SECONDS + 1)):
         assert "1 move" in _section(visitor.get("/").content.decode(), "watch-games")
+        # A game's end drops the games to watch: gone at the next request.
+        assert limits.game_end_at_limit(game_id=game.pk)
+        assert f'data-watch="{game.pk}"' not in _section(
+            visitor.get("/").content.decode(), "watch-games"
+        )
 
 
 def test_the_home_page_lists_the_first_open_games_and_the_open_games_page_all_in_pages(
