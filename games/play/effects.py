@@ -74,7 +74,7 @@ def move_applied(
     # No ``public_lists_changed`` here (issue 31): the games to watch ("latest moved
     # first", their plies) may lag a move by the cache's ``LIST_SECONDS``, so a busy site's
     # moves do not make every next home page read its lists again; a game's end does drop
-    # them (``game_finished``, ``game_given_up``, ``lifecycle.game_abort``).
+    # them (``game_finished``, ``game_aborted``).
     notifications.notify_move(game=game, ply=move.ply, before=before, after=after, by_bot=by_bot)
     webhooks.webhooks_notify_move(
         game=game, ply=move.ply, before=before, after=after, by_bot=by_bot
