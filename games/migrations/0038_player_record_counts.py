@@ -19,7 +19,7 @@ def backfill(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0036_seat_unranked_user_idx'),
+        ('games', '0037_league_time_control_and_playing_hours'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
