@@ -44,6 +44,7 @@ from games.models.leagues import (
 )
 from games.models.orders import StandingOrders
 from games.models.push import MAX_ENDPOINT_LENGTH, PushDelivery, PushSubscription
+from games.models.records import BotRecordCount, PlayerRecordCount
 from games.models.tournaments import (
     ROUND_ROBIN_MAX_PLAYERS,
     TOURNAMENT_MAX_PLAYERS,
@@ -57,6 +58,8 @@ from games.models.tournaments import (
 )
 
 __all__ = [
+    "BotRecordCount",
+    "PlayerRecordCount",
     "CHAT_MAX_LENGTH",
     "CONSERVATIVE_RATING",
     "LEAGUE_DIVISION_MAX",

@@ -28,9 +28,9 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 
 import engine
-from games.accounts import profiles
+from games.accounts import profiles, records
 from games.core import live, queue
-from games.models import Game, Move, TournamentTable
+from games.models import Game, Move, Seat, TournamentTable
 from games.outbox import notifications, webhooks
 from games.play import ratings
 from games.selectors.lobby import public_lists_changed
@@ -46,7 +46,7 @@ def waiting_room_changed(*, game: Game) -> None:
     """
     game.waiting_mark += 1
     game.save(update_fields=["waiting_mark", "updated_at"])
-    public_lists_changed()  # the home page's open games (games.selectors.lobby)
+    public_lists_changed(watch=False)  # the home page's open games (selectors.lobby)
     live.publish_on_commit(live.WaitingRoom(game.pk), game.waiting_mark)
 
 
@@ -66,11 +66,15 @@ def move_applied(
     the mover was active (a person's own move only, not a timeout or a dropped seat);
     after the commit, publish the new version to the open pages — when
     ``settings.PRERENDER_PARTIALS``, only once the worker has rendered the other players'
-    partials ahead (``games.web.prerender``).
+    partials ahead (``games.web.prerender``). The cached public lists are left as they are
+    (the games to watch lag moves by up to ``games.selectors.lobby.LIST_SECONDS``).
     ``before``/``after`` hold every secret: they go to the outbox's rules, never to a page.
     """
     by_bot = move.source == Move.Source.BOT
-    public_lists_changed()  # the games to watch: the latest moved first, their plies
+    # No ``public_lists_changed`` here (issue 31): the games to watch ("latest moved
+    # first", their plies) may lag a move by the cache's ``LIST_SECONDS``, so a busy site's
+    # moves do not make every next home page read its lists again; a game's end does drop
+    # them (``game_finished``, ``game_aborted``).
     notifications.notify_move(game=game, ply=move.ply, before=before, after=after, by_bot=by_bot)
     webhooks.webhooks_notify_move(
         game=game, ply=move.ply, before=before, after=after, by_bot=by_bot
@@ -123,18 +127,49 @@ def _touch_mover(game: Game, position: int) -> None:
 def game_finished(*, game: Game, ranking: list[engine.Placing]) -> None:
     """The game ended (seats hold their final places): rate it, tell every player and hook.
 
-    Dropped seats rank last in the rating (``ratings.game_rate``); the live event was
+    Dropped seats rank last in the rating (``ratings.game_rate``); each player's kept
+    record counts the game (``accounts.records``, issue 31: the profile reads those
+    counts, not history), in this transaction; the live event was
     published by the last ply's ``move_applied``. A tournament's game queues its
     tournament's step (``games.tournaments.rounds.tournament_game_ended``).
     """
-    public_lists_changed()  # no longer a game to watch
+    public_lists_changed(open_games=False)  # no longer a game to watch
     dropped = game.seats.filter(dropped_at__isnull=False).values_list("position", flat=True)
     ratings.game_rate(
         game_id=game.pk, ranking=ranking, dropped_seats={p for p in dropped if p is not None}
     )
+    # the players' kept records (issue 31): places, ratings after, against the bots
+    facts = records.game_facts(game)
+    records.game_changed(before=facts.with_status(Game.Status.ACTIVE), after=facts)
     notifications.notify_game_over(game=game)
     webhooks.webhooks_notify_game_over(game=game)
     if TournamentTable.objects.filter(game_id=game.pk).exists():
         # a tournament's table: record it and start the next round when it was the last
         # (issue 30); by task name, after the commit — play never imports the tournaments
         queue.enqueue_on_commit(queue.TOURNAMENT_GAME_ENDED, game.pk)
+
+
+def seat_dropped(*, game: Game, seat: Seat) -> None:
+    """``seat`` of the locked ``game`` was dropped (resigned or timed out) and the game goes
+    on among other people: its player's kept record counts the drop now (the profile's
+    "dropped" and reliability, ``accounts.records``)."""
+    facts = records.game_facts(game)
+    records.game_changed(before=facts.with_seat_undropped(seat.position), after=facts)
+
+
+def game_aborted(*, game: Game, was: str, dropped_now: Seat | None = None) -> None:
+    """The locked ``game`` was aborted (saved) from status ``was``: by an operator, or given
+    up — ``dropped_now``, the seat whose drop left no person playing (``timeouts.seat_drop``).
+
+    Every kept record forgets the game (a drop counted while it ran), except that each
+    person's seat dropped in it counts as a loss against each bot in it (the game given up;
+    ``accounts.records``); the public lists drop it (no longer a game to watch).
+    """
+    public_lists_changed(open_games=was == Game.Status.OPEN)  # no longer listed
+    if was != Game.Status.ACTIVE:
+        return  # an open game: no seat dropped, nothing counted
+    facts = records.game_facts(game)
+    before = facts.with_status(Game.Status.ACTIVE)
+    if dropped_now is not None:  # its drop was never counted: the game ends with it
+        before = before.with_seat_undropped(dropped_now.position)
+    records.game_changed(before=before, after=facts)

@@ -109,7 +109,7 @@ def game_create(
         if 1 + len(bots) == num_players:
             game_start(game=game)
         else:
-            public_lists_changed()  # a new open game on the home page
+            public_lists_changed(watch=False)  # a new open game on the home page
     return game
 
 
@@ -247,8 +247,8 @@ def game_abort(*, game_id: int) -> Game:
         notifications.notify_game_aborted(game=game)
         if was_open:
             effects.waiting_room_changed(game=game)
-        else:
-            public_lists_changed()  # no longer a game to watch
+        else:  # no longer a game to watch; the players' kept records forget it
+            effects.game_aborted(game=game, was=Game.Status.ACTIVE)
     return game
 
 

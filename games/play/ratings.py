@@ -20,6 +20,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 import engine
+from games.accounts import records
 from games.models import PROVISIONAL_GAMES as PROVISIONAL_GAMES  # beside the leaderboard index
 from games.models import Game, Profile, Seat
 
@@ -147,7 +148,8 @@ def rebuild_all() -> int:
     """Recompute every rating from scratch, game by game in finish order; return games rated.
 
     Resets every profile to the model's defaults and every seat's before/after, then rates
-    each rateable finished game ordered by ``finished_at`` (then id) from its stored ranks.
+    each rateable finished game ordered by ``finished_at`` (then id) from its stored ranks;
+    then recounts the players' kept records from history (``accounts.records``).
     """
     with transaction.atomic():
         Profile.objects.update(rating_mu=MODEL.mu, rating_sigma=MODEL.sigma, rated_games=0)
@@ -160,4 +162,5 @@ def rebuild_all() -> int:
         for game in games:
             if game_rate(game_id=game.pk):
                 count += 1
+        records.records_rebuild()  # the kept records count rated games (issue 31)
     return count

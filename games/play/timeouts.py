@@ -15,7 +15,7 @@ from games.core.errors import GameNotActive, JoinRefused, NotAPlayer
 from games.core.states import state_from_db
 from games.models import Game, Move, Notification, NotificationKind, Seat
 from games.outbox import notifications
-from games.play import policy
+from games.play import effects, policy
 from games.play.access import UserLike, locked_game, user_id_of
 from games.play.botturns import bot_to_act_mark, bot_turn_queue
 from games.play.deadlines import CLOCK_FIELDS, clock_start
@@ -185,7 +185,8 @@ def seat_drop(*, game: Game, seat: Seat, reason: str) -> None:
     players are told (``seat_dropped``) and the seat is played automatically whenever the
     game waits on it: by the default policy at once in a 2-player game, by the medium bot
     in the background in a game of 3–4 (``botturns``); a rated game ranks it last
-    (``ratings.rating_ranks``).
+    (``ratings.rating_ranks``). The players' kept records count the drop, or the game
+    given up (``effects.seat_dropped``, ``effects.game_aborted``).
     """
     seat.dropped_at = timezone.now()
     seat.drop_reason = reason
@@ -196,7 +197,9 @@ def seat_drop(*, game: Game, seat: Seat, reason: str) -> None:
         game.to_act_seat = None
         clock_start(game)
         game.save(update_fields=["status", "to_act_seat", *CLOCK_FIELDS, "updated_at"])
+        effects.game_aborted(game=game, was=Game.Status.ACTIVE, dropped_now=seat)
         return
+    effects.seat_dropped(game=game, seat=seat)
     notifications.notify_seat_dropped(game=game, seat=seat)
     autoplay(game=game, state=state_from_db(game.state or {}))
     if bot_to_act_mark(game):  # the seat to act may now be the medium bot's

@@ -298,6 +298,23 @@ def _players(seats: Iterable[Seat]) -> tuple[Player, ...]:
     return tuple(Player(s.position, person_of(s.user)) for s in seats)
 
 
+# The columns of a game a list's row shows (issue 31): a ``Game`` row has ~40, the
+# snapshot and the seed among them; reading and building only these halves the Python cost
+# of the home page's public lists when a change has just dropped them. A column read
+# beyond these costs a query a row (the query-count tests would show it).
+_OPEN_GAME_FIELDS = (
+    "num_players",
+    "is_rated",
+    "open_scoring",
+    "days_per_move",
+    "bank_days",
+    "bank_increment_hours",
+    "bank_cap_days",
+    "created_at",
+)
+_WATCH_GAME_FIELDS = ("num_players", "is_rated", "to_act_seat", "updated_at")
+
+
 def games_open(*, limit: int = 50, queryset: QuerySet[Game] | None = None) -> list[OpenGame]:
     """Return open public games, oldest first (created at, then id), at most ``limit``.
 
@@ -307,7 +324,7 @@ def games_open(*, limit: int = 50, queryset: QuerySet[Game] | None = None) -> li
     games = with_list_seats(
         (Game.objects.all() if queryset is None else queryset)
         .filter(status=Game.Status.OPEN, is_public=True)
-        .defer("state")
+        .only(*_OPEN_GAME_FIELDS)
         .order_by("created_at", "pk")
     )[:limit]
     return [
@@ -366,7 +383,8 @@ def games_to_watch(user: UserLike | None, *, limit: int = 10) -> list[WatchGame]
     games = games.annotate(
         standing_plies=Coalesce(Subquery(standing, output_field=IntegerField()), 0)
     )
-    for game in with_list_seats(games.defer("state").order_by("-updated_at", "-pk"))[:limit]:
+    listed = games.only(*_WATCH_GAME_FIELDS).order_by("-updated_at", "-pk")
+    for game in with_list_seats(listed)[:limit]:
         seats = sorted(game.seats.all(), key=lambda s: (s.position or 0, s.pk))
         players = _players(seats)
         rows.append(

@@ -4,10 +4,14 @@ Both are the same for every visitor, so they are read at most once per ``LIST_SE
 and kept in Django's cache (Redis in production, each process's memory in the embedded
 mode). The services that change them drop them at once and again after their commit
 (``public_lists_changed``, called by ``games.play.effects`` and ``games.play.lifecycle``:
-a game created, joined, left, started, moved, ended, aborted or expired), so a new open
-game or a move shows at the next request. What the cache may hold stale for up to
-``LIST_SECONDS``: a listed player's name and rating (a profile's change does not drop it)
-and a change written past the services (the admin's raw edits, a test's factory rows).
+a game created, joined, left, started, ended, aborted or expired), so a new open game, a
+seat taken, a game starting or ending shows at the next request. A **move** does not drop
+them (the lead's decision, issue 31: every move dropped them, and the home page's next
+request read both lists again — its slowest request at full size): the games to watch,
+"the latest moved first" with their plies, may lag moves by up to ``LIST_SECONDS``. Also
+stale for up to ``LIST_SECONDS``: a listed player's name and rating (a profile's change
+does not drop it) and a change written past the services (the admin's raw edits, a test's
+factory rows).
 
 The home page shows an excerpt of each (``HOME_OPEN_GAMES``, ``HOME_WATCH_GAMES``); the
 open games' own page (``open_games_page``) lists them all in keyset pages.
@@ -57,15 +61,22 @@ class OpenExcerpt:
         return self.total > len(self.rows)
 
 
-def public_lists_changed() -> None:
+def public_lists_changed(*, open_games: bool = True, watch: bool = True) -> None:
     """Drop the cached public lists: now, and again once the caller's transaction commits.
 
-    Dropped now so this process's next read does not serve them; again after the commit
-    because another request may have cached the old rows in between. Cheap (one cache
-    delete), so every service that may change a list calls it.
+    ``open_games``/``watch``: which of the two changed (both by default). A seat taken or
+    given up, a game created or expired changes the open games only; a game's end the
+    games to watch only; its start both — so the next home page reads again only the list
+    that changed (the games to watch cost the more). Dropped now so this process's next
+    read does not serve them; again after the commit because another request may have
+    cached the old rows in between. Cheap (one cache delete), so every service that may
+    change a list calls it.
     """
-    cache.delete_many([_OPEN_KEY, _WATCH_KEY])
-    transaction.on_commit(partial(cache.delete_many, [_OPEN_KEY, _WATCH_KEY]), robust=True)
+    keys = [key for key, on in ((_OPEN_KEY, open_games), (_WATCH_KEY, watch)) if on]
+    if not keys:
+        return
+    cache.delete_many(keys)
+    transaction.on_commit(partial(cache.delete_many, keys), robust=True)
 
 
 def open_games_excerpt() -> OpenExcerpt:
@@ -119,7 +130,9 @@ def games_to_watch_excerpt(user: UserLike) -> WatchExcerpt:
     """Return the home page's games to watch: public games in progress, the latest moved
     first, at most ``HOME_WATCH_GAMES``, never ``user``'s own (their list is "My games").
 
-    The list is cached for everyone (see the module), ``_WATCH_POOL`` games deep; a
+    The list is cached for everyone (see the module), ``_WATCH_POOL`` games deep, and a
+    move does not drop it: the order and the plies shown may lag moves by up to
+    ``LIST_SECONDS`` (a game started or ended shows at the next request); a
     signed-in viewer's own games among them are then left out by one query over those
     ids (a player seated in more than ``_WATCH_POOL - HOME_WATCH_GAMES`` of the site's
     latest moved games sees fewer). Two queries when not cached, one more signed in.

@@ -7,11 +7,13 @@ game). Never a ``Game`` row in what is returned.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.core import signing
-from django.db.models import Avg, Count, Exists, F, FloatField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, F, FloatField, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
@@ -19,7 +21,10 @@ from django.utils import timezone
 from games.models import (
     CONSERVATIVE_RATING,
     PROVISIONAL_GAMES,
+    BotRecordCount,
     Game,
+    Invitation,
+    PlayerRecordCount,
     Profile,
     Seat,
     conservative_rating,
@@ -29,6 +34,8 @@ from games.text.seats import BOT_TIER_NAME
 
 RECENT_GAMES = 10  # the latest finished games a profile lists
 CURRENT_GAMES = 20  # the games in progress a profile lists a page, the newest first
+_KEY_FIELDS = {"id", "user", "is_public"}
+_OUTCOMES = ("won", "lost", "tied")
 
 
 @dataclass(frozen=True)
@@ -91,10 +98,6 @@ def _row(seat: Seat) -> ProfileGame:
     )
 
 
-def _mean(value: object) -> float | None:
-    return None if value is None else round(float(str(value)), 2)
-
-
 def _through_game(rule: Q) -> Q:
     """Return ``rule``, a filter of ``Game`` rows, as a filter of their seats (each lookup
     read through ``Seat.game``): the same rule, one join to the game."""
@@ -125,36 +128,51 @@ def _seats_seen(user_id: int, viewer: UserLike) -> QuerySet[Seat]:
 # a finished seat's place is 1 to 4: the profile counts each in its one aggregate.
 PLAYER_COUNTS = range(2, 5)
 PLACES = range(1, 5)
+_COUNTED = [f.name for f in PlayerRecordCount._meta.fields if f.name not in _KEY_FIELDS]
 
 
-def player_record(
-    user_id: int, viewer: UserLike, *, current_after: int | None = None
-) -> PlayerRecord:
-    """Return the record of player ``user_id`` as ``viewer`` may see it.
+def _own(user_id: int, viewer: UserLike) -> bool:
+    return bool(viewer.is_authenticated and viewer.pk == user_id)
 
-    Three queries whatever the player's history (issue 31): the counts, averages, places
-    and player counts in one aggregate (each place and player count a ``FILTER``: a game
-    seats 2 to 4, ``PLAYER_COUNTS``), the last ``RECENT_GAMES`` finished games and a page
-    of the games in progress; no seat is read into Python to be counted. Only the
-    aggregate reads every seat of the player (at the full size of ``bench/scale.py`` a
-    veteran's 1,100 seats cost ~25 ms a query); the two lists walk the player's seats
-    newest game first (``seat_user_game_idx``, game ids descending) and stop at their
-    page: the latest finished games are those started last, and the games in progress
-    come in keyset pages of ``CURRENT_GAMES``, ``current_after`` the last game id of the
-    previous page (None: the first).
-    """
-    seats = _seats_seen(user_id, viewer)
+
+def _private_shared(user_id: int, viewer: UserLike) -> QuerySet[Game, Any] | None:
+    """Return the private games of ``user_id`` that ``viewer`` (not that player) may see —
+    those they played in, or hold a pending invitation to (``games_visible_to``) — as a
+    query of ids; None for an anonymous viewer (no private game).
+
+    Read from the viewer's own seats and invitations (a union), so the player's history is
+    not read: a veteran's profile costs a typical viewer's dozen seats, not its 1,100."""
+    if not viewer.is_authenticated:
+        return None
+    theirs = (
+        Seat.objects.filter(user_id=viewer.pk)
+        .values("game_id")
+        .union(
+            Invitation.objects.filter(
+                invitee_id=viewer.pk, status=Invitation.Status.PENDING
+            ).values("game_id")
+        )
+    )
+    return Game.objects.filter(games_visible_to(viewer), is_public=False, pk__in=theirs).values(
+        "pk"
+    )
+
+
+def _history_totals(seats: QuerySet[Seat], user_id: int) -> dict[str, float]:
+    """Return the sums ``PlayerRecordCount`` keeps, aggregated over ``seats`` of player
+    ``user_id`` (one query; games neither aborted nor expired: the caller filters)."""
     finished = Q(game__status=Game.Status.FINISHED)
     # Another person in the game: leaving a game of bots leaves nobody (the reliability).
     people = Seat.objects.filter(game_id=OuterRef("game_id"), is_bot=False).exclude(user_id=user_id)
     dropped = Q(dropped_at__isnull=False, with_people=True)
+    score = Cast(KT("final_score__score"), FloatField())
+    ranked = finished & Q(final_rank__gt=0)
     totals = seats.annotate(with_people=Exists(people)).aggregate(
         finished=Count("pk", filter=finished),
-        average_place=Avg("final_rank", filter=finished & Q(final_rank__gt=0)),
-        average_lowest=Avg(
-            Cast(KT("final_score__score"), FloatField()),
-            filter=finished & Q(final_score__has_key="score"),
-        ),
+        place_sum=Sum("final_rank", filter=ranked),
+        place_n=Count("pk", filter=ranked),
+        lowest_sum=Sum(score, filter=finished),
+        lowest_n=Count(score, filter=finished),
         completed=Count("pk", filter=finished & Q(dropped_at__isnull=True, with_people=True)),
         dropped=Count("pk", filter=dropped),
         timed_out=Count("pk", filter=dropped & Q(drop_reason=Seat.DropReason.TIMEOUTS)),
@@ -165,8 +183,61 @@ def player_record(
             for n in PLAYER_COUNTS
         },
     )
-    places = {p: totals[f"place_{p}"] for p in PLACES if totals[f"place_{p}"]}
-    by_players = [(n, totals[f"players_{n}"]) for n in PLAYER_COUNTS if totals[f"players_{n}"]]
+    return {name: value or 0 for name, value in totals.items()}
+
+
+def record_totals(user_id: int, viewer: UserLike) -> dict[str, float]:
+    """Return the sums of player ``user_id``'s record that ``viewer`` may see (the fields of
+    ``PlayerRecordCount``), read from the kept counts, not from history (issue 31).
+
+    The player themself: their rows of both kinds of game. Anyone else: the public row,
+    plus — signed in — the private games they may see (``_private_shared``), counted from
+    those games' seats (one more query, as many seats as the viewer shares with the
+    player). A game counts in the kept rows once it ended, and a dropped seat from its
+    drop: the same set as the aggregate over history it replaces.
+    """
+    rows = PlayerRecordCount.objects.filter(user_id=user_id)
+    if not _own(user_id, viewer):
+        rows = rows.filter(is_public=True)
+    totals = dict.fromkeys(_COUNTED, 0.0)
+    for row in rows.values(*_COUNTED):
+        for name in _COUNTED:
+            totals[name] += row[name]
+    shared = None if _own(user_id, viewer) else _private_shared(user_id, viewer)
+    if shared is not None:
+        seats = Seat.objects.filter(user_id=user_id, game_id__in=shared).exclude(
+            game__status__in=[Game.Status.ABORTED, Game.Status.EXPIRED]
+        )
+        for name, value in _history_totals(seats, user_id).items():
+            totals[name] += value
+    return totals
+
+
+def _int(totals: dict[str, float], name: str) -> int:
+    return int(totals[name])
+
+
+def player_record(
+    user_id: int, viewer: UserLike, *, current_after: int | None = None
+) -> PlayerRecord:
+    """Return the record of player ``user_id`` as ``viewer`` may see it.
+
+    Three queries whatever the player's history (four for a signed-in viewer who is not
+    the player: their shared private games), issue 31: the counts from the rows kept as
+    games end (``record_totals``; no history read), the last ``RECENT_GAMES`` finished
+    games and a page of the games in progress. The two lists walk the player's seats
+    newest game first (``seat_user_game_idx``, game ids descending) and stop at their
+    page: the latest finished games are those started last, and the games in progress
+    come in keyset pages of ``CURRENT_GAMES``, ``current_after`` the last game id of the
+    previous page (None: the first).
+    """
+    seats = _seats_seen(user_id, viewer)
+    finished = Q(game__status=Game.Status.FINISHED)
+    totals = record_totals(user_id, viewer)
+    places = {p: _int(totals, f"place_{p}") for p in PLACES if totals[f"place_{p}"]}
+    by_players = [
+        (n, _int(totals, f"players_{n}")) for n in PLAYER_COUNTS if totals[f"players_{n}"]
+    ]
     listed = seats.select_related("game").defer("game__state", "game__seed")
     recent = listed.filter(finished).order_by("-game_id")[:RECENT_GAMES]
     running = listed.filter(  # the seats not ranked yet: seat_unranked_user_idx
@@ -176,27 +247,32 @@ def player_record(
         running = running.filter(game_id__lt=current_after)
     current = [_row(s) for s in running.order_by("-game_id")[: CURRENT_GAMES + 1]]
     current_next = current[CURRENT_GAMES - 1].pk if len(current) > CURRENT_GAMES else None
-    completed, dropped_count = totals["completed"], totals["dropped"]
+    completed, dropped_count = _int(totals, "completed"), _int(totals, "dropped")
     return PlayerRecord(
-        finished=totals["finished"],
+        finished=_int(totals, "finished"),
         wins=places.get(1, 0),
         places=sorted(places.items()),
-        by_players=[(int(n), int(count)) for n, count in by_players],
-        average_place=_mean(totals["average_place"]),
-        average_lowest=_mean(totals["average_lowest"]),
+        by_players=by_players,
+        average_place=_ratio(totals["place_sum"], totals["place_n"]),
+        average_lowest=_ratio(totals["lowest_sum"], totals["lowest_n"]),
         completed=completed,
         dropped=dropped_count,
-        timed_out=totals["timed_out"],
+        timed_out=_int(totals, "timed_out"),
         reliability=(
             round(100 * completed / (completed + dropped_count))
             if completed + dropped_count
             else None
         ),
-        rated=totals["rated"],
+        rated=_int(totals, "rated"),
         recent=[_row(s) for s in recent],
         current=current[:CURRENT_GAMES],
         current_next=current_next,
     )
+
+
+def _ratio(total: float, n: float) -> float | None:
+    """The mean of ``n`` values summing to ``total``, to 2 places (None when ``n`` is 0)."""
+    return round(total / n, 2) if n else None
 
 
 @dataclass(frozen=True)
@@ -218,29 +294,13 @@ class BotRecord:
         return self.won + self.lost + self.tied
 
 
-def record_against_bots(user_id: int, viewer: UserLike) -> list[BotRecord]:
-    """Return the record of person ``user_id`` against each bot tier, as ``viewer`` may see.
-
-    Finished games count by places (a running game's places are not known, and a profile
-    is public); a game the person gave up — resigned or timed out until dropped, which
-    ends a game against bots only as aborted (``play.timeouts.seat_drop``) — counts as a
-    loss against each bot in it, as a player expects. Only games ``viewer`` may see
-    (``games_visible_to``; a public game given up too, though aborted); a game with two
-    medium bots counts twice against medium; a game aborted by an operator counts not at
-    all. Tiers in strength order (``Profile.BotTier``), only those met; [] for a bot's own
-    profile. One query whatever the history.
-    """
-    # an aborted game is no one's to open but its players' (``games_visible_to``): a
-    # public one given up still counts, as the loss it was, for everyone
-    visible = Game.objects.filter(games_visible_to(viewer) | Q(is_public=True)).values("pk")
-    people = Seat.objects.filter(user_id=user_id, is_bot=False, game_id__in=visible)
+def _bots_from_history(user_id: int, games: QuerySet[Game, Any]) -> list[dict[str, Any]]:
+    """Return ``[{"tier", "won", "lost", "tied"}]`` of person ``user_id`` over ``games``
+    (a query of game ids), counted from their seats (one query; see ``record_against_bots``)."""
+    people = Seat.objects.filter(user_id=user_id, is_bot=False, game_id__in=games)
     finished = Q(game__status=Game.Status.FINISHED, final_rank__isnull=False)
     given_up = Q(game__status=Game.Status.ABORTED, dropped_at__isnull=False)
     my_rank = people.filter(finished, game_id=OuterRef("game_id")).values("final_rank")[:1]
-    # One IN over the person's own seats (both kinds of game), then the bots' seats of
-    # those games by their game: an OR of two INs read every seat of the site (issue 31:
-    # 615,501 rows at the full size of bench/scale.py, for any profile). A finished game's
-    # bot seat has its place; a given-up game is aborted (no places).
     rows = (
         Seat.objects.filter(
             Q(final_rank__isnull=False) | Q(game__status=Game.Status.ABORTED),
@@ -248,7 +308,7 @@ def record_against_bots(user_id: int, viewer: UserLike) -> list[BotRecord]:
             is_bot=True,
         )
         .annotate(mine=Subquery(my_rank))
-        .values("user__profile__bot_tier")
+        .values(tier=F("user__profile__bot_tier"))
         .annotate(
             won=Count("pk", filter=Q(mine__lt=F("final_rank"))),
             lost=Count(
@@ -258,7 +318,35 @@ def record_against_bots(user_id: int, viewer: UserLike) -> list[BotRecord]:
         )
         .order_by()
     )
-    found = {r["user__profile__bot_tier"]: r for r in rows}
+    return [dict(row) for row in rows]
+
+
+def record_against_bots(user_id: int, viewer: UserLike) -> list[BotRecord]:
+    """Return the record of person ``user_id`` against each bot tier, as ``viewer`` may see.
+
+    Finished games count by places (a running game's places are not known, and a profile
+    is public); a game the person gave up — resigned or timed out until dropped, which
+    ends a game against bots only as aborted (``play.timeouts.seat_drop``) — counts as a
+    loss against each bot in it, as a player expects. Only games ``viewer`` may see
+    (``games_visible_to``; a public game given up too, though aborted); a game with two
+    medium bots counts twice against medium; a game aborted by an operator that nobody
+    gave up counts not at all. Tiers in strength order (``Profile.BotTier``), only those
+    met; [] for a bot's own profile.
+
+    Read from the counts kept as games end (``BotRecordCount``, issue 31): one query (two
+    for a signed-in viewer who is not the player: the private games they may see, counted
+    from those games' seats), whatever the history.
+    """
+    rows = BotRecordCount.objects.filter(user_id=user_id)
+    if not _own(user_id, viewer):
+        rows = rows.filter(is_public=True)
+    found: dict[str, Counter[str]] = {}
+    counted: list[dict[str, Any]] = [dict(row) for row in rows.values("tier", *_OUTCOMES)]
+    shared = None if _own(user_id, viewer) else _private_shared(user_id, viewer)
+    if shared is not None:
+        counted += _bots_from_history(user_id, shared)
+    for row in counted:
+        found.setdefault(str(row["tier"]), Counter()).update({k: int(row[k]) for k in _OUTCOMES})
     return [
         BotRecord(
             tier=t,
@@ -268,7 +356,7 @@ def record_against_bots(user_id: int, viewer: UserLike) -> list[BotRecord]:
             tied=found[t]["tied"],
         )
         for t in Profile.BotTier.values
-        if t in found
+        if t in found and found[t].total()
     ]
 
 

@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import engine
-from games.accounts import profiles, tokens
+from games.accounts import profiles, records, tokens
 from games.community import follows, invitations
 from games.core.states import game_state
 from games.models import Game, Move, Notification, NotificationKind, Profile, Seat, Tournament
@@ -70,6 +70,7 @@ def _add_games(me: Any, count: int) -> list[int]:
             rated_games=10, last_active_at=timezone.now(), rating_mu=20 + i
         )
         made.append(game.pk)
+    records.records_rebuild()  # the games finished past the services, counted (issue 31)
     return made
 
 
@@ -101,7 +102,7 @@ def test_every_page_and_list_runs_as_many_queries_with_30_games_as_with_1() -> N
     first = _add_games(me, 2)[0]  # one game in each list: in progress, finished
     _, secret = tokens.token_create(user=me, name="counts")
     api = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
-    anon, mine = Client(), client_for(me)
+    anon, mine, stranger = Client(), client_for(me), client_for(UserFactory())
     urls = {
         "home, anonymous": (anon, "/", {}),
         "home and my games": (mine, "/", {}),
@@ -114,6 +115,7 @@ def test_every_page_and_list_runs_as_many_queries_with_30_games_as_with_1() -> N
         "open games": (anon, "/games/open", {}),
         "open games after the first": (mine, f"/games/open?after={first}", {}),
         "own profile": (mine, f"/players/{me.pk}/", {}),
+        "profile, as another player": (stranger, f"/players/{me.pk}/", {}),
         "leaderboard": (anon, "/leaderboard", {}),
         "finished games": (anon, "/games/finished", {}),
         "finished games, mine": (mine, "/games/finished", {}),
@@ -252,10 +254,11 @@ def test_the_deadlines_sweep_costs_a_bounded_number_of_queries_a_due_game() -> N
     assert not any(sweeps.deadlines_sweep().values())  # the second sweep finds nothing
 
 
-def test_a_profile_reads_the_player_s_seats_three_times_and_counts_places_in_one() -> None:
+def test_a_profile_reads_the_player_s_seats_twice_and_the_record_from_its_kept_counts() -> None:
     """Each read of a player's seats costs that player's history (a veteran's 1,100 seats,
-    ~25 ms a query at the bench's full size): the counts, places and player counts are one
-    aggregate, then the recent games and those in progress — three, not five (issue 31)."""
+    ~25 ms a query at the bench's full size): the counts, places and player counts are read
+    from the rows kept as games end (``PlayerRecordCount``, one indexed query), the seats
+    only by the recent games and those in progress — two, not three (issue 31)."""
     from django.contrib.auth.models import AnonymousUser
 
     from games.selectors.profiles import player_record
@@ -265,7 +268,9 @@ def test_a_profile_reads_the_player_s_seats_three_times_and_counts_places_in_one
     with CaptureQueriesContext(connection) as captured:
         record = player_record(me.pk, AnonymousUser())
     mine = f'"games_seat"."user_id" = {me.pk}'
-    assert sum(mine in q["sql"] for q in captured.captured_queries) == 3
+    assert sum(mine in q["sql"] for q in captured.captured_queries) == 2
+    kept = [q["sql"] for q in captured.captured_queries if "games_playerrecordcount" in q["sql"]]
+    assert len(kept) == 1 and "games_seat" not in kept[0]
     assert record.finished == 3 and record.wins == 3
     assert record.places == [(1, 3)] and record.by_players == [(2, 3)]
     assert len(record.current) == 3

@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
+from games.accounts import records
 from games.accounts.bots import bot_account
 from games.models import Game, Profile, Seat
 from games.play import botstrength, lifecycle, timeouts
@@ -186,7 +187,10 @@ def test_without_a_calibration_no_figure_is_shown(tmp_path: Path, settings: Any)
 def _finished_with_bots(
     me: Any, tiers: list[str], *, my_rank: int, bot_ranks: list[int], public: bool = True
 ) -> Game:
-    """Return a finished game of ``me`` against bots of ``tiers``, ranked as given."""
+    """Return a finished game of ``me`` against bots of ``tiers``, ranked as given.
+
+    Written past the services (as history), then the kept records recounted from history
+    (``records_rebuild``, the migration's backfill): the profile reads those counts."""
     game = lifecycle.game_create(
         creator=me,
         num_players=1 + len(tiers),
@@ -202,6 +206,7 @@ def _finished_with_bots(
         seat = next(s for s in bots if s.user.profile.bot_tier == tier and s.final_rank is None)
         Seat.objects.filter(pk=seat.pk).update(final_rank=rank)
         seat.final_rank = rank
+    records.records_rebuild()
     return game
 
 
@@ -238,6 +243,7 @@ def test_a_persons_record_against_each_tier_counts_finished_games_they_may_see(
     Seat.objects.filter(game=running).update(final_rank=1)  # not finished: never counted
     aborted = _finished_with_bots(me, ["hard"], my_rank=1, bot_ranks=[2])
     Game.objects.filter(pk=aborted.pk).update(status=Game.Status.ABORTED)
+    records.records_rebuild()  # the history written past the services, counted
 
     with django_assert_num_queries(1):
         mine = record_against_bots(me.pk, me)

@@ -2,22 +2,26 @@
 
 The open games and the games to watch are cached for every visitor
 (``games.selectors.lobby``): a service that changes them drops them, so a new open game, a
-seat taken, a start and a move show at the next request. The home page lists the first
-rows of each list and links to the rest: ``/games/open`` in keyset pages, a profile's
-games in progress in keyset pages.
+seat taken, a start and an end show at the next request; a move shows within the cache's
+``LIST_SECONDS`` (a move does not drop the lists: the lead's decision, issue 31). The home
+page lists the first rows of each list and links to the rest: ``/games/open`` in keyset
+pages, a profile's games in progress in keyset pages.
 """
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
+import time_machine
 from django.test import Client
+from django.utils import timezone
 
 import engine
 from games.core.states import game_state
 from games.models import Game
-from games.play import lifecycle, submit
+from games.play import lifecycle, limits, submit
 from games.selectors import lobby, profiles
 from tests.games.factories import UserFactory, client_for
 
@@ -29,7 +33,7 @@ def _section(body: str, name: str) -> str:
     return body[start : body.index("</section>", start)]
 
 
-def test_a_new_open_game_a_seat_taken_a_start_and_a_move_show_at_the_next_request() -> None:
+def test_an_open_game_a_seat_taken_a_start_and_an_end_show_at_once_a_move_within_30_s() -> None:
     visitor = Client()
     assert 'id="no-open-games"' in visitor.get("/").content.decode()  # cached: no game
     creator, second, third = UserFactory(), UserFactory(), UserFactory()
@@ -49,7 +53,16 @@ def test_a_new_open_game_a_seat_taken_a_start_and_a_move_show_at_the_next_reques
     submit.game_submit_action(
         game_id=game.pk, user=player, action=action, expected_version=game.version
     )
-    assert "1 move" in _section(visitor.get("/").content.decode(), "watch-games")
+    # A move does not drop the cached lists: the games to watch may lag it ...
+    assert "no move yet" in _section(visitor.get("/").content.decode(), "watch-games")
+    # ... until the cache's LIST_SECONDS have passed (the cache entry expires).
+    with time_machine.travel(timezone.now() + timedelta(seconds=lobby.LIST_SECONDS + 1)):
+        assert "1 move" in _section(visitor.get("/").content.decode(), "watch-games")
+        # A game's end drops the games to watch: gone at the next request.
+        assert limits.game_end_at_limit(game_id=game.pk)
+        assert f'data-watch="{game.pk}"' not in _section(
+            visitor.get("/").content.decode(), "watch-games"
+        )
 
 
 def test_the_home_page_lists_the_first_open_games_and_the_open_games_page_all_in_pages(
