@@ -182,24 +182,45 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
             value -= PASS_PENALTY
         if stuck and any(isinstance(a, SwapTiles) for a in line):
             value += STUCK_SWAP_BONUS
-        return value - THREAT_COST * leaders_at_risk(state, seat, line)[1]
+        return value
 
     for a1 in firsts:
         value, s1 = outcome(engine.apply(state, a1), seat)
-        line = [a1]
-        value = adjusted(value, line)
+        cands = [(adjusted(value, [a1]), [a1])]
         if two and not s1.is_over and s1.active_seat == seat and s1.pending is None:
             scored2 = score_actions(s1, seat)
             seconds = top(scored2, MEDIUM_SECOND)
             seconds += [a for a in must_look(scored2, stuck) if a not in seconds]
             seconds += [a for a in rescues if a not in seconds and any(a == b for _, b in scored2)]
-            for a2 in seconds:
-                v2 = adjusted(outcome(engine.apply(s1, a2), seat)[0], [a1, a2])
-                if v2 > value or len(line) == 1:
-                    value, line = v2, [a1, a2]
-        lines.append((value, line))
+            if seconds:  # a turn of two actions is planned whole (§2)
+                cands = [
+                    (adjusted(outcome(engine.apply(s1, a2), seat)[0], [a1, a2]), [a1, a2])
+                    for a2 in seconds
+                ]
+        lines.append(_least_threatened(state, seat, cands))
     lines.sort(key=lambda vl: -vl[0])  # stable: equal lines keep the heuristic's order
     return lines
+
+
+def _least_threatened(
+    state: GameState, seat: int, cands: list[tuple[float, list[Action]]]
+) -> tuple[float, list[Action]]:
+    """Return the best of ``cands`` once each line's threatened leaders cost ``THREAT_COST``.
+
+    ``cands`` are ``(value, line)`` from ``state``; the first of equal values
+    wins. The cost only lowers a value, so lines are read best first and the
+    threat (``leaders_at_risk``, a replay) is counted only while a line can
+    still win.
+    """
+    best: tuple[float, list[Action]] | None = None
+    for value, line in sorted(cands, key=lambda vl: -vl[0]):
+        if best is not None and value <= best[0]:
+            break
+        value -= THREAT_COST * leaders_at_risk(state, seat, line)[1]
+        if best is None or value > best[0]:
+            best = (value, line)
+    assert best is not None
+    return best
 
 
 def must_look(scored: list[tuple[float, Action]], stuck: bool) -> list[Action]:
