@@ -280,7 +280,8 @@ def doomed_count(state: GameState, seat: int, line: list[Action]) -> int:
     (§12): bench/bot_sanity.py seed 200, medium spent both reds on a revolt
     and left its trader to one. See ``keeping_leaders``.
     """
-    return leaders_at_risk(state, seat, line)[0]
+    scorer = _end_of_line(state, seat, line)
+    return 0 if scorer is None else sum(1 for c in range(4) if scorer.doomed(c))
 
 
 def leaders_at_risk(state: GameState, seat: int, line: list[Action]) -> tuple[int, int]:
@@ -288,19 +289,32 @@ def leaders_at_risk(state: GameState, seat: int, line: list[Action]) -> tuple[in
 
     ``doomed`` as ``doomed_count`` (a rival's one leader wins the revolt,
     ``Scorer.doomed``); ``threatened`` the others a rival's tile then leader
-    take (``Scorer.threatened``, §2, §5.1, §6.4). Remembered on ``state``'s
-    cache per seat and line: a plan and its filter read each line twice.
+    take (``Scorer.threatened``, §2, §5.1, §6.4).
+    """
+    scorer = _end_of_line(state, seat, line)
+    if scorer is None:
+        return 0, 0
+    doomed = sum(1 for c in range(4) if scorer.doomed(c))
+    return doomed, sum(1 for c in range(4) if scorer.threatened(c))
+
+
+def _end_of_line(state: GameState, seat: int, line: list[Action]) -> Scorer | None:
+    """Return a ``Scorer`` of ``seat`` where ``line`` ends (None: game over or illegal).
+
+    The seat's reds are those left at the end of the line, before the refill
+    (``doomed_count``). Remembered on ``state``'s cache per seat and line: a
+    plan and its filter read each line twice.
     """
     key = f"bots:risk:{seat}:" + " ; ".join(str(a) for a in line)
-    got = state.cache.get(key)
-    if got is None:
-        got = state.cache[key] = _leaders_at_risk(state, seat, line)
-    assert isinstance(got, tuple)
+    if key not in state.cache:
+        state.cache[key] = _play_line(state, seat, line)
+    got = state.cache[key]
+    assert got is None or isinstance(got, Scorer)
     return got
 
 
-def _leaders_at_risk(state: GameState, seat: int, line: list[Action]) -> tuple[int, int]:
-    """Play ``line`` and count (``leaders_at_risk``), uncached."""
+def _play_line(state: GameState, seat: int, line: list[Action]) -> Scorer | None:
+    """Play ``line`` and return the ``Scorer`` of its end (``_end_of_line``), uncached."""
     reds = state.hands[seat - 1][RED]
     for action in line:
         if state.is_over or state.active_seat != seat or state.pending is not None:
@@ -313,7 +327,7 @@ def _leaders_at_risk(state: GameState, seat: int, line: list[Action]) -> tuple[i
         try:
             state = engine.apply(state, action)
         except engine.IllegalActionError:
-            return 0, 0
+            return None
         for _ in range(40):  # ``settle``, counting the reds the seat commits (§6.3)
             p = state.pending
             if p is None:
@@ -323,16 +337,14 @@ def _leaders_at_risk(state: GameState, seat: int, line: list[Action]) -> tuple[i
                 reds -= answer.count  # committed, then the turn may end and refill (§12)
             state = engine.apply(state, answer)
     if state.is_over:
-        return 0, 0
+        return None
     if state.active_seat == seat:
         reds = state.hands[seat - 1][RED]  # the turn goes on: no refill yet (§12)
     hands = list(state.hands)
     hand = list(hands[seat - 1])
     hand[RED] = max(0, min(hand[RED], reds))
     hands[seat - 1] = (hand[0], hand[1], hand[2], hand[3])
-    scorer = Scorer(replace(state, hands=tuple(hands)), seat)
-    doomed = sum(1 for c in range(4) if scorer.doomed(c))
-    return doomed, sum(1 for c in range(4) if scorer.threatened(c))
+    return Scorer(replace(state, hands=tuple(hands)), seat)
 
 
 def plan_turn(state: GameState, seat: int) -> tuple[float, list[Action]]:
