@@ -98,7 +98,8 @@ def play_game(task: Task) -> Result:
         view = engine.view_for(state, seat)
         started = time.process_time()
         tier, iterations = split_spec(tiers[seat - 1], default_iterations)
-        chooser = old_choose_action(old or "") if tiers[seat - 1].startswith("old:") else choose_action
+        old_tier = tiers[seat - 1].startswith("old:")
+        chooser = old_choose_action(old or "") if old_tier else choose_action
         action = chooser(
             view,
             history[seat - 1],
