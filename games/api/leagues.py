@@ -29,7 +29,13 @@ SeasonNumber = Annotated[int, Path(ge=1, le=10_000, description="A season's numb
 class LeagueOut(
     schema_of(  # type: ignore[misc]  # a dynamic base: the schema made from the header
         league_values.LeagueHeader,
-        descriptions={"access": '"open", or "invite": its invited players only'},
+        descriptions={
+            "access": '"open", or "invite": its invited players only',
+            "time_control": "The divisions' games' time control, in words",
+            "bank_days": "A time bank's start in days; null: days per move",
+            "playing_start": "Daily playing hours' start; null: none",
+            "playing_zone": "The playing hours' time zone (IANA)",
+        },
     )
 ):
     """A league's settings and its newest season (``league_values.LeagueHeader``'s fields)."""

@@ -17,11 +17,12 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.core.states import game_state
-from games.core.timecontrol import time_control, time_control_of
+from games.core.timecontrol import time_control_of
 from games.mail.sending import OutboxSend, absolute, deadline_text, email_send, language_of
 from games.models import (
     TURN_KINDS,
     Game,
+    League,
     LeagueDivision,
     LeagueSeason,
     Notification,
@@ -301,7 +302,7 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
             "inviter_name": inviter,
             "game_url": absolute(reverse("games:league", args=[league.pk])),
             "event_starts": deadline_text(opening.starts_at, row.user) if opening else "",
-            "event_time_control": time_control(days_per_move=league.days_per_move).words(),
+            **_clock_terms(league),
         }
         subject = _("%(host)s invites you to the league %(event)s") % {
             "host": inviter,
@@ -327,6 +328,7 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
             game_label=label,
             game_url=absolute(reverse("games:game", args=[row.game_id])),
             event_url=context["game_url"],
+            **_clock_terms(tournament),
         )
         subject = _("Round %(n)s of %(event)s has started: your game is %(game)s") % {
             "n": row.ply,
@@ -375,19 +377,24 @@ def _event_terms(tournament: Tournament, user: Any) -> dict[str, str]:
     """Return an invitation's terms of ``tournament`` in ``user``'s time zone and language.
 
     ``{"event_starts": "2026-12-10 18:00 CET" or "" (started by its creator or when
-    full), "event_time_control": its games' control in words, "event_hours": its daily
-    playing hours ("09:00–21:00 (Europe/Paris)") or ""}``: the settings its page shows to
-    anyone invited, nothing of a game.
+    full), **_clock_terms}``: the settings its page shows to anyone invited, nothing of a
+    game.
+    """
+    return {"event_starts": deadline_text(tournament.starts_at, user), **_clock_terms(tournament)}
+
+
+def _clock_terms(event: League | Tournament) -> dict[str, str]:
+    """Return a tournament's or league's time control and playing hours, in words.
+
+    ``{"event_time_control": its games' control in the active language ("3 days per
+    move", a bank), "event_hours": its daily playing hours ("09:00–21:00 (Europe/Paris)")
+    or ""}``.
     """
     hours = ""
-    if tournament.playing_start is not None and tournament.playing_end is not None:
-        start, end = tournament.playing_start, tournament.playing_end
-        hours = f"{start:%H:%M}–{end:%H:%M} ({tournament.playing_zone})"
-    return {
-        "event_starts": deadline_text(tournament.starts_at, user),
-        "event_time_control": time_control_of(tournament).words(),
-        "event_hours": hours,
-    }
+    if event.playing_start is not None and event.playing_end is not None:
+        start, end = event.playing_start, event.playing_end
+        hours = f"{start:%H:%M}–{end:%H:%M} ({event.playing_zone})"
+    return {"event_time_control": time_control_of(event).words(), "event_hours": hours}
 
 
 def _event_send(row: Notification, delivery: OutboxSend | None = None) -> str:

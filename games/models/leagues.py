@@ -14,15 +14,19 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.models.tournaments import TOURNAMENT_NAME_MAX, Tournament
+from games.models.tournaments import TOURNAMENT_NAME_MAX, EventClock, Tournament
 
 LEAGUE_DIVISION_MIN = 4
 LEAGUE_DIVISION_MAX = 8
 LEAGUE_MAX_WEEKS = 26
 
 
-class League(models.Model):
-    """A league: the settings every season of it plays by."""
+class League(EventClock):
+    """A league: the settings every season of it plays by.
+
+    Its time control and playing hours (``EventClock``'s fields) are copied to a season's
+    divisions when the season starts: a running season keeps what it started with.
+    """
 
     name = models.CharField(max_length=TOURNAMENT_NAME_MAX)
     creator = models.ForeignKey(
@@ -36,7 +40,6 @@ class League(models.Model):
     season_weeks = models.PositiveSmallIntegerField(default=6)
     # the days players have to opt in between two seasons
     opt_in_days = models.PositiveSmallIntegerField(default=7)
-    days_per_move = models.PositiveSmallIntegerField(default=3)
     is_rated = models.BooleanField(default=True)
     # an unrated league only: bots fill a bye's table and a short table's seats in its
     # divisions, as in a tournament that allows them (``Tournament.bots_fill_seats``)

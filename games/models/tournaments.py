@@ -28,7 +28,31 @@ def _new_tournament_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class Tournament(models.Model):
+class EventClock(models.Model):
+    """An event's time control and daily playing hours, given to each of its games.
+
+    The fields a tournament and a league share (a league's divisions take its values when
+    a season starts: ``tournaments.leagues``). ``days_per_move`` (1–30), or a time bank
+    instead (issue 17's fields, read by ``games.core.timecontrol.time_control_of``): each
+    seat starts with ``bank_days``, gains ``bank_increment_hours`` a turn up to
+    ``bank_cap_days``. Daily playing hours (issue 30): the games' clocks run only from
+    ``playing_start`` to ``playing_end`` each day in ``playing_zone``
+    (``games.core.quiet.PlayingHours``); empty: always.
+    """
+
+    days_per_move = models.PositiveSmallIntegerField(default=3)
+    bank_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    bank_increment_hours = models.PositiveSmallIntegerField(default=0)
+    bank_cap_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    playing_start = models.TimeField(null=True, blank=True)
+    playing_end = models.TimeField(null=True, blank=True)
+    playing_zone = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+class Tournament(EventClock):
     """One event: its settings, where it is (registration, running, finished)."""
 
     class Kind(models.TextChoices):
@@ -77,17 +101,7 @@ class Tournament(models.Model):
     is_rated = models.BooleanField(default=True)
     # an unrated event only: bots take a bye's table and a short table's empty seats
     bots_fill_seats = models.BooleanField(default=False)
-    days_per_move = models.PositiveSmallIntegerField(default=3)
-    # a time bank for every game instead of the days per move (``games.core.timecontrol``,
-    # issue 17's fields, read by ``time_control_of``): each seat starts with ``bank_days``
-    bank_days = models.PositiveSmallIntegerField(null=True, blank=True)
-    bank_increment_hours = models.PositiveSmallIntegerField(default=0)
-    bank_cap_days = models.PositiveSmallIntegerField(null=True, blank=True)
-    # daily playing hours (issue 30): its games' clocks run only inside them, each day, in
-    # ``playing_zone`` (``games.core.quiet.PlayingHours``); empty: always
-    playing_start = models.TimeField(null=True, blank=True)
-    playing_end = models.TimeField(null=True, blank=True)
-    playing_zone = models.CharField(max_length=64, blank=True)
+    # the time control and playing hours: ``EventClock``'s fields
     # the longest a game may run; then it is ended and ranked as it stands (engine scoring)
     max_game_days = models.PositiveSmallIntegerField(default=30)
     current_round = models.PositiveSmallIntegerField(default=0)

@@ -22,7 +22,9 @@ never a made-up one; ``settings.BOT_STRENGTH_FILE`` names another file (tests).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import hashlib
 import json
 import logging
 from collections.abc import Mapping
@@ -63,6 +65,9 @@ class BotStrength:
     games: int
     tiers: Mapping[str, TierStrength]
     new_player: int
+    # the file's version: a digest of its bytes ("" when not read from a file); a cache of
+    # anything showing these figures names it in its key, so a recalibration is shown at once
+    version: str = ""
 
     def of(self, tier: str) -> TierStrength | None:
         """Return the strength of ``tier`` (None when the file does not rate it)."""
@@ -109,15 +114,18 @@ def parse(data: object) -> BotStrength:
 @cache
 def _read(path: str, mtime_ns: int) -> BotStrength | None:
     try:
-        return parse(json.loads(Path(path).read_text(encoding="utf-8")))
+        raw = Path(path).read_bytes()
+        strength = parse(json.loads(raw.decode("utf-8")))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         logger.warning("bot calibration %s not read: %s", path, exc)
         return None
+    return dataclasses.replace(strength, version=hashlib.sha256(raw).hexdigest()[:16])
 
 
 def bot_strength() -> BotStrength | None:
     """Return the bots' calibration (None without a readable file), read once per file
-    version (its path and modification time) per process."""
+    version (its path and modification time) per process; ``version`` is a digest of the
+    file's bytes (the create form's cached rendering is keyed by it)."""
     path = Path(getattr(settings, "BOT_STRENGTH_FILE", None) or DEFAULT_FILE)
     try:
         mtime = path.stat().st_mtime_ns

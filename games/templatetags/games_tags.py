@@ -1,10 +1,15 @@
-"""Template tags of the games app: the count of games waiting for me, players' ratings."""
+"""Template tags of the games app: the count of games waiting for me, players' ratings,
+the site's dates."""
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Any
 
 from django import template
+from django.utils import dateformat
+from django.utils.timezone import is_aware, localtime
+from django.utils.translation import pgettext
 
 from games.play import ratings
 from games.selectors import games as selectors
@@ -64,6 +69,35 @@ def player_rating(user: Any) -> str:
         mu, sigma = person.rating_mu, person.rating_sigma
         provisional = person.rated_games < ratings.PROVISIONAL_GAMES
     return f"{round(ratings.display_rating(mu, sigma))}{'?' if provisional else ''}"
+
+
+@register.filter(expects_localtime=True)
+def event_time(value: datetime | None) -> str:
+    """Return ``value`` as the site writes an event's date and time, in the active language
+    and time zone: "10 Dec 2026, 18:00 UTC", "2026年12月10日 18:00 UTC"; "" for None.
+
+    The one format of a date with its time on the site's pages (events' starts, finished
+    games, tokens, vacations); a deadline is written with its weekday (``_clock.html``).
+    """
+    if value is None:
+        return ""
+    return dateformat.format(
+        localtime(value) if is_aware(value) else value,
+        pgettext(
+            "date and time of an event (Django date format: 10 Dec 2026, 18:00 CET)", "j M Y, H:i T"
+        ),
+    )
+
+
+@register.filter(expects_localtime=True)
+def event_day(value: date | datetime | None) -> str:
+    """Return ``value``'s day as the site writes it, in the active language and time zone:
+    "10 Dec 2026", "2026年12月10日"; "" for None."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime) and is_aware(value):
+        value = localtime(value)
+    return dateformat.format(value, pgettext("a date (Django date format: 10 Dec 2026)", "j M Y"))
 
 
 @register.inclusion_tag("accounts/_vacation.html", takes_context=True)

@@ -8,11 +8,12 @@ is here: people, numbers of points, the division's tournament id.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any
 
 from django.db.models import Count, F, Max, Q
 
+from games.core.timecontrol import time_control_of
 from games.models import League, LeagueMember, LeagueSeason, Tournament, TournamentPlayer
 from games.selectors.people import Person, person_of
 from games.tournaments import rounds
@@ -30,6 +31,16 @@ class LeagueHeader:
     season_weeks: int
     opt_in_days: int
     days_per_move: int
+    # every division game's control in words, in the active language ("3 days per move", a
+    # bank), and its fields (``EventClock``); the divisions take them when a season starts
+    time_control: str
+    bank_days: int | None
+    bank_increment_hours: int
+    bank_cap_days: int | None
+    # daily playing hours ("HH:MM", the IANA zone), or None: the clocks always run
+    playing_start: time | None
+    playing_end: time | None
+    playing_zone: str
     is_rated: bool
     bots_fill_seats: bool
     access: str
@@ -126,6 +137,13 @@ def header_of(league: League, season: LeagueSeason, members: int | None = None) 
         season_weeks=league.season_weeks,
         opt_in_days=league.opt_in_days,
         days_per_move=league.days_per_move,
+        time_control=time_control_of(league).words(),
+        bank_days=league.bank_days,
+        bank_increment_hours=league.bank_increment_hours,
+        bank_cap_days=league.bank_cap_days,
+        playing_start=league.playing_start,
+        playing_end=league.playing_end,
+        playing_zone=league.playing_zone,
         is_rated=league.is_rated,
         bots_fill_seats=league.bots_fill_seats,
         access=league.access,

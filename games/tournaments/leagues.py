@@ -17,7 +17,7 @@ sweep run twice, or two at once, starts and ends a season once (the unique
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 
 from django.db import transaction
 from django.db.models import Q
@@ -46,6 +46,16 @@ from games.text import names
 from games.tournaments import divisions, pairing, rounds, services
 
 MAX_GAME_DAYS = 90  # the tournaments' own bound on a game's duration
+# a league's time control and playing hours (``EventClock``'s fields), given to its divisions
+CLOCK_FIELDS = (
+    "days_per_move",
+    "bank_days",
+    "bank_increment_hours",
+    "bank_cap_days",
+    "playing_start",
+    "playing_end",
+    "playing_zone",
+)
 
 
 class LeagueRefused(GameError):
@@ -68,7 +78,11 @@ class LeagueSettings:
 
     ``division_size`` 4–8 (what a division aims at); ``promote`` 1–2 players up and down
     per division; ``season_weeks`` 1–26; ``opt_in_days`` 1–30 (between two seasons);
-    ``days_per_move`` 1–30; ``first_season_at`` in the future (None: in ``opt_in_days``);
+    ``days_per_move`` 1–30, or a time bank and daily playing hours, checked as a
+    tournament's (``services.clock_problems_of``: ``bank_days`` 1–30 with
+    ``bank_increment_hours`` 0–72 and ``bank_cap_days`` from the start to 60;
+    ``playing_start``/``playing_end`` both or neither, 2 hours a day at least, in an IANA
+    ``playing_zone``); ``first_season_at`` in the future (None: in ``opt_in_days``);
     ``bots_fill_seats`` only when not ``is_rated``; ``access`` "open" or "invite", with
     ``invited`` (usernames of players) only, and always, for "invite".
     """
@@ -80,6 +94,13 @@ class LeagueSettings:
     season_weeks: int = 6
     opt_in_days: int = 7
     days_per_move: int = 3
+    # a time bank instead of the days per move, and daily playing hours (as a tournament's)
+    bank_days: int | None = None
+    bank_increment_hours: int = 0
+    bank_cap_days: int | None = None
+    playing_start: time | None = None
+    playing_end: time | None = None
+    playing_zone: str = "UTC"
     is_rated: bool = True
     first_season_at: datetime | None = None
     # an unrated league only: bots fill a bye's table and a short table's seats
@@ -122,8 +143,7 @@ def settings_problems(s: LeagueSettings) -> list[tuple[str, str]]:
         )
     if not 1 <= s.opt_in_days <= 30:
         problems.append(("opt_in_days", _("Players have 1 to 30 days to join a season.")))
-    if not 1 <= s.days_per_move <= 30:
-        problems.append(("days_per_move", _("Each move may take 1 to 30 days.")))
+    problems += services.clock_problems_of(s)
     if s.first_season_at is not None and s.first_season_at <= timezone.now():
         problems.append(("first_season_at", _("The first season must start in the future.")))
     if s.bots_fill_seats and s.is_rated:
@@ -170,10 +190,10 @@ def league_create(*, creator: UserLike, settings: LeagueSettings) -> League:
             promote=settings.promote,
             season_weeks=settings.season_weeks,
             opt_in_days=settings.opt_in_days,
-            days_per_move=settings.days_per_move,
             is_rated=settings.is_rated,
             bots_fill_seats=settings.bots_fill_seats,
             access=settings.access,
+            **services.clock_row(settings),
         )
         if invited:
             league.invited.set(invited)
@@ -318,7 +338,11 @@ def season_start_due(*, season_id: int) -> str:
 
 
 def _division_create(league: League, season: LeagueSeason, number: int, size: int) -> Tournament:
-    """Create division ``number``'s round robin; each game gets its share of the weeks."""
+    """Create division ``number``'s round robin; each game gets its share of the weeks.
+
+    The division takes the league's time control and playing hours as they are now (a
+    running season keeps them when the creator changes the next season's).
+    """
     smallest = 2 if league.table_size <= 3 else 3
     round_count = pairing.round_robin_rounds(size, league.table_size, smallest)
     game_days = max(3, min(MAX_GAME_DAYS, league.season_weeks * 7 // round_count))
@@ -333,8 +357,8 @@ def _division_create(league: League, season: LeagueSeason, number: int, size: in
         max_players=size,
         is_rated=league.is_rated,
         bots_fill_seats=league.bots_fill_seats and not league.is_rated,
-        days_per_move=league.days_per_move,
         max_game_days=game_days,
+        **{field: getattr(league, field) for field in CLOCK_FIELDS},
     )
 
 
@@ -416,8 +440,9 @@ def leagues_sweep() -> dict[str, int]:
 class NextSeasonSettings:
     """What a league's creator may change for the seasons that have not started.
 
-    The ranges of ``LeagueSettings``; ``invited`` (a group's league) is the whole list:
-    players added are told, players left out may no longer join.
+    The ranges of ``LeagueSettings`` (the time control and playing hours too);
+    ``invited`` (a group's league) is the whole list: players added are told, players left
+    out may no longer join.
     """
 
     division_size: int
@@ -425,6 +450,12 @@ class NextSeasonSettings:
     season_weeks: int
     opt_in_days: int
     days_per_move: int
+    bank_days: int | None = None
+    bank_increment_hours: int = 0
+    bank_cap_days: int | None = None
+    playing_start: time | None = None
+    playing_end: time | None = None
+    playing_zone: str = "UTC"
     bots_fill_seats: bool = False
     invited: tuple[str, ...] = ()
 
@@ -455,8 +486,9 @@ def league_registration_set(*, league_id: int, user: UserLike, is_open: bool) ->
 def league_update(*, league_id: int, user: UserLike, settings: NextSeasonSettings) -> League:
     """Change the settings of the seasons not yet started (the league's creator only).
 
-    A running season keeps its divisions and games; the season open to join and every
-    later one are placed and played by the new settings. Newly invited players of a
+    A running season keeps its divisions and games, and the time control and playing
+    hours its divisions took at its start; the season open to join and every later one
+    are placed and played by the new settings. Newly invited players of a
     group's league get a ``league_invite`` notice. Raises ``LeagueRefused`` (not the
     creator, or a setting out of range: nothing changes) or ``LeagueNotFound``.
     """
@@ -474,13 +506,21 @@ def league_update(*, league_id: int, user: UserLike, settings: NextSeasonSetting
                 season_weeks=settings.season_weeks,
                 opt_in_days=settings.opt_in_days,
                 days_per_move=settings.days_per_move,
+                bank_days=settings.bank_days,
+                bank_increment_hours=settings.bank_increment_hours,
+                bank_cap_days=settings.bank_cap_days,
+                playing_start=settings.playing_start,
+                playing_end=settings.playing_end,
+                playing_zone=settings.playing_zone,
                 bots_fill_seats=settings.bots_fill_seats,
                 invited=settings.invited,
             )
         )
         invited = _invited(settings.invited)
-        for field in ("division_size", "promote", "season_weeks", "opt_in_days", "days_per_move"):
+        for field in ("division_size", "promote", "season_weeks", "opt_in_days"):
             setattr(league, field, getattr(settings, field))
+        for field, value in services.clock_row(settings).items():
+            setattr(league, field, value)
         league.bots_fill_seats = settings.bots_fill_seats
         league.save()
         if league.access == Tournament.Access.INVITE:

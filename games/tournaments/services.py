@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, Protocol
 from zoneinfo import available_timezones
 
 from django.db import transaction
@@ -160,16 +160,7 @@ def settings_problems(s: TournamentSettings) -> list[tuple[str, str]]:  # noqa: 
         refuse("bots_fill_seats", _("Bots may fill seats only in an unrated tournament."))
     if not 0 <= s.bye_points <= 100:
         refuse("bye_points", _("A bye scores 0 to 100 points."))
-    if not 1 <= s.days_per_move <= 30:
-        refuse("days_per_move", _("Each move may take 1 to 30 days."))
-    problems += clock_problems(
-        s.bank_days,
-        s.bank_increment_hours,
-        s.bank_cap_days,
-        s.playing_start,
-        s.playing_end,
-        s.playing_zone,
-    )
+    problems += clock_problems_of(s)
     if not 3 <= s.max_game_days <= 90:
         refuse("max_game_days", _("A game may last 3 to 90 days at most."))
     if s.access == Tournament.Access.INVITE and not s.invited:
@@ -213,6 +204,61 @@ def clock_problems(
     except TournamentRefused as exc:
         problems.append((exc.field or "playing_end", str(exc)))
     return problems
+
+
+class ClockSettings(Protocol):
+    """The time control and playing hours a tournament's or a league's settings carry."""
+
+    @property
+    def days_per_move(self) -> int: ...
+    @property
+    def bank_days(self) -> int | None: ...
+    @property
+    def bank_increment_hours(self) -> int: ...
+    @property
+    def bank_cap_days(self) -> int | None: ...
+    @property
+    def playing_start(self) -> time | None: ...
+    @property
+    def playing_end(self) -> time | None: ...
+    @property
+    def playing_zone(self) -> str: ...
+
+
+def clock_problems_of(s: ClockSettings) -> list[tuple[str, str]]:
+    """Return the problems of ``s``'s time control and playing hours as (field, message).
+
+    The days per move (1–30), then ``clock_problems``; [] if none.
+    """
+    problems = []
+    if not 1 <= s.days_per_move <= 30:
+        problems.append(("days_per_move", _("Each move may take 1 to 30 days.")))
+    return problems + clock_problems(
+        s.bank_days,
+        s.bank_increment_hours,
+        s.bank_cap_days,
+        s.playing_start,
+        s.playing_end,
+        s.playing_zone,
+    )
+
+
+def clock_row(s: ClockSettings) -> dict[str, Any]:
+    """Return the ``EventClock`` fields of a tournament's or league's row from checked ``s``.
+
+    Without a bank its increment is 0 and its cap None; a bank without a cap is capped
+    at its start; without playing hours the zone is empty.
+    """
+    banked = bool(s.bank_days)
+    return {
+        "days_per_move": s.days_per_move,
+        "bank_days": s.bank_days if banked else None,
+        "bank_increment_hours": s.bank_increment_hours if banked else 0,
+        "bank_cap_days": (s.bank_cap_days or s.bank_days) if banked else None,
+        "playing_start": s.playing_start,
+        "playing_end": s.playing_end,
+        "playing_zone": s.playing_zone if s.playing_start is not None else "",
+    }
 
 
 def _check(s: TournamentSettings) -> None:
@@ -341,16 +387,8 @@ def _tournament_row(
         max_rating=settings.max_rating,
         is_rated=settings.is_rated,
         bots_fill_seats=settings.bots_fill_seats,
-        days_per_move=settings.days_per_move,
-        bank_days=settings.bank_days,
-        bank_increment_hours=settings.bank_increment_hours if settings.bank_days else 0,
-        bank_cap_days=(settings.bank_cap_days or settings.bank_days)
-        if settings.bank_days
-        else None,
-        playing_start=settings.playing_start,
-        playing_end=settings.playing_end,
-        playing_zone=settings.playing_zone if settings.playing_start is not None else "",
         max_game_days=settings.max_game_days,
+        **clock_row(settings),
     )
 
 

@@ -40,9 +40,14 @@ class LeagueForm(forms.Form):
     opt_in_days = forms.IntegerField(
         label=_("Days to join before each season"), min_value=1, max_value=30, initial=7
     )
-    days_per_move = forms.IntegerField(
-        label=_("Days per move"), min_value=1, max_value=30, initial=3
-    )
+    # the time control and playing hours, as a tournament's (``forms_events.ClockFields``)
+    days_per_move = forms_events.ClockFields.base_fields["days_per_move"]
+    bank_days = forms_events.ClockFields.base_fields["bank_days"]
+    bank_increment_hours = forms_events.ClockFields.base_fields["bank_increment_hours"]
+    bank_cap_days = forms_events.ClockFields.base_fields["bank_cap_days"]
+    playing_start = forms_events.ClockFields.base_fields["playing_start"]
+    playing_end = forms_events.ClockFields.base_fields["playing_end"]
+    playing_zone = forms_events.ClockFields.base_fields["playing_zone"]
     is_rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
     bots_fill_seats = forms.BooleanField(
         label=_("Bots fill a bye's table and a short table's seats (unrated only)"),
@@ -60,20 +65,19 @@ class LeagueForm(forms.Form):
     clean_invited = forms_events.clean_invited
 
     def clean(self) -> dict[str, Any]:
-        """Check the settings as the service will (``leagues.settings_problems``), each
-        problem beside its field, once every field but the invited is valid."""
+        """Check the settings as the service will, each problem beside its field: with
+        every field but the invited valid, ``leagues.settings_problems``; otherwise the
+        time bank and playing hours (``forms_events.add_problems``)."""
         data = super().clean() or {}
-        invalid = set(self.errors)
-        if not invalid - {"invited"}:
-            settings = leagues.LeagueSettings(**self.settings_kwargs())
-            for field, message in leagues.settings_problems(settings):
-                if field not in invalid:
-                    self.add_error(field if field in self.fields else None, message)
+        kw = self.settings_kwargs()
+        forms_events.add_problems(
+            self, kw, lambda: leagues.settings_problems(leagues.LeagueSettings(**kw))
+        )
         return data
 
     def settings_kwargs(self) -> dict[str, Any]:
         """Return the keywords of ``LeagueSettings`` from the cleaned data."""
-        data = dict(self.cleaned_data)
+        data = forms_events.clock_kwargs(self.cleaned_data)
         data["access"] = data.get("access") or Tournament.Access.OPEN
         return data
 
@@ -86,6 +90,12 @@ class NextSeasonForm(forms.Form):
     season_weeks = LeagueForm.base_fields["season_weeks"]
     opt_in_days = LeagueForm.base_fields["opt_in_days"]
     days_per_move = LeagueForm.base_fields["days_per_move"]
+    bank_days = LeagueForm.base_fields["bank_days"]
+    bank_increment_hours = LeagueForm.base_fields["bank_increment_hours"]
+    bank_cap_days = LeagueForm.base_fields["bank_cap_days"]
+    playing_start = LeagueForm.base_fields["playing_start"]
+    playing_end = LeagueForm.base_fields["playing_end"]
+    playing_zone = LeagueForm.base_fields["playing_zone"]
     bots_fill_seats = LeagueForm.base_fields["bots_fill_seats"]
     invited = LeagueForm.base_fields["invited"]
 
@@ -96,3 +106,14 @@ class NextSeasonForm(forms.Form):
             del self.fields["invited"]
 
     clean_invited = forms_events.clean_invited
+
+    def clean(self) -> dict[str, Any]:
+        """Check the time bank and playing hours beside their fields
+        (``forms_events.add_problems``); ``leagues.league_update`` checks the rest."""
+        data = super().clean() or {}
+        forms_events.add_problems(self, self.settings_kwargs(), None)
+        return data
+
+    def settings_kwargs(self) -> dict[str, Any]:
+        """Return the keywords of ``leagues.NextSeasonSettings`` from the cleaned data."""
+        return forms_events.clock_kwargs(self.cleaned_data)

@@ -10,18 +10,6 @@ from django.utils.translation import gettext_lazy as _
 from games.models import TOURNAMENT_NAME_MAX, Tournament
 from games.tournaments import services
 from games.web import forms_events
-from games.web.forms import GameCreateForm
-from games.web.forms_accounts import time_zone_choices
-
-# the fields of ``services.clock_problems``, in its order
-_CLOCK = (
-    "bank_days",
-    "bank_increment_hours",
-    "bank_cap_days",
-    "playing_start",
-    "playing_end",
-    "playing_zone",
-)
 
 
 class TournamentForm(forms.Form):
@@ -48,33 +36,14 @@ class TournamentForm(forms.Form):
     bye_points = forms.IntegerField(
         label=_("Points for a bye"), min_value=0, max_value=100, initial=0
     )
-    days_per_move = forms.IntegerField(
-        label=_("Days per move"), min_value=1, max_value=30, initial=3
-    )
-    # the games' own time bank fields (issue 17), as the game creation form has them
-    bank_days = GameCreateForm.base_fields["bank_days"]
-    bank_increment_hours = GameCreateForm.base_fields["bank_increment_hours"]
-    bank_cap_days = GameCreateForm.base_fields["bank_cap_days"]
-    playing_start = forms.TimeField(
-        label=_("Playing hours from"),
-        required=False,
-        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-    )
-    playing_end = forms.TimeField(
-        label=_("to"),
-        required=False,
-        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        help_text=_(
-            "Every day, in the time zone below: the games' clocks run only then (moves may be "
-            "played at any time). Leave both empty for clocks that always run."
-        ),
-    )
-    playing_zone = forms.ChoiceField(
-        label=_("Playing hours' time zone"),
-        choices=time_zone_choices,
-        initial="UTC",
-        required=False,  # none chosen: UTC
-    )
+    # the time control and playing hours, as a league's (``forms_events.ClockFields``)
+    days_per_move = forms_events.ClockFields.base_fields["days_per_move"]
+    bank_days = forms_events.ClockFields.base_fields["bank_days"]
+    bank_increment_hours = forms_events.ClockFields.base_fields["bank_increment_hours"]
+    bank_cap_days = forms_events.ClockFields.base_fields["bank_cap_days"]
+    playing_start = forms_events.ClockFields.base_fields["playing_start"]
+    playing_end = forms_events.ClockFields.base_fields["playing_end"]
+    playing_zone = forms_events.ClockFields.base_fields["playing_zone"]
     max_game_days = forms.IntegerField(
         label=_("Longest game, in days"), min_value=3, max_value=90, initial=30
     )
@@ -103,35 +72,22 @@ class TournamentForm(forms.Form):
         """Check the settings as the service will, each problem beside its field, all at once.
 
         With every other field valid, ``services.settings_problems`` (the service's own
-        checks); otherwise the time bank and the playing hours
-        (``services.clock_problems``), which need only their own fields. A field already in
-        error gets no second message.
+        checks); otherwise the time bank and the playing hours (``forms_events.add_problems``).
         """
         data = super().clean() or {}
-        invalid = set(self.errors)
-        problems: list[tuple[str, str]] = []
-        if invalid - {"invited"}:
-            kw = self.settings_kwargs()
-            if not set(_CLOCK) & invalid:
-                problems = services.clock_problems(*(kw[f] for f in _CLOCK))
-        else:
-            problems = services.settings_problems(
-                services.TournamentSettings(**self.settings_kwargs())
-            )
-        for field, message in problems:
-            if field not in invalid:
-                self.add_error(field if field in self.fields else None, message)
+        kw = self.settings_kwargs()
+        forms_events.add_problems(
+            self,
+            kw,
+            lambda: services.settings_problems(services.TournamentSettings(**kw)),
+        )
         return data
 
     def settings_kwargs(self) -> dict[str, Any]:
         """Return the keywords of ``TournamentSettings`` from the cleaned data (the fields
         in error left out)."""
-        data = dict(self.cleaned_data)
+        data = forms_events.clock_kwargs(self.cleaned_data)
         points = data.pop("points_by_rank", None)
         # the points of a full table; smaller tables keep the default of their size
         data["points_by_rank"] = None if points is None else {str(data.get("table_size")): points}
-        if data.get("bank_days") is None:  # no bank: its other two choices say nothing
-            data["bank_increment_hours"], data["bank_cap_days"] = 0, None
-        data["bank_increment_hours"] = data.get("bank_increment_hours") or 0
-        data["playing_zone"] = data.get("playing_zone") or "UTC"
         return data

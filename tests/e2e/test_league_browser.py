@@ -7,7 +7,7 @@ division with the player's line, at desktop and phone width (screenshots).
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import time, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,15 @@ def test_join_a_season_and_see_the_division(
     words = WORDS[language]
     league = leagues.league_create(
         creator=UserFactory(),
-        settings=leagues.LeagueSettings(name="Larsa League", division_size=4, is_rated=False),
+        settings=leagues.LeagueSettings(
+            name="Larsa League",
+            division_size=4,
+            is_rated=False,
+            bank_days=3,
+            playing_start=time(9),
+            playing_end=time(21),
+            playing_zone="Asia/Shanghai",
+        ),
     )
     player = _with_password(UserFactory())
     profile = profile_get(player)
@@ -68,6 +76,7 @@ def test_join_a_season_and_see_the_division(
         page.goto(f"{live_server.url}{path}")
         assert words["division"] in (page.text_content("#division-1") or "")
         assert page.locator(f"table.standings tr[data-player='{player.pk}']").count() == 1
+        assert "09:00–21:00" in (page.text_content("#league-playing-hours") or "")
         page.screenshot(
             path=str(screenshots / f"league-{language}.png"), full_page=True, caret="initial"
         )
@@ -110,6 +119,19 @@ def test_the_creator_closes_joining_and_sets_the_next_season(
         page.click("#league-close")
         page.wait_for_selector(f"text={words['closed']}")
         assert page.locator("#league-open").count() == 1
+        # playing hours of one hour a day: refused beside the field, nothing saved
+        page.fill("input[name=playing_start]", "09:00")
+        page.fill("input[name=playing_end]", "10:00")
+        page.click("#league-settings-form button[type=submit]")
+        error = page.locator("input[name=playing_end] ~ .alert.error")
+        error.wait_for()
+        assert error.text_content()
+        page.screenshot(
+            path=str(screenshots / f"league-manage-hours-refused-{language}-phone.png"),
+            full_page=True,
+            caret="initial",
+        )
+        page.fill("input[name=playing_end]", "21:00")
         page.fill("input[name=division_size]", "4")
         page.click("#league-settings-form button[type=submit]")
         page.wait_for_selector(f"text={words['saved']}")

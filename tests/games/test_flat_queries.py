@@ -23,9 +23,10 @@ import engine
 from games.accounts import profiles, tokens
 from games.community import follows, invitations
 from games.core.states import game_state
-from games.models import Game, Move, Notification, NotificationKind, Profile, Seat
+from games.models import Game, Move, Notification, NotificationKind, Profile, Seat, Tournament
 from games.play import lifecycle, submit, sweeps
 from games.text.seats import display_name
+from games.tournaments import leagues
 from tests.games.factories import UserFactory, client_for, started_game
 
 pytestmark = pytest.mark.django_db
@@ -268,3 +269,41 @@ def test_a_profile_reads_the_player_s_seats_three_times_and_counts_places_in_one
     assert record.finished == 3 and record.wins == 3
     assert record.places == [(1, 3)] and record.by_players == [(2, 3)]
     assert len(record.current) == 3
+
+
+def _add_leagues(creator: Any, count: int) -> None:
+    """Create ``count`` leagues of ``creator``, half of them a group's league inviting a new
+    player, each with a new player joined to its first season."""
+    for i in range(count):
+        player = UserFactory()
+        access = Tournament.Access.INVITE if i % 2 else Tournament.Access.OPEN
+        league = leagues.league_create(
+            creator=creator,
+            settings=leagues.LeagueSettings(
+                name=f"League {i}",
+                access=access,
+                invited=(player.username,) if access == Tournament.Access.INVITE else (),
+                bank_days=3,
+            ),
+        )
+        leagues.league_opt_in(league_id=league.pk, user=player)
+
+
+def test_the_leagues_list_runs_as_many_queries_with_30_leagues_as_with_1() -> None:
+    """``/leagues/`` and ``GET /api/v1/leagues`` read the leagues and their newest seasons
+    (with the number who joined) whatever their number: no query per league."""
+    creator = UserFactory()
+    _, secret = tokens.token_create(user=creator, name="counts")
+    api = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+    urls = {
+        "leagues, anonymous": (Client(), "/leagues/", {}),
+        "leagues, their creator": (client_for(creator), "/leagues/", {}),
+        "api leagues": (Client(), "/api/v1/leagues", api),
+    }
+    _add_leagues(creator, 1)
+    one = _counts(urls)
+    _add_leagues(creator, 29)
+    many = _counts(urls)
+    assert one == many, {name: (one[name], many[name]) for name in one}
+    listed = client_for(creator).get("/leagues/").content.decode()
+    assert listed.count("<tr data-league=") == 30

@@ -97,6 +97,12 @@ def league_manage(request: HttpRequest, league_id: int) -> HttpResponse:
         "season_weeks": h.season_weeks,
         "opt_in_days": h.opt_in_days,
         "days_per_move": h.days_per_move,
+        "bank_days": h.bank_days,
+        "bank_increment_hours": h.bank_increment_hours if h.bank_days else None,
+        "bank_cap_days": h.bank_cap_days,
+        "playing_start": h.playing_start,
+        "playing_end": h.playing_end,
+        "playing_zone": h.playing_zone or "UTC",
         "bots_fill_seats": h.bots_fill_seats,
         # names as the site shows them, a comma between (a display name may hold spaces)
         "invited": ", ".join(p.display_name for p in detail.invited),
@@ -109,7 +115,7 @@ def league_manage(request: HttpRequest, league_id: int) -> HttpResponse:
                 leagues.league_update(
                     league_id=league_id,
                     user=request.user,
-                    settings=leagues.NextSeasonSettings(**form.cleaned_data),
+                    settings=leagues.NextSeasonSettings(**form.settings_kwargs()),
                 )
             except GameError as exc:
                 form.add_error(None, str(exc))

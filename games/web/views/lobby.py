@@ -41,7 +41,8 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     ``MY_GAMES_ENDED`` ended (the rest on the finished games' page); at most
     ``HOME_INVITATIONS`` invitations and ``HOME_FOLLOWED_GAMES`` followed players' games.
     The create form's fields are rendered once per language and kept (the template's
-    ``{% cache %}``): the same unbound form for everyone; so is the list of games to
+    ``{% cache %}``, keyed by the language and the bots' calibration, whose figures its seats
+    name): the same unbound form for everyone; so is the list of games to
     watch, under its excerpt's key (the games shown, public facts only).
     """
     mine = selectors.games_of_user(request.user)

@@ -402,8 +402,11 @@ def test_an_events_schema_is_its_pages_header_less_the_words_and_the_private() -
     assert set(league) == {
         *["id", "name", "table_size", "division_size", "promote", "season_weeks", "opt_in_days"],
         *["days_per_move", "is_rated", "bots_fill_seats", "access", "registration_open", "season"],
-        *["season_status", "season_starts_at", "members"],
+        *["time_control", "bank_days", "bank_increment_hours", "bank_cap_days", "playing_start"],
+        *["playing_end", "playing_zone", "season_status", "season_starts_at", "members"],
     }
+    assert set(parts["LeagueOut"]["required"]) == set(league)
+    assert league["playing_zone"]["description"] == "The playing hours' time zone (IANA)"
     assert league["access"]["description"].startswith('"open", or "invite"')
     assert parts["LeagueOut"]["description"].startswith("A league's settings")
 

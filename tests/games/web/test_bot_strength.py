@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +112,7 @@ def test_the_home_pages_bot_choice_shows_each_tiers_strength_in_both_languages(
     }
     assert (
         "Bot strength on the site's rating scale (a new player starts at 1500), "
-        "calibrated on Nov. 30, 2026 from 312 games between the bots." in english
+        "calibrated on 30 Nov 2026 from 312 games between the bots." in english
     )
     chinese = Client(HTTP_ACCEPT_LANGUAGE=ZH).get("/").content.decode()
     assert _strength_spans(chinese)["medium"] == "· 约 2550"
@@ -131,6 +132,30 @@ def test_the_create_form_names_each_bots_strength_in_both_languages(calibration:
     cache.clear()  # the account's language is read through the cache (web.middleware)
     chinese = client_for(me).get("/games/new").content.decode()
     assert '<option value="hard">机器人，困难 · 约 2630</option>' in chinese
+
+
+def test_a_recalibration_shows_on_the_home_pages_cached_create_form_at_once(
+    calibration: Path,
+) -> None:
+    """The create form's fields are kept 10 minutes (``{% cache %}``); its key names the
+    calibration's version, so new figures are shown at the next page, not 10 minutes on."""
+    cache.clear()
+    client = client_for(UserFactory())
+    before = client.get("/").content.decode()
+    assert '<option value="medium">bot, medium · about 2550</option>' in before
+    version = botstrength.bot_strength().version  # type: ignore[union-attr]
+    recalibrated = {**CALIBRATION, "date": "2026-12-02"}
+    recalibrated["tiers"] = {
+        **CALIBRATION["tiers"],
+        "medium": {"mu": 28.0, "sigma": 1.0, "games": 9},
+    }
+    calibration.write_text(json.dumps(recalibrated), encoding="utf-8")
+    stat = calibration.stat()
+    os.utime(calibration, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    assert botstrength.bot_strength().version not in ("", version)  # type: ignore[union-attr]
+    after = client.get("/").content.decode()
+    assert '<option value="medium">bot, medium · about 2470</option>' in after
+    assert "about 2550" not in after
 
 
 def test_a_bots_profile_shows_its_strength_and_a_persons_does_not(calibration: Path) -> None:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.models import Game, Profile
+from games.templatetags import games_tags
 from tests.games.factories import UserFactory, client_for, started_game
 
 pytestmark = pytest.mark.django_db
@@ -104,3 +105,27 @@ def test_pages_follow_by_keyset(monkeypatch: pytest.MonkeyPatch) -> None:
             body.split('id="finished-next"')[0].rsplit('href="', 1)[1].split('"')[0]
         )
     assert seen == [g.pk for g in games]
+
+
+def test_the_finish_is_written_as_the_sites_event_dates_in_both_languages() -> None:
+    game, _seats = _finished()
+    game.finished_at = datetime(2026, 12, 10, 18, 0, tzinfo=UTC)
+    game.save(update_fields=["finished_at"])
+    english = Client().get("/games/finished").content.decode()
+    assert (
+        f'<time datetime="{game.finished_at.isoformat()}">10 Dec 2026, 18:00 UTC</time>' in english
+    )
+    assert "12/10/2026" not in english
+    chinese = Client(headers={"accept-language": "zh-hans"}).get("/games/finished")
+    assert ">2026年12月10日 18:00 UTC</time>" in chinese.content.decode()
+
+
+def test_the_date_filters_follow_the_language_and_the_time_zone() -> None:
+    when = datetime(2026, 12, 10, 23, 30, tzinfo=UTC)
+    with timezone.override("Asia/Shanghai"):
+        assert games_tags.event_time(when) == "11 Dec 2026, 07:30 CST"
+        assert games_tags.event_day(when) == "11 Dec 2026"
+        with translation.override("zh-hans"):
+            assert games_tags.event_time(when) == "2026年12月11日 07:30 CST"
+            assert games_tags.event_day(when) == "2026年12月11日"
+    assert games_tags.event_time(None) == games_tags.event_day(None) == ""

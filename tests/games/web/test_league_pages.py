@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 import pytest
@@ -30,7 +30,17 @@ def _running_league() -> tuple[League, list[Any], list[Game]]:
     creator = UserFactory()
     league = leagues.league_create(
         creator=creator,
-        settings=leagues.LeagueSettings(name="Ziggurat League", table_size=3, is_rated=False),
+        # a time bank and playing hours: the leak scan covers the clock's new paths too
+        settings=leagues.LeagueSettings(
+            name="Ziggurat League",
+            table_size=3,
+            is_rated=False,
+            bank_days=3,
+            bank_increment_hours=12,
+            playing_start=time(8),
+            playing_end=time(23),
+            playing_zone="Asia/Shanghai",
+        ),
     )
     users = [UserFactory() for _ in range(5)]
     for user in users:
@@ -54,6 +64,7 @@ def test_league_pages_show_no_hidden_information_of_a_running_game() -> None:
     assert_pages_hide_the_games(pages, games, users[1])
     page = Client().get(f"/leagues/{league.pk}/").content.decode()
     assert 'id="division-1"' in page and "Ziggurat League" in page
+    assert 'id="league-playing-hours"' in page and "08:00–23:00" in page
     for user in users[1:]:
         assert f'data-player="{user.pk}"' in page
 
@@ -67,6 +78,7 @@ def test_league_api_shows_no_hidden_information_of_a_running_game() -> None:
     ]
     assert_api_hides_the_games(users[1], paths, games)
     detail = json.loads(Client().get(paths[1]).content)
+    assert (detail["league"]["bank_days"], detail["league"]["playing_zone"]) == (3, "Asia/Shanghai")
     (division,) = detail["season"]["divisions"]
     assert len(division["standings"]) == 5 and detail["open_season"] is None
     assert Client().get(f"/api/v1/leagues/{league.pk}/seasons/2").status_code == 404
