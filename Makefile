@@ -66,21 +66,26 @@ lint: install  ## ruff (lint and format), mypy, import contracts and the migrati
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 
-# The browser tests (tests/e2e, a third of each suite's time) read no database feature of
-# their own: each runs once, in one of the two suites, so that both end near the same time.
-# The PostgreSQL suite takes the whole games (ending on real services) and the accessibility
-# sweep; the SQLite suite every other browser test. A new browser test runs in both until it
-# is placed here.
-E2E_IN_POSTGRES := tests/e2e/test_whole_games.py tests/e2e/test_accessibility_browser.py
-E2E_IN_SQLITE := $(filter-out $(E2E_IN_POSTGRES),$(wildcard tests/e2e/test_*.py))
+# Each test runs once, in one of two suites side by side (one core each), so both end near the
+# same time; only the tests of what SQLite changes run in both. PostgreSQL is production: it
+# runs every site test (tests/games, tests/site) and the whole game on the real services.
+# SQLite is the embedded default (`make run`): it runs the engine, the browser tests (each
+# page a newcomer meets, on the database `make run` uses), the translations (no database
+# feature of their own), and again the site's transactions, locks, sweeps, outbox and mail
+# (tests/games/play, outbox, mail, tests/site), where the two databases behave differently.
+# A new test directory runs on PostgreSQL; a new browser test on SQLite.
+SITE_IN_BOTH := tests/site tests/games/play tests/games/outbox tests/games/mail
+SITE_IN_SQLITE := tests/games/text
+REAL_SERVICES_GAME := tests/e2e/test_whole_games.py::test_whole_game_on_real_services
+EMBEDDED_GAME := tests/e2e/test_whole_games.py::test_whole_game_embedded
 
-pytest-sqlite: install messages  ## The whole test suite on SQLite, but the browser tests the PostgreSQL suite runs
+pytest-sqlite: install messages node-packages  ## The engine, the browser tests, the translations and the site's transactions, sweeps and mail, on SQLite
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
-	$(VENV)/bin/pytest -q --durations=30 $(addprefix --ignore=,$(E2E_IN_POSTGRES))
+	$(VENV)/bin/pytest -q --durations=30 tests/engine tests/e2e $(SITE_IN_BOTH) $(SITE_IN_SQLITE) --deselect $(REAL_SERVICES_GAME)
 
-pytest-postgres: install messages node-packages  ## The site tests (all but the pure engine ones and the SQLite suite's browser tests) on a throw-away PostgreSQL cluster
+pytest-postgres: install messages node-packages  ## Every site test and the whole game on the real services, on a throw-away PostgreSQL cluster
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
-	scripts/with-postgres.sh $(VENV)/bin/pytest -q --durations=30 --ignore=tests/engine $(addprefix --ignore=,$(E2E_IN_SQLITE))
+	scripts/with-postgres.sh $(VENV)/bin/pytest -q --durations=30 tests/games tests/site $(addprefix --ignore=,$(SITE_IN_SQLITE)) tests/e2e/test_whole_games.py --deselect $(EMBEDDED_GAME)
 
 # The two suites run side by side (one core each on a 2-core machine): each one's output is
 # printed whole when it ends, and the command fails if either does.

@@ -6,7 +6,12 @@ without a reload. The states are the site's page kinds — home, sign-in and sig
 waiting for players, a game in play (watched, and played: a piece picked and the confirm
 step open), a decision (support in a revolt, and its confirm step), a finished game, its
 replay, the analysis board, a profile, the leaderboard, settings, the rules, the FAQ, a
-missing page. Any serious or critical violation fails the test, and so does a heading out of
+missing page. A page kind whose template reads nothing of the visitor (the rules, the FAQ,
+the leaderboard, the finished games, the analysis board, a missing page) differs
+logged out and in only in the frame (``base.html``'s header), which every other page kind
+checks in both states: it is checked logged out in English and logged in in Chinese, each at
+both widths — ``test_a_page_for_everyone_is_the_same_logged_out_and_in`` proves the premise.
+Any serious or critical violation fails the test, and so does a heading out of
 order or an empty column header (``tests/e2e/axe.py``); every violation found is written to
 ``var/axe-violations.txt``. On the way, a square's name is checked to say, in the page's
 language, that it is empty and, while a piece is picked, that the piece may go there. The
@@ -16,6 +21,8 @@ through the DevTools protocol, not as a page script.
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,13 +32,14 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from games.accounts.profiles import profile_get
 from games.models import Game, Profile, Seat
 from games.play import lifecycle
 from tests.e2e.axe import Violation, axe_violations
 from tests.e2e.test_browser import DESKTOP, PHONE, _watch_csp
 from tests.e2e.test_browser import enforced_csp as enforced_csp  # noqa: F401 (autouse fixture)
 from tests.engine.rules_helpers import play, position
-from tests.games.factories import UserFactory, game_at_state, started_game
+from tests.games.factories import UserFactory, client_for, game_at_state, started_game
 from tests.games.records.helpers import finished_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -101,24 +109,35 @@ def _answer_the_decision(page: Any, language: str) -> None:
 State = tuple[str, str, Callable[[Any, str], None] | None]
 
 
-def _states(games: Games, me: Any, *, logged_in: bool) -> list[State]:
-    """Return ``(name, path, prepare)`` of every page state a visitor is shown."""
-    g = games
-    replay_ply = 10
-    common: list[State] = [
-        ("home", "/", None),
-        ("game in play", f"/games/{g.playing.pk}/", None),
-        ("decision", f"/games/{g.deciding.pk}/", None),
-        ("finished game", f"/games/{g.finished.pk}/", None),
-        ("replay", f"/games/{g.finished.pk}/replay?ply={replay_ply}", None),
-        ("analysis board", f"/analysis/?game={g.finished.pk}&ply={replay_ply}", None),
-        ("profile", f"/players/{me.pk}/", None),
+REPLAY_PLY = 10
+
+
+def _for_everyone(g: Games) -> list[State]:
+    """Return the page kinds whose template reads nothing of the visitor."""
+    return [
+        ("analysis board", f"/analysis/?game={g.finished.pk}&ply={REPLAY_PLY}", None),
         ("leaderboard", "/leaderboard", None),
         ("rules", "/rules/", None),
         ("faq", "/faq/", None),
         ("finished games", "/games/finished", None),  # issue 32
         ("missing page", "/no-such-page", None),
     ]
+
+
+def _states(games: Games, me: Any, *, logged_in: bool, language: str) -> list[State]:
+    """Return ``(name, path, prepare)`` of every page state a visitor is shown."""
+    g = games
+    common: list[State] = [
+        ("home", "/", None),
+        ("game in play", f"/games/{g.playing.pk}/", None),
+        ("decision", f"/games/{g.deciding.pk}/", None),
+        ("finished game", f"/games/{g.finished.pk}/", None),
+        ("replay", f"/games/{g.finished.pk}/replay?ply={REPLAY_PLY}", None),
+        ("profile", f"/players/{me.pk}/", None),
+    ]
+    # Logged out in English, logged in in Chinese: the frame differs, the page does not.
+    if logged_in == (language == "zh-hans"):
+        common += _for_everyone(g)
     if not logged_in:
         return [
             *common,
@@ -193,7 +212,7 @@ def test_every_page_kind_passes_axe_core_logged_out_and_in_in_both_languages(
         for logged_in in (False, True):
             page = visitor(language, me if logged_in else None)
             who = f"{'logged in' if logged_in else 'logged out'} {language}"
-            states = _states(games, me, logged_in=logged_in)
+            states = _states(games, me, logged_in=logged_in, language=language)
             found += _sweep(page, live_server.url, states, who)
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     REPORT.write_text("".join(f"{v}\n" for v in found) or "no violation\n", encoding="utf-8")
@@ -210,3 +229,30 @@ def test_the_axe_check_catches_a_violation(visitor: Callable[..., Any], live_ser
     page.evaluate("document.querySelector('main').append(document.createElement('input'))")
     (found,) = axe_violations(page, "faq with an unlabelled field")
     assert (found.rule, found.impact, found.fails) == ("label", "critical", True)
+
+
+CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
+MAIN = re.compile(rb"<main\b.*</main>", re.DOTALL)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_a_page_for_everyone_is_the_same_logged_out_and_in(language: str) -> None:
+    """The premise of checking ``_for_everyone``'s page kinds in one state a language: each
+    page's ``<main>`` is the same, byte for byte but the CSRF token, logged out and in, while
+    its frame differs (the header names the signed-in player's links)."""
+    me = UserFactory()
+    games = _games(me)
+    profile_get(me)  # made at the first login otherwise: the update below needs it
+    Profile.objects.filter(user=me).update(language=language)  # as ``visitor`` does
+    visitors = {False: Client(), True: client_for(me)}
+    for client in visitors.values():
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    for name, path, _prepare in _for_everyone(games):
+        pages = {in_: client.get(path) for in_, client in visitors.items()}
+        assert {p.status_code for p in pages.values()} <= {200, 404}, (name, path)
+        out, in_ = (CSRF.sub(b"", pages[k].content) for k in (False, True))
+        assert out != in_, name  # the frame tells them apart
+        main_out, main_in = MAIN.search(out), MAIN.search(in_)
+        assert main_out is not None and main_in is not None, name
+        lines = [m.group().decode().splitlines() for m in (main_out, main_in)]
+        assert lines[0] == lines[1], (name, [*difflib.unified_diff(*lines, lineterm="")][:20])

@@ -1,4 +1,8 @@
-"""Random self-play: 300 seeded games with every invariant checked after every action (issue 3)."""
+"""Random self-play: 60 seeded games with every invariant checked after every action (issue 3).
+
+Sixty games (20 each of 2, 3 and 4 players) already reach every feature's minimum below;
+the 300 games this test once played are ``bench/engine_soak.py``'s (``--selfplay 300``).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ import pytest
 
 from engine.selfplay import check_invariants, play_random
 
-GAMES = 300
+GAMES = 60
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +29,7 @@ def features() -> Counter[str]:
     return total
 
 
-def test_three_hundred_random_games_keep_every_invariant(features: Counter[str]) -> None:
+def test_sixty_random_games_keep_every_invariant(features: Counter[str]) -> None:
     # play_random raises InvariantError on the first broken invariant; reaching here means none.
     assert features["game_over"] == GAMES
 
@@ -45,7 +49,7 @@ def test_three_hundred_random_games_keep_every_invariant(features: Counter[str])
         ("treasure", 10),  # a real treasure choice was asked
         ("tiles_removed", 10),
         ("tiles_swapped", 100),
-        ("end_bag", 100),
+        ("end_bag", 50),  # of 60 games (100 of the 300 it once played)
         ("end_treasures", 1),
     ],
 )

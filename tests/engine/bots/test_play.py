@@ -10,9 +10,11 @@ from .bot_helpers import play_out, random_positions
 
 # Games per tier, and how near the end they start (a bag of fewer tiles than this): the
 # slower tiers play fewer and later games so that the suite stays fast (`make test` within
-# its 15 minutes). Hundreds of whole games per tier are bench/bot_sanity.py's work.
+# its 15 minutes); each count is a multiple of 3, as many games of 2, 3 and 4 players. The
+# larger counts this test once played (100, 60, 40, 30) are bench/engine_soak.py's, and
+# hundreds of whole games per tier bench/bot_sanity.py's.
 LATE = {"random": 0, "easy": 30, "medium": 7, "hard": 7}
-GAMES = {"random": 100, "easy": 60, "medium": 40, "hard": 30}
+GAMES = {"random": 30, "easy": 15, "medium": 12, "hard": 9}
 
 
 @pytest.mark.parametrize("tier", ["random", "easy", "medium", "hard"])

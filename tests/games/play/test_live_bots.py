@@ -1,10 +1,12 @@
 """Bots play through a real Redis and a real Celery worker on the ``bots`` queue (issue 15).
 
-A person plays a whole 2-player game against each tier through HTTP in this process, which
-queues the bot's task after each commit (``BOTS_QUEUED``); the worker, a subprocess sharing
-the test database, plays the bot. The hard bot gets the least budget the site has (one
-search iteration, ``BOT_HARD_TIME_LIMIT=0``) and no pause between actions
-(``BOT_PAUSE_SECONDS=0``): the plumbing is under test, not the bot's strength.
+A person plays a whole 4-player game against one bot of each tier through HTTP in this
+process, which queues the bot's task after each commit (``BOTS_QUEUED``); the worker, a
+subprocess sharing the test database, plays the bots, one after another when their turns
+follow. The hard bot gets the least budget the site has (one search iteration,
+``BOT_HARD_TIME_LIMIT=0``) and no pause between actions (``BOT_PAUSE_SECONDS=0``): the
+plumbing is under test, not the bots' strength. (One table of the three tiers, not a
+2-player game against each in turn: the same tasks, a third of the person's requests.)
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ def _wait_for_the_worker(game: Game, seconds: float = 30) -> None:
     raise AssertionError(f"the bot did not move within {seconds} s")
 
 
-def test_a_person_plays_a_whole_game_against_each_tier_and_the_worker_plays_the_bot(
+def test_a_person_plays_a_whole_game_against_every_tier_and_the_worker_plays_the_bots(
     settings: Any,
     broker: str,  # noqa: F811
 ) -> None:
@@ -49,20 +51,19 @@ def test_a_person_plays_a_whole_game_against_each_tier_and_the_worker_plays_the_
         "BOT_HARD_TIME_LIMIT": "0",
     }
     with services.celery_worker(broker, extra_env=env, queues="bots"):
-        for n, tier in enumerate(TIERS):
-            game, human, position = bot_game((tier,), days_per_move=None)
-            game = human_plays_over_http(
-                game,
-                human,
-                random.Random(n),
-                choose=hurried(random.Random(n)),
-                bots_move=_wait_for_the_worker,
-            )
-            assert game.status == Game.Status.FINISHED, tier
-            moves = Move.objects.filter(game=game)
-            bot_moves = moves.exclude(seat=position)
-            assert bot_moves.exists()
-            assert set(bot_moves.values_list("source", flat=True)) == {Move.Source.BOT}
-            assert set(moves.filter(seat=position).values_list("source", flat=True)) == {
-                Move.Source.PLAYER
-            }
+        game, human, position = bot_game(TIERS, days_per_move=None)
+        game = human_plays_over_http(
+            game,
+            human,
+            random.Random(1),
+            choose=hurried(random.Random(1)),
+            bots_move=_wait_for_the_worker,
+        )
+    assert game.status == Game.Status.FINISHED
+    moves = Move.objects.filter(game=game)
+    tiers = dict(game.seats.exclude(user=human).values_list("position", "user__profile__bot_tier"))
+    assert sorted(tiers.values()) == sorted(TIERS)
+    for seat, tier in tiers.items():
+        sources = set(moves.filter(seat=seat).values_list("source", flat=True))
+        assert sources == {Move.Source.BOT}, (tier, sources)
+    assert set(moves.filter(seat=position).values_list("source", flat=True)) == {Move.Source.PLAYER}
