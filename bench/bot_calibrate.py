@@ -217,7 +217,7 @@ def main() -> None:
         if args.minutes is not None and time.perf_counter() - started > args.minutes * 60:
             break
         seed = args.seed + r
-        todo = [(seed, seats, None, guard) for a, b in pairs for seats in ((a, b), (b, a))]
+        todo = [(seed, seats, None, guard, None) for a, b in pairs for seats in ((a, b), (b, a))]
         results = pool.map(play_game, todo) if pool is not None else list(map(play_game, todo))
         rounds.append([(seats, ranks) for _, seats, ranks, _, _, _ in results])
         for _, seats, ranks, scores, _, plies in results:

@@ -11,6 +11,12 @@ A tier may carry its own budget for the hard tier's search: ``hard@800``
 plays hard with 800 iterations (``python bench/bot_ladder.py hard@800 hard``
 measures what a 4x budget is worth); ``--iterations`` sets the others'.
 
+``--old DIR`` names a directory holding another version's ``engine/bots``
+(``git archive main engine/bots | tar -x -C DIR``); a tier written
+``old:medium`` plays with that version's bots over this tree's engine, so
+``python bench/bot_ladder.py medium old:medium --old DIR`` measures a bots
+change against main in paired, seat-swapped games.
+
 Prints one line per game, then wins/games and the win rate with a 95%
 Wilson interval (2 players; a shared first place counts half), mean rank and
 mean final score per tier (3–4 players), and each tier's decision CPU time (``time.process_time``)
@@ -21,10 +27,12 @@ timed: the bots answer them without thinking).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import multiprocessing
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -34,13 +42,37 @@ from engine.bots import TIERS, choose_action  # noqa: E402
 
 MAX_PLIES = 3000  # a game this long is stopped and ranked as it stands (none should be)
 
-Task = tuple[int, tuple[str, ...], int | None, float | None]
+Task = tuple[int, tuple[str, ...], int | None, float | None, str | None]
 Result = tuple[int, tuple[str, ...], list[int], list[int], dict[str, list[float]], int]
 
 
+OLD_PACKAGE = "old_bots"
+
+
+def old_choose_action(old: str) -> Callable[..., engine.Action]:
+    """Return ``choose_action`` of the ``engine/bots`` copy under directory ``old`` (loaded once).
+
+    The copy is imported as the package ``old_bots``: its relative imports
+    stay inside it, its ``import engine`` reads this tree's engine.
+    """
+    module = sys.modules.get(OLD_PACKAGE)
+    if module is None:
+        init = Path(old) / "engine" / "bots" / "__init__.py"
+        spec = importlib.util.spec_from_file_location(
+            OLD_PACKAGE, init, submodule_search_locations=[str(init.parent)]
+        )
+        if spec is None or spec.loader is None:
+            raise SystemExit(f"--old {old}: no engine/bots/__init__.py there")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[OLD_PACKAGE] = module
+        spec.loader.exec_module(module)
+    chooser: Callable[..., engine.Action] = module.choose_action
+    return chooser
+
+
 def tier_spec(text: str) -> str:
-    """Check a tier name with an optional ``@iterations`` budget (``hard@800``)."""
-    name, _, budget = text.partition("@")
+    """Check a tier name with an optional ``@iterations`` budget (``hard@800``) or ``old:``."""
+    name, _, budget = text.removeprefix("old:").partition("@")
     if name not in TIERS or (budget and not budget.isdigit()):
         raise argparse.ArgumentTypeError(f"{text!r}: use one of {', '.join(TIERS)}, or hard@N")
     return text
@@ -48,13 +80,13 @@ def tier_spec(text: str) -> str:
 
 def split_spec(text: str, iterations: int | None) -> tuple[str, int | None]:
     """Return the tier and the iterations of a ``tier@N`` spec (``iterations`` without one)."""
-    name, _, budget = text.partition("@")
+    name, _, budget = text.removeprefix("old:").partition("@")
     return name, int(budget) if budget else iterations
 
 
 def play_game(task: Task) -> Result:
     """Play one game; return (seed, tiers by seat, ranks, scores, times by tier, plies)."""
-    seed, tiers, default_iterations, time_limit = task
+    seed, tiers, default_iterations, time_limit, old = task
     n = len(tiers)
     state = engine.new_game(n, seed)
     history: list[list[list[engine.EventDict]]] = [[] for _ in range(n)]
@@ -66,7 +98,9 @@ def play_game(task: Task) -> Result:
         view = engine.view_for(state, seat)
         started = time.process_time()
         tier, iterations = split_spec(tiers[seat - 1], default_iterations)
-        action = choose_action(
+        old_tier = tiers[seat - 1].startswith("old:")
+        chooser = old_choose_action(old or "") if old_tier else choose_action
+        action = chooser(
             view,
             history[seat - 1],
             tier=tier,
@@ -108,7 +142,12 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def tasks(
-    tiers: list[str], games: int, seed: int, iterations: int | None, limit: float | None
+    tiers: list[str],
+    games: int,
+    seed: int,
+    iterations: int | None,
+    limit: float | None,
+    old: str | None = None,
 ) -> list[Task]:
     """Return the games to play: each seed once per seat rotation of ``tiers``."""
     n = len(tiers)
@@ -119,7 +158,7 @@ def tasks(
             if len(out) >= games:
                 break
             rotated = tuple(tiers[(i - r) % n] for i in range(n))
-            out.append((seed + g, rotated, iterations, limit))
+            out.append((seed + g, rotated, iterations, limit, old))
         g += 1
     return out
 
@@ -137,11 +176,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--iterations", type=int, default=None, help="hard tier's budget")
     parser.add_argument("--time-limit", type=float, default=None, help="hard tier's guard (s)")
+    parser.add_argument("--old", default=None, help="a directory with another engine/bots (old:)")
     args = parser.parse_args()
     tiers = list(args.tiers)
     if not 2 <= len(tiers) <= 4:
         parser.error("name 2 to 4 tiers")
-    todo = tasks(tiers, args.games, args.seed, args.iterations, args.time_limit)
+    if any(t.startswith("old:") for t in tiers) and not args.old:
+        parser.error("old: tiers need --old DIR")
+    todo = tasks(tiers, args.games, args.seed, args.iterations, args.time_limit, args.old)
     started = time.perf_counter()
     results: list[Result] = []
     # One job plays in this process: no pool, no pool threads competing with the games.

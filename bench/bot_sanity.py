@@ -75,9 +75,9 @@ class Tally:
     examples: dict[str, list[str]] = field(default_factory=dict)
 
     def note(self, kind: str, text: str) -> None:
-        """Keep the first few examples of ``kind`` (seed and ply) for reading."""
+        """Keep the first few examples of ``kind`` (seed and ply) for reading; every leader lost."""
         self.examples.setdefault(kind, [])
-        if len(self.examples[kind]) < 3:
+        if len(self.examples[kind]) < 3 or kind == "left to lose":
             self.examples[kind].append(text)
 
 
@@ -195,7 +195,7 @@ def _conflicts(
                 and conf.attacker_base > conf.defender_base + then.hands[dfn - 1][0]
             ):
                 tally.left_to_lose += 1
-                tally.note("left to lose", where)
+                tally.note("left to lose", f"{where} seat {dfn}")
 
 
 def main() -> None:

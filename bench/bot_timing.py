@@ -8,6 +8,12 @@ p50/p95/max in milliseconds. ``--iterations``
 sets the hard tier's budget (default: the site's, ``engine.bots.hard.
 DEFAULT_ITERATIONS``). The budgets of issue 14: easy p95 <= 50 ms, medium
 <= 500 ms, hard <= 3 s at the site's default budget.
+
+``--old DIR`` (a directory holding another version's ``engine/bots``, as
+``bench/bot_ladder.py --old``) times that version's tiers too, each position
+answered by the two versions in turn, and prints the ratio this/old of
+their CPU per position (median, mean): a ratio taken in one run holds on a
+busy machine where the absolute times do not.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
 from engine.bots import TIERS, choose_action  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bot_ladder import old_choose_action  # noqa: E402
 
 Position = tuple[engine.PlayerView, list[list[engine.EventDict]]]
 
@@ -72,30 +81,45 @@ def main() -> None:
         default=None,
         help="the hard tier's wall-clock guard (s); 600 times the whole budget on a busy machine",
     )
+    parser.add_argument("--old", default=None, help="a directory with another engine/bots")
     args = parser.parse_args()
     found = positions(args.positions, args.seed)
+    versions = [("", choose_action)]
+    if args.old:
+        versions.append(("old:", old_choose_action(args.old)))
     for tier in args.tiers:
-        times = []
-        walls = []
+        times: dict[str, list[float]] = {name: [] for name, _ in versions}
+        walls: dict[str, list[float]] = {name: [] for name, _ in versions}
         for k, (view, history) in enumerate(found):
-            started = time.process_time()
-            wall = time.perf_counter()
-            choose_action(
-                view,
-                history,
-                tier=tier,
-                seed=k,
-                iterations=args.iterations,
-                time_limit=args.time_limit,
+            for name, chooser in versions:
+                started = time.process_time()
+                wall = time.perf_counter()
+                chooser(
+                    view,
+                    history,
+                    tier=tier,
+                    seed=k,
+                    iterations=args.iterations,
+                    time_limit=args.time_limit,
+                )
+                times[name].append(time.process_time() - started)
+                walls[name].append(time.perf_counter() - wall)
+        for name, _ in versions:
+            cpu = times[name]
+            p50, p95 = percentile(cpu, 0.5) * 1e3, percentile(cpu, 0.95) * 1e3
+            mean = sum(cpu) / len(cpu) * 1e3
+            print(
+                f"{name + tier:>10}: {len(cpu)} decisions  CPU p50 {p50:.0f} ms  p95 {p95:.0f} ms"
+                f"  max {max(cpu) * 1e3:.0f} ms  mean {mean:.0f} ms  "
+                f"wall p95 {percentile(walls[name], 0.95) * 1e3:.0f} ms"
+                + (f"  (iterations {args.iterations or 'default'})" if tier == "hard" else "")
             )
-            times.append(time.process_time() - started)
-            walls.append(time.perf_counter() - wall)
-        print(
-            f"{tier:>6}: {len(times)} decisions  CPU p50 {percentile(times, 0.5) * 1e3:.0f} ms  "
-            f"p95 {percentile(times, 0.95) * 1e3:.0f} ms  max {max(times) * 1e3:.0f} ms  "
-            f"wall p95 {percentile(walls, 0.95) * 1e3:.0f} ms"
-            + (f"  (iterations {args.iterations or 'default'})" if tier == "hard" else "")
-        )
+        if args.old:
+            ratios = sorted(a / max(b, 1e-9) for a, b in zip(times[""], times["old:"], strict=True))
+            print(
+                f"{'':>10}  this/old CPU per position: median {ratios[len(ratios) // 2]:.2f}  "
+                f"mean {sum(ratios) / len(ratios):.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -65,6 +65,7 @@ class Scorer:
         self._squares: dict[int, tuple[list[int], list[tuple[int, int, int]], float]] = {}
         self._spots: dict[int, tuple[list[int], list[int], int, int, int, int]] = {}
         self._revolt_spots: dict[int, int] | None = None
+        self._tile_spots: dict[int, int] | None = None
         self.scores_now = False  # set by ``tile``: a placement scores the bot a VP (§5.2)
         self.monuments_free = [
             any(
@@ -353,6 +354,72 @@ class Scorer:
         if k < 0:
             return False
         attack = self.revolt_spots().get(k, 0)
+        return attack > temples_next_to(self.board, q) + self.hand[RED]
+
+    def tile_spots(self) -> dict[int, int]:
+        """Return per kingdom the most temples beside a square a rival reaches after one tile.
+
+        The rival's turn has two actions (§2): a tile first, then a leader. A
+        tile on an empty square touching one kingdom only joins to it the
+        leaderless regions beside that square (§5.1, §3), and the empty
+        squares beside it then touch the kingdom too. A leader square (empty,
+        land, touching no kingdom now, beside a temple, §4.2) beside such a
+        square or beside such a region is then a revolt spot of the kingdom,
+        with the temples beside it as the attacker's strength before support
+        (§6.2) — a red tile placed first beside it, one more, is not counted.
+        Reads the board only: any tile fits a land square, a blue one a river
+        square (§5.1), and a rival's hand of 6 almost always holds one
+        (medium against medium, bench/bot_sanity.py seed 1 ply 189: a black
+        tile on j2 joined k1's temple to the kingdom of a trader on g7, and a
+        trader on k2 took it with 2 temples against 1).
+        """
+        if self._tile_spots is None:
+            spots: dict[int, int] = {}
+            reg = self.summ.regions
+            rid, kid = reg.rid, reg.kid
+            board = self.board
+            nk = self.nk
+            joins: dict[int, set[int]] = {}  # a leaderless region -> kingdoms one tile joins it to
+            for x in range(len(board)):
+                if board[x] or nk[x] != 1:
+                    continue
+                k = next(kid[y] for y in NEIGHBOURS[x] if kid[y] >= 0)
+                for y in NEIGHBOURS[x]:
+                    if rid[y] >= 0 and kid[y] < 0:
+                        joins.setdefault(rid[y], set()).add(k)
+                    elif not board[y] and not nk[y] and not IS_RIVER[y]:
+                        t = temples_next_to(board, y)
+                        if t > spots.get(k, 0):
+                            spots[k] = t
+            if joins:
+                for s in range(len(board)):
+                    if board[s] or nk[s] or IS_RIVER[s]:
+                        continue
+                    t = temples_next_to(board, s)
+                    if not t:
+                        continue
+                    for y in NEIGHBOURS[s]:
+                        for k in joins.get(rid[y], ()) if rid[y] >= 0 else ():
+                            if t > spots.get(k, 0):
+                                spots[k] = t
+            self._tile_spots = spots
+        return self._tile_spots
+
+    def threatened(self, color: int) -> bool:
+        """Tell whether the bot's leader of ``color`` loses a revolt a rival starts after a tile.
+
+        Like ``doomed``, with the squares a rival's leader may enter once its
+        turn's first action placed a tile (``tile_spots``, §2, §5.1): more
+        temples there than the leader's own plus every red in the bot's hand
+        win the revolt with no red committed (§6.4). False when ``doomed``.
+        """
+        q = self.summ.leaders[self.seat - 1][color]
+        if q < 0 or self.doomed(color):
+            return False
+        k = self.summ.regions.kid[q]
+        if k < 0:
+            return False
+        attack = self.tile_spots().get(k, 0)
         return attack > temples_next_to(self.board, q) + self.hand[RED]
 
     def rescue(self, color: int) -> float:

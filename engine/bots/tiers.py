@@ -36,6 +36,7 @@ MEDIUM_SECOND = 5  # and second actions for each first
 MEDIUM_LAST = 10  # candidates when only one action is left
 PASS_PENALTY = 0.3  # a pass brings the end no nearer: only when nothing else helps
 STUCK_SWAP_BONUS = 1.0  # with no tile that scores, a line that swaps earns a new hand (§11)
+THREAT_COST = 3.0  # a leader left to a rival's tile then leader: as evaluate's certain loss (§6.4)
 
 
 def random_policy(state: GameState, seat: int, rng: random.Random) -> Action:
@@ -156,9 +157,15 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
     line is valued by ``outcome``. A line with a pass loses ``PASS_PENALTY``;
     when no tile would score the seat a VP (``common.scoring_tiles``), a line
     with a swap gains ``STUCK_SWAP_BONUS``: the evaluation does not read the
-    hand, but a hand with nothing to do is what keeps a seat stuck.
+    hand, but a hand with nothing to do is what keeps a seat stuck. A line
+    that leaves a leader of the seat to a rival's tile and then leader
+    (``leaders_at_risk``'s threatened, §2, §6.4) loses ``THREAT_COST`` per
+    leader, and the withdrawal of each such leader (§4) is always weighed:
+    medium left leaders to two-action revolts (bench/bot_sanity.py, issue 26).
     """
     stuck = not scoring_tiles(state, seat)
+    scorer = Scorer(state, seat)
+    rescues = [WithdrawLeader(c) for c in range(4) if scorer.threatened(c)]
     two = state.actions_left >= 2
     scored = score_actions(state, seat)
     if two:
@@ -167,6 +174,7 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
         scored = [sa for sa in scored if not isinstance(sa[1], SwapTiles)]
     firsts = top(scored, MEDIUM_FIRST if two else MEDIUM_LAST)
     firsts += [a for a in must_look(scored, stuck and not two) if a not in firsts]
+    firsts += [a for a in rescues if a not in firsts and any(a == b for _, b in scored)]
     lines: list[tuple[float, list[Action]]] = []
 
     def adjusted(value: float, line: list[Action]) -> float:
@@ -178,19 +186,41 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
 
     for a1 in firsts:
         value, s1 = outcome(engine.apply(state, a1), seat)
-        line = [a1]
-        value = adjusted(value, line)
+        cands = [(adjusted(value, [a1]), [a1])]
         if two and not s1.is_over and s1.active_seat == seat and s1.pending is None:
             scored2 = score_actions(s1, seat)
             seconds = top(scored2, MEDIUM_SECOND)
             seconds += [a for a in must_look(scored2, stuck) if a not in seconds]
-            for a2 in seconds:
-                v2 = adjusted(outcome(engine.apply(s1, a2), seat)[0], [a1, a2])
-                if v2 > value or len(line) == 1:
-                    value, line = v2, [a1, a2]
-        lines.append((value, line))
+            seconds += [a for a in rescues if a not in seconds and any(a == b for _, b in scored2)]
+            if seconds:  # a turn of two actions is planned whole (§2)
+                cands = [
+                    (adjusted(outcome(engine.apply(s1, a2), seat)[0], [a1, a2]), [a1, a2])
+                    for a2 in seconds
+                ]
+        lines.append(_least_threatened(state, seat, cands))
     lines.sort(key=lambda vl: -vl[0])  # stable: equal lines keep the heuristic's order
     return lines
+
+
+def _least_threatened(
+    state: GameState, seat: int, cands: list[tuple[float, list[Action]]]
+) -> tuple[float, list[Action]]:
+    """Return the best of ``cands`` once each line's threatened leaders cost ``THREAT_COST``.
+
+    ``cands`` are ``(value, line)`` from ``state``; the first of equal values
+    wins. The cost only lowers a value, so lines are read best first and the
+    threat (``leaders_at_risk``, a replay) is counted only while a line can
+    still win.
+    """
+    best: tuple[float, list[Action]] | None = None
+    for value, line in sorted(cands, key=lambda vl: -vl[0]):
+        if best is not None and value <= best[0]:
+            break
+        value -= THREAT_COST * leaders_at_risk(state, seat, line)[1]
+        if best is None or value > best[0]:
+            best = (value, line)
+    assert best is not None
+    return best
 
 
 def must_look(scored: list[tuple[float, Action]], stuck: bool) -> list[Action]:
@@ -250,6 +280,41 @@ def doomed_count(state: GameState, seat: int, line: list[Action]) -> int:
     (§12): bench/bot_sanity.py seed 200, medium spent both reds on a revolt
     and left its trader to one. See ``keeping_leaders``.
     """
+    scorer = _end_of_line(state, seat, line)
+    return 0 if scorer is None else sum(1 for c in range(4) if scorer.doomed(c))
+
+
+def leaders_at_risk(state: GameState, seat: int, line: list[Action]) -> tuple[int, int]:
+    """Return ``(doomed, threatened)``: ``seat``'s leaders ``line`` leaves to lose (0–4 each).
+
+    ``doomed`` as ``doomed_count`` (a rival's one leader wins the revolt,
+    ``Scorer.doomed``); ``threatened`` the others a rival's tile then leader
+    take (``Scorer.threatened``, §2, §5.1, §6.4).
+    """
+    scorer = _end_of_line(state, seat, line)
+    if scorer is None:
+        return 0, 0
+    doomed = sum(1 for c in range(4) if scorer.doomed(c))
+    return doomed, sum(1 for c in range(4) if scorer.threatened(c))
+
+
+def _end_of_line(state: GameState, seat: int, line: list[Action]) -> Scorer | None:
+    """Return a ``Scorer`` of ``seat`` where ``line`` ends (None: game over or illegal).
+
+    The seat's reds are those left at the end of the line, before the refill
+    (``doomed_count``). Remembered on ``state``'s cache per seat and line: a
+    plan and its filter read each line twice.
+    """
+    key = f"bots:risk:{seat}:" + " ; ".join(str(a) for a in line)
+    if key not in state.cache:
+        state.cache[key] = _play_line(state, seat, line)
+    got = state.cache[key]
+    assert got is None or isinstance(got, Scorer)
+    return got
+
+
+def _play_line(state: GameState, seat: int, line: list[Action]) -> Scorer | None:
+    """Play ``line`` and return the ``Scorer`` of its end (``_end_of_line``), uncached."""
     reds = state.hands[seat - 1][RED]
     for action in line:
         if state.is_over or state.active_seat != seat or state.pending is not None:
@@ -262,7 +327,7 @@ def doomed_count(state: GameState, seat: int, line: list[Action]) -> int:
         try:
             state = engine.apply(state, action)
         except engine.IllegalActionError:
-            return 0
+            return None
         for _ in range(40):  # ``settle``, counting the reds the seat commits (§6.3)
             p = state.pending
             if p is None:
@@ -272,15 +337,14 @@ def doomed_count(state: GameState, seat: int, line: list[Action]) -> int:
                 reds -= answer.count  # committed, then the turn may end and refill (§12)
             state = engine.apply(state, answer)
     if state.is_over:
-        return 0
+        return None
     if state.active_seat == seat:
         reds = state.hands[seat - 1][RED]  # the turn goes on: no refill yet (§12)
     hands = list(state.hands)
     hand = list(hands[seat - 1])
     hand[RED] = max(0, min(hand[RED], reds))
     hands[seat - 1] = (hand[0], hand[1], hand[2], hand[3])
-    scorer = Scorer(replace(state, hands=tuple(hands)), seat)
-    return sum(1 for c in range(4) if scorer.doomed(c))
+    return Scorer(replace(state, hands=tuple(hands)), seat)
 
 
 def plan_turn(state: GameState, seat: int) -> tuple[float, list[Action]]:

@@ -23,13 +23,19 @@ from engine import (
     parse_diagram,
     view_for,
 )
-from engine.botapi import KING
+from engine.botapi import KING, TRADER
 from engine.bots import choose_action, tiers
 from engine.bots.common import scoring_tiles
 from engine.bots.heuristic import HOPELESS, PASS_SCORE, WITHDRAW_SCORE, score_actions, score_threats
 from engine.bots.hopeless import can_win, hopeless_war_order, starts_hopeless
 from engine.bots.scorer import Scorer
-from engine.bots.tiers import doomed_count, leaves_doomed, must_look, plan_lines
+from engine.bots.tiers import (
+    doomed_count,
+    leaders_at_risk,
+    leaves_doomed,
+    must_look,
+    plan_lines,
+)
 
 from ..engine_helpers import position
 from .bot_helpers import HARD_TEST_BUDGET, LEFT_TO_LOSE, NO_GUARD, random_positions
@@ -430,3 +436,124 @@ def test_the_scorer_s_hopeless_revolts_and_wars_are_can_win_s() -> None:
                 assert action not in offered
                 checked += 1
     assert checked  # some positions hold a hopeless conflict to decline
+
+
+# Medium against medium (main 1f7702b), bench/bot_sanity.py seed 1, before ply 187: seat 2 moves
+# its trader from l1 to g7 and plays blue b4; seat 1 then plays black j2 (joining j1-k1 to
+# the kingdom of g7 through the monument) and a trader on k2: 2 temples against 1, no red.
+_TILE_THEN_LEADER = """
+players: 2
+active: 2
+actions: 2
+hand 1: k k b b b g
+hand 2: b b b b b b
+vp 1: red 20 black 11 blue 23 green 12 treasures 2
+vp 2: red 39 black 27 blue 26 green 29 treasures 2
+catastrophes 1: 2
+catastrophes 2: 2
+monument red-blue: f3
+monument red-green: b1
+monument black-green: g10
+bag: r 4 k 3 b 6 g 4
+seed: 1
+
+    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p
+ 1  g  #  #  r  ~  ~  b  ~  ~  k r* 2T  ~  .  .  .
+ 2  g  #  #  g  ~  r  g  .  .  .  .  r  ~  .  . r*
+ 3  g  k  r  b  ~  #  #  k  k  k  .  .  ~  ~  .  .
+ 4  b  ~  ~  ~  k  #  #  .  .  .  .  .  .  ~  ~  ~
+ 5  g  k  g  g  k  g  k  .  .  .  .  .  . r*  ~  ~
+ 6  k  k  r  r  g  g  k  .  .  .  .  .  .  .  ~  .
+ 7  b  b  b  ~  r  r  .  .  r  .  .  .  ~  ~  ~  .
+ 8  k  r 1P  b  b  b  b  .  g  .  .  .  ~  .  .  .
+ 9  g 2F  r  k  k  k  b  b  b  ~  ~  ~  ~  . r*  .
+10  k  r  g  r 1K r*  #  #  .  .  .  .  .  .  .  .
+11  g  g  g  g  k  g  #  #  .  . r*  .  .  .  .  .
+
+"""
+
+
+def _one_turn(state, tier: str, seed: int):  # type: ignore[no-untyped-def]
+    """Play the active seat's whole turn (decisions included) with ``tier``; return the state."""
+    seat = state.active_seat
+    while state.active_seat == seat and not state.is_over:
+        state = apply(state, _choose_seeded(state, state.to_act, tier, seed))
+    return state
+
+
+def _choose_seeded(state, seat: int, tier: str, seed: int):  # type: ignore[no-untyped-def]
+    return choose_action(
+        view_for(state, seat), None, tier=tier, seed=seed, iterations=0, time_limit=NO_GUARD
+    )
+
+
+def _settled(state):  # type: ignore[no-untyped-def]
+    """Answer a treasure or monument decision by its first option (no conflict pending)."""
+    while state.pending is not None and state.pending.kind != "support":
+        state = apply(state, legal_actions(state)[0])
+    return state
+
+
+def _tile_then_revolt(state, tile: str, leader: str, defender: int) -> bool:  # type: ignore[no-untyped-def]
+    """Tell whether the active rival's ``tile`` then ``leader`` wins a revolt with no red.
+
+    False when either is illegal or the tile starts a war (another story).
+    """
+    if Action.parse(tile) not in legal_actions(state):
+        return False
+    state = _settled(apply(state, Action.parse(tile)))
+    if state.pending is not None or Action.parse(leader) not in legal_actions(state):
+        return False
+    conf = apply(state, Action.parse(leader)).conflict
+    return (
+        conf is not None
+        and conf.kind == "revolt"
+        and conf.defender == defender
+        and conf.attacker_base > conf.defender_base + state.hands[defender - 1][0]
+    )
+
+
+def test_a_tile_joining_a_temple_to_the_kingdom_then_a_leader_is_a_threat() -> None:
+    before = parse_diagram(_TILE_THEN_LEADER)
+    state = apply(before, Action.parse("leader trader g7"))
+    state = apply(state, Action.parse("tile blue b4"))
+    assert state.active_seat == 1
+    assert _tile_then_revolt(state, "tile black j2", "leader trader k2", 2)
+    scorer = Scorer(state, 2)
+    assert scorer.threatened(TRADER) and not scorer.doomed(TRADER)
+    assert leaders_at_risk(before, 2, [Action.parse("leader trader g7")]) == (0, 1)
+
+
+def test_medium_leaves_no_leader_to_a_tile_then_a_leader() -> None:
+    for seed in range(3):
+        state = _one_turn(parse_diagram(_TILE_THEN_LEADER), "medium", seed)
+        assert not _tile_then_revolt(state, "tile black j2", "leader trader k2", 2), seed
+        assert not any(Scorer(state, 2).threatened(c) for c in range(4)), seed
+
+
+def _beside_a_tile(reds: str):  # type: ignore[no-untyped-def]
+    """Seat 1's king on e10 (1 temple, f10); a tile on g10 brings h10 (2 temples) to it."""
+    return position(
+        f"players: 2\nhand 1: {reds} k k b b\nhand 2: r r k b g g",
+        {"e10": "1K", "h11": "r", "i10": "r"},
+    )
+
+
+@pytest.mark.parametrize(("reds", "threatened"), [("", True), ("r", False)])
+def test_a_tile_that_brings_a_leader_square_to_the_kingdom_is_a_threat(
+    reds: str, threatened: bool
+) -> None:
+    state = _beside_a_tile(reds)
+    rival = replace(state, active_seat=2)
+    assert _tile_then_revolt(rival, "tile black g10", "leader king h10", 1) is threatened
+    scorer = Scorer(state, 1)
+    assert not scorer.doomed(KING)
+    assert scorer.threatened(KING) is threatened
+
+
+def test_medium_leaves_no_leader_beside_a_tile_and_a_revolt() -> None:
+    for seed in range(3):
+        state = _one_turn(_beside_a_tile(""), "medium", seed)
+        state = replace(state, hands=(_beside_a_tile("").hands[0], state.hands[1]))
+        assert not any(Scorer(state, 1).threatened(c) for c in range(4)), seed
+        assert not _tile_then_revolt(state, "tile black g10", "leader king h10", 1), seed
