@@ -66,24 +66,27 @@ lint: install  ## ruff (lint and format), mypy, import contracts and the migrati
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 
-# Each test runs once, in one of two suites side by side (one core each), so both end near the
-# same time; only the tests of what SQLite changes run in both. PostgreSQL is production: it
-# runs every site test (tests/games, tests/site) and the whole game on the real services.
-# SQLite is the embedded default (`make run`): it runs the engine, the browser tests (each
-# page a newcomer meets, on the database `make run` uses), the translations (no database
-# feature of their own), and again the site's transactions, locks, sweeps, outbox and mail
-# (tests/games/play, outbox, mail, tests/site), where the two databases behave differently.
+# Each test runs once, in one of two suites side by side, so both end near the same time;
+# only the tests of what SQLite changes run in both. PostgreSQL is production: it runs the
+# site's tests (tests/games, tests/site) and the whole game on the real services. SQLite is
+# the embedded default (`make run`): it runs the engine, the browser tests (each page a
+# newcomer meets, on the database `make run` uses), the translations and the leak scans
+# (what a page shows: no database feature of their own), and again the site's transactions,
+# locks, sweeps, outbox and mail (tests/site, tests/games/play, outbox, mail), where the two
+# databases behave differently — but the whole games through the views, played on
+# PostgreSQL (SQLite plays whole games in the browser tests and the leak scans).
 # A new test directory runs on PostgreSQL; a new browser test on SQLite.
 SITE_IN_BOTH := tests/site tests/games/play tests/games/outbox tests/games/mail
-SITE_IN_SQLITE := tests/games/text
+SITE_IN_SQLITE := tests/games/text tests/games/web/test_leaks.py
+WHOLE_GAMES_IN_POSTGRES := tests/games/play/test_full_games.py
 REAL_SERVICES_GAME := tests/e2e/test_whole_games.py::test_whole_game_on_real_services
 EMBEDDED_GAME := tests/e2e/test_whole_games.py::test_whole_game_embedded
 
-pytest-sqlite: install messages node-packages  ## The engine, the browser tests, the translations and the site's transactions, sweeps and mail, on SQLite
+pytest-sqlite: install messages node-packages  ## The engine, the browser tests, the translations, the leak scans and the site's transactions, sweeps and mail, on SQLite
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
-	$(VENV)/bin/pytest -q --durations=30 tests/engine tests/e2e $(SITE_IN_BOTH) $(SITE_IN_SQLITE) --deselect $(REAL_SERVICES_GAME)
+	$(VENV)/bin/pytest -q --durations=30 tests/engine tests/e2e $(SITE_IN_BOTH) $(SITE_IN_SQLITE) --ignore=$(WHOLE_GAMES_IN_POSTGRES) --deselect $(REAL_SERVICES_GAME)
 
-pytest-postgres: install messages node-packages  ## Every site test and the whole game on the real services, on a throw-away PostgreSQL cluster
+pytest-postgres: install messages node-packages  ## The site's tests and the whole game on the real services, on a throw-away PostgreSQL cluster
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
 	scripts/with-postgres.sh $(VENV)/bin/pytest -q --durations=30 tests/games tests/site $(addprefix --ignore=,$(SITE_IN_SQLITE)) tests/e2e/test_whole_games.py --deselect $(EMBEDDED_GAME)
 

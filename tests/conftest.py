@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from celery.result import _set_task_join_will_block
 from django.conf import global_settings
 from django.utils import translation
 
@@ -56,3 +57,16 @@ def _empty_cache_before_each_test() -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _celery_results_joinable_before_each_test() -> None:
+    """Let each test wait on an eager task's result (``.delay(...).get()``).
+
+    Celery marks "a task is running here, joining would block" in one global flag, set and
+    put back around every eager task; two eager tasks in two threads at once (the
+    concurrency tests' ``at_once``: each ending a game runs its on-commit tasks) can put it
+    back in the wrong order and leave it set, so a later test's ``.get()`` raises "Never
+    call result.get() within a task!". The site never joins a result; only tests do.
+    """
+    _set_task_join_will_block(False)
