@@ -43,8 +43,18 @@ PHONE = WIDTHS["phone"]
 # Cumulative layout shift, summed as the browser reports it (shifts right after the
 # player's own input excluded, as the metric does); evaluated through the DevTools
 # protocol, so the page's Content-Security-Policy does not apply to it.
-CLS_WATCH = """() => { window.__cls = 0; new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) { if (!e.hadRecentInput) { window.__cls += e.value; } }
+# Cumulative layout shift as web.dev defines it (the web-vitals library's rule): the layout
+# shifts not caused by input, grouped in session windows (a gap under 1 s, at most 5 s
+# long); the page's CLS is its largest window, so a long test's many live updates, each
+# small and seconds apart, are not added up into one figure.
+CLS_WATCH = """() => { window.__cls = 0; let sum = 0, first = 0, last = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (e.hadRecentInput) { continue; }
+    if (sum && e.startTime - last < 1000 && e.startTime - first < 5000) { sum += e.value; }
+    else { sum = e.value; first = e.startTime; }
+    last = e.startTime; window.__cls = Math.max(window.__cls, sum);
+  }
 }).observe({type: "layout-shift", buffered: true}); }"""
 
 
