@@ -500,8 +500,9 @@ def games_to_watch(user: UserLike | None, *, limit: int = 10) -> list[WatchGame]
 class MyGame:
     """One of a user's games in the lobby's list: public facts only, never the snapshot.
 
-    ``seats`` are every seat in seat order (users with their profiles), ``others`` those
-    of the other players; ``waiting_for_me`` whether the user's seat must act now.
+    ``seats`` are every seat in seat order (``Player``: the position and a ``Person``),
+    ``others`` those of the other players, in the order they sat down; ``waiting_for_me``
+    whether the user's seat must act now.
     """
 
     pk: int

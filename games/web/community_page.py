@@ -40,7 +40,10 @@ def chat_context(
     viewer muted.
     """
     readable = community.chat_readable(game, viewer, seated=viewer.seated)
-    lines = community.chat_lines(game, viewer, seated=viewer.seated) if readable else []
+    # A game read for a page knows when its latest message was written (``chat_last_at``,
+    # ``with_viewer_facts``): None, no message at all, so nothing to read.
+    written = getattr(game, "chat_last_at", True) is not None
+    lines = community.chat_lines(game, viewer, seated=viewer.seated) if readable and written else []
     since = _since(game, viewer)
     shown = [
         {"line": line, "new": since is not None and line.created_at > since and not line.mine}
