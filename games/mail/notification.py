@@ -289,7 +289,7 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
 
     Public facts only: the event's name and page, the round's number and the game's
     number (a round), the recipient's own place and move in their division (a season's
-    end, from their ``LeagueMember`` row) and when the next season starts.
+    end, from their ``LeagueMember`` row), when the next season starts and its clock.
     """
     if row.league is not None:  # an invitation to a group's league
         league = row.league
@@ -363,6 +363,8 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
             next_season=season.number + 1,
             next_starts=deadline_text(following.starts_at, row.user) if following else "",
             game_url=absolute(reverse("games:league", args=[season.league_id])),
+            # the league's clock now: the next season's (a running one keeps its own)
+            **_clock_terms(season.league),
         )
         subject = _("%(league)s: season %(n)s is over") % {
             "league": season.league.name,
