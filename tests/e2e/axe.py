@@ -2,12 +2,12 @@
 
 axe-core comes from the npm registry at the version ``package.json`` pins (with its hash in
 ``package-lock.json``); ``make test`` installs it with ``npm ci`` into ``node_modules/``. The
-source is evaluated through the DevTools protocol, so the page's Content-Security-Policy (no inline script, no
-eval) does not refuse it: given to a browser context once (``axe_in_context``: Chromium
-evaluates it as each document of the context starts, its compiled code kept between pages),
-or put in a page by ``axe_violations`` when missing (Playwright's ``evaluate``, the whole
-source sent again for each page — about 0.4 s a page on this machine). Checking the same
-page again (another width, a piece picked) reuses it.
+source is evaluated through the DevTools protocol, so the page's Content-Security-Policy (no
+inline script, no eval) does not refuse it: given to a browser context once
+(``axe_in_context``: Chromium evaluates it as each document of the context starts), or put
+in a page by ``axe_violations`` when missing (Playwright's ``evaluate``: the whole source
+sent for each page, about 0.4 s a page on this machine, a quarter of a sweep). Checking the
+same page again (another width, a piece picked) reuses it.
 """
 
 from __future__ import annotations
