@@ -9,6 +9,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha1sum | cut -c1-12)
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Some machines set PYTHONDONTWRITEBYTECODE=1: then every process of a test run (pytest, the
+# workers and servers it starts, each check in its own interpreter) compiles the project again,
+# ~8 s of CPU each. The clone's __pycache__ folders are ignored by git.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: help install messages node-packages run test lint check pytest pytest-sqlite pytest-postgres worker bot-worker beat bench lock demo clean
 
