@@ -9,6 +9,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml constraints.txt | sha1sum | cut -c1-12)
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Some machines set PYTHONDONTWRITEBYTECODE=1: then every process of a test run (pytest, the
+# workers and servers it starts, each check in its own interpreter) compiles the project again,
+# ~8 s of CPU each. The clone's __pycache__ folders are ignored by git.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: help install messages node-packages run test lint check pytest pytest-sqlite pytest-postgres worker bot-worker beat bench lock demo clean
 
@@ -75,8 +79,14 @@ lint: install  ## ruff (lint and format), mypy, import contracts and the migrati
 # locks, sweeps, outbox and mail (tests/site, tests/games/play, outbox, mail), where the two
 # databases behave differently — but the whole games through the views, played on
 # PostgreSQL (SQLite plays whole games in the browser tests and the leak scans).
-# A new test directory runs on PostgreSQL; a new browser test on SQLite.
+# A new test directory runs on PostgreSQL; a new browser test on SQLite. The site's tests
+# that never read the suite's database run once, on SQLite: the configuration's (each in a
+# `manage.py` or Python process of its own, our variables cleared), the import contracts'
+# (lint-imports on a copy of the tree), the worker's ping over Redis, the source scan for
+# notation taken apart, the deployment checks (settings only).
 SITE_IN_BOTH := tests/site tests/games/play tests/games/outbox tests/games/mail
+SITE_WITHOUT_DATABASE := $(addprefix tests/site/,test_configuration.py test_import_contracts.py \
+	test_celery_worker.py test_no_notation_parsing.py test_deploy_checks.py)
 SITE_IN_SQLITE := tests/games/text tests/games/web/test_leaks.py
 WHOLE_GAMES_IN_POSTGRES := tests/games/play/test_full_games.py
 REAL_SERVICES_GAME := tests/e2e/test_whole_games.py::test_whole_game_on_real_services
@@ -88,7 +98,7 @@ pytest-sqlite: install messages node-packages  ## The engine, the browser tests,
 
 pytest-postgres: install messages node-packages  ## The site's tests and the whole game on the real services, on a throw-away PostgreSQL cluster
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
-	scripts/with-postgres.sh $(VENV)/bin/pytest -q --durations=30 tests/games tests/site $(addprefix --ignore=,$(SITE_IN_SQLITE)) tests/e2e/test_whole_games.py --deselect $(EMBEDDED_GAME)
+	scripts/with-postgres.sh $(VENV)/bin/pytest -q --durations=30 tests/games tests/site $(addprefix --ignore=,$(SITE_IN_SQLITE) $(SITE_WITHOUT_DATABASE)) tests/e2e/test_whole_games.py --deselect $(EMBEDDED_GAME)
 
 # The two suites run side by side (one core each on a 2-core machine): each one's output is
 # printed whole when it ends, and the command fails if either does.

@@ -652,6 +652,35 @@ class Figure:
     seq_scans: list[str]
     cpu: float = 0.0  # ms of this process's CPU, p50 of the warm runs
     db_cpu: float = 0.0  # ms of the PostgreSQL backend's CPU, mean of the warm runs
+    steal: float = 0.0  # % of the machine's CPU time the host took while the item was timed
+
+
+def cpu_times() -> tuple[int, int, int]:
+    """Return the machine's CPU time so far as (steal, idle, total) in clock ticks.
+
+    From the ``cpu`` line of ``/proc/stat`` (user nice system idle iowait irq softirq steal
+    guest guest_nice; guest time is already counted in user, so it is left out of the
+    total); ``(0, 0, 0)`` where it cannot be read (not Linux).
+    """
+    try:
+        fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0, 0
+    total = sum(fields[:8])
+    return fields[7] if len(fields) > 7 else 0, fields[3] + fields[4], total
+
+
+def steal_since(before: tuple[int, int, int]) -> tuple[float, float]:
+    """Return (steal %, busy %) of the machine's CPU time since ``before`` (``cpu_times``).
+
+    Steal is the time a virtual machine's CPUs were ready to run but the host ran something
+    else: while it is high, wall times stretch beyond CPU + database time. Busy is what was
+    not idle (or waiting for I/O), steal included: how loaded the machine was.
+    """
+    steal, idle, total = (now - then for now, then in zip(cpu_times(), before, strict=True))
+    if total <= 0:
+        return 0.0, 0.0
+    return 100 * steal / total, 100 * (total - idle) / total
 
 
 def _walk(plan: dict[str, Any], out: dict[str, Any]) -> None:
@@ -759,6 +788,7 @@ def measure(name: str, runs: list[Run], *, repeat: int) -> list[Figure]:
         db_cpus.append(_backend_cpu(connection) - backend)
         return took, list(captured.captured_queries)
 
+    ticks = cpu_times()
     colds = []
     cpus: list[float] = []
     db_cpus: list[float] = []
@@ -776,6 +806,7 @@ def measure(name: str, runs: list[Run], *, repeat: int) -> list[Figure]:
             times[i].append(took)
             cpu_of[i].append(cpus[-1])
             db_cpu_of[i].append(db_cpus[-1])
+    steal = steal_since(ticks)[0]
     figures = []
     for i, (database, _run, _rollback) in enumerate(runs):
         _use(database)
@@ -798,6 +829,7 @@ def measure(name: str, runs: list[Run], *, repeat: int) -> list[Figure]:
                 seq_scans=seq,
                 cpu=statistics.median(cpu_of[i]) if cpu_of[i] else 0.0,
                 db_cpu=statistics.fmean(db_cpu_of[i]) if db_cpu_of[i] else 0.0,
+                steal=steal,
             )
         )
     return figures
@@ -927,12 +959,12 @@ def print_table(size: float, figures: list[Figure]) -> None:
     print(f"\n## size {size:g} of the full size")
     print(
         f"{'item':44} {'p50 ms':>8} {'p95 ms':>8} {'cold ms':>8} {'cpu ms':>7} {'db cpu':>7} "
-        f"{'queries':>7} {'rows read':>10}  seq scan of a big table"
+        f"{'queries':>7} {'rows read':>10} {'steal %':>7}  seq scan of a big table"
     )
     for f in figures:
         print(
             f"{f.name:44} {f.p50:8.1f} {f.p95:8.1f} {f.cold:8.1f} {f.cpu:7.1f} {f.db_cpu:7.1f} "
-            f"{f.queries:7d} {f.rows_read:10d}  {', '.join(f.seq_scans) or '-'}"
+            f"{f.queries:7d} {f.rows_read:10d} {f.steal:7.1f}  {', '.join(f.seq_scans) or '-'}"
         )
 
 
@@ -1080,7 +1112,7 @@ def measure_all(
             filler.token = tokens_of[database.settings_dict["NAME"]]
         per_size.append([(database, run, rollback) for _n, run, rollback in items(filler)])
     names_of_items = [name for name, _run, _rollback in items(filler)]
-    load = os.getloadavg()
+    load, ticks = os.getloadavg(), cpu_times()
     results: dict[float, list[Figure]] = {size: [] for size in sizes}
     for k, name in enumerate(names_of_items):
         if args.only not in name:
@@ -1091,7 +1123,12 @@ def measure_all(
             results[size].append(figure)
     for size in sizes:
         print_table(size, results[size])
-    print(f"\nload while measuring: {load[0]:.2f} (1 min) at the start → {os.getloadavg()[0]:.2f}")
+    steal, busy = steal_since(ticks)
+    print(
+        f"\nload while measuring: {load[0]:.2f} (1 min) at the start → {os.getloadavg()[0]:.2f}; "
+        f"over the measuring, the machine's CPUs {busy:.0f}% busy, {steal:.1f}% stolen by the "
+        "host (steal, /proc/stat)"
+    )
     pairs = [(sizes[i], sizes[i + 1]) for i in range(len(sizes) - 1)]
     for small, big in pairs:
         first, last = results[small], results[big]

@@ -11,19 +11,26 @@ fields are set. A new control is one more class here and its fields.
 The value is stored as the four ``Game`` fields it has always had (``days_per_move``,
 ``bank_days``, ``bank_increment_hours``, ``bank_cap_days``): ``time_control_of`` reads them
 in the one place that does, ``fields()`` writes them, so nothing stored changes.
+
+An event's clock (issue 30) is one value too: ``Clock``, the seven fields of
+``models.EventClock`` (the four, and daily playing hours), read from a tournament's or a
+league's row by ``clock_of``; the events' settings and their pages' headers extend it, so
+each names the seven once, here.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Protocol
+from dataclasses import fields as dataclass_fields
+from datetime import time, timedelta
+from typing import Any, Protocol
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.core.clock import bank_credited
+from games.core.quiet import PlayingHours
 
 
 class HasTimeFields(Protocol):
@@ -227,3 +234,82 @@ def time_control_of(game: HasTimeFields) -> TimeControl:
         bank_increment_hours=game.bank_increment_hours,
         bank_cap_days=game.bank_cap_days,
     )
+
+
+class HasClockFields(HasTimeFields, Protocol):
+    """An event's row (``models.EventClock``) or value: its time fields, with the days per
+    move always set, and its daily playing hours."""
+
+    @property
+    def days_per_move(self) -> int: ...
+    @property
+    def playing_start(self) -> time | None: ...
+    @property
+    def playing_end(self) -> time | None: ...
+    @property
+    def playing_zone(self) -> str: ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class Clock:
+    """An event's clock: its games' time control and their daily playing hours (issue 30).
+
+    ``days_per_move`` (1–30), or a time bank instead: each seat starts with ``bank_days``
+    and gains ``bank_increment_hours`` a turn up to ``bank_cap_days`` (None: the start);
+    the games' clocks run only from ``playing_start`` to ``playing_end`` (local times, over
+    midnight when the start is later) each day in the IANA ``playing_zone``; both None:
+    always. Not checked here: ``tournaments.services.clock_problems_of`` says what is
+    wrong with one a creator chose. The base of the values that carry an event's clock
+    (its settings, its page's header), as ``models.EventClock`` is of its rows.
+    """
+
+    days_per_move: int = 3
+    bank_days: int | None = None
+    bank_increment_hours: int = 0
+    bank_cap_days: int | None = None
+    playing_start: time | None = None
+    playing_end: time | None = None
+    playing_zone: str = "UTC"
+
+    def control(self) -> TimeControl:
+        """Return the time control each of the event's games gets."""
+        return time_control_of(self)
+
+    def hours(self) -> PlayingHours | None:
+        """Return the daily playing hours (no zone: UTC), or None: the clocks always run."""
+        if self.playing_start is None or self.playing_end is None:
+            return None
+        return PlayingHours(self.playing_start, self.playing_end, self.playing_zone or "UTC")
+
+    def hours_words(self) -> str:
+        """Return the playing hours as a list or an email says them: "09:00–21:00
+        (Europe/Paris)", or ``""`` without them (the same in every language)."""
+        hours = self.hours()
+        if hours is None:
+            return ""
+        return f"{hours.start:%H:%M}–{hours.end:%H:%M} ({hours.zone})"
+
+    def clock_fields(self) -> dict[str, Any]:
+        """Return ``models.EventClock``'s seven fields as a row stores this clock.
+
+        Without a bank its increment is 0 and its cap None; a bank without a cap is
+        capped at its start; without playing hours the zone is empty.
+        """
+        banked = bool(self.bank_days)
+        return {
+            "days_per_move": self.days_per_move,
+            "bank_days": self.bank_days if banked else None,
+            "bank_increment_hours": self.bank_increment_hours if banked else 0,
+            "bank_cap_days": (self.bank_cap_days or self.bank_days) if banked else None,
+            "playing_start": self.playing_start,
+            "playing_end": self.playing_end,
+            "playing_zone": self.playing_zone if self.playing_start is not None else "",
+        }
+
+
+EVENT_CLOCK_FIELDS = tuple(f.name for f in dataclass_fields(Clock))
+
+
+def clock_of(event: HasClockFields) -> Clock:
+    """Return the clock of ``event`` (a tournament's or league's row, or a ``Clock``)."""
+    return Clock(**{name: getattr(event, name) for name in EVENT_CLOCK_FIELDS})

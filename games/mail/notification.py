@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 import engine
 from games.core.states import game_state
-from games.core.timecontrol import time_control_of
+from games.core.timecontrol import clock_of, time_control_of
 from games.mail.sending import OutboxSend, absolute, deadline_text, email_send, language_of
 from games.models import (
     TURN_KINDS,
@@ -289,7 +289,7 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
 
     Public facts only: the event's name and page, the round's number and the game's
     number (a round), the recipient's own place and move in their division (a season's
-    end, from their ``LeagueMember`` row) and when the next season starts.
+    end, from their ``LeagueMember`` row), when the next season starts and its clock.
     """
     if row.league is not None:  # an invitation to a group's league
         league = row.league
@@ -363,6 +363,8 @@ def _event_context(row: Notification) -> tuple[str, dict[str, Any]]:
             next_season=season.number + 1,
             next_starts=deadline_text(following.starts_at, row.user) if following else "",
             game_url=absolute(reverse("games:league", args=[season.league_id])),
+            # the league's clock now: the next season's (a running one keeps its own)
+            **_clock_terms(season.league),
         )
         subject = _("%(league)s: season %(n)s is over") % {
             "league": season.league.name,
@@ -390,11 +392,8 @@ def _clock_terms(event: League | Tournament) -> dict[str, str]:
     move", a bank), "event_hours": its daily playing hours ("09:00–21:00 (Europe/Paris)")
     or ""}``.
     """
-    hours = ""
-    if event.playing_start is not None and event.playing_end is not None:
-        start, end = event.playing_start, event.playing_end
-        hours = f"{start:%H:%M}–{end:%H:%M} ({event.playing_zone})"
-    return {"event_time_control": time_control_of(event).words(), "event_hours": hours}
+    clock = clock_of(event)
+    return {"event_time_control": clock.control().words(), "event_hours": clock.hours_words()}
 
 
 def _event_send(row: Notification, delivery: OutboxSend | None = None) -> str:

@@ -16,7 +16,7 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 
 from games.models import ChatMessage, Follow, Game, Invitation, Mute, PrivateNote, Seat
-from games.selectors.games import UserLike, seat_for, with_list_seats, with_seats
+from games.selectors.games import UserLike, list_seats, seat_for, with_seats
 from games.text.seats import display_name
 
 CHAT_LINES = 50  # the chat lines a game page shows, the latest
@@ -173,7 +173,8 @@ class FollowedGame:
 
 def games_of_followed(user: UserLike, *, limit: int = 20) -> list[FollowedGame]:
     """Return the public games in progress of the players ``user`` follows, latest moved
-    first, at most ``limit``. Two queries (the games, their seats with users and profiles).
+    first, at most ``limit``. Two queries (the games' columns, their seats as tuples:
+    ``list_seats``, no row built).
 
     Games in which ``user`` holds a seat are in their own list and left out here.
     """
@@ -182,22 +183,25 @@ def games_of_followed(user: UserLike, *, limit: int = 20) -> list[FollowedGame]:
     followed = follows(user_id=int(user.pk))
     if not followed:
         return []
-    games = with_list_seats(
+    games = list(
         Game.objects.filter(status=Game.Status.ACTIVE, is_public=True, seats__user_id__in=followed)
         .exclude(seats__user_id=user.pk)
-        .defer("state")  # the snapshot: every hand, and the bulk of the row
         .distinct()
         .order_by("-updated_at")
-    )[:limit]
+        .values("pk", "num_players", "updated_at")[:limit]
+    )
+    seats_of = list_seats([g["pk"] for g in games])
     out = []
     for game in games:
-        seats = sorted(game.seats.all(), key=lambda s: s.position or 0)
+        seats = sorted(seats_of.get(game["pk"], []), key=lambda s: s.position or 0)
         out.append(
             FollowedGame(
-                pk=game.pk,
-                num_players=game.num_players,
-                players=tuple(display_name(s.user) for s in seats),
-                followed=tuple(display_name(s.user) for s in seats if s.user_id in followed),
+                pk=game["pk"],
+                num_players=game["num_players"],
+                players=tuple(s.player.user.display_name for s in seats),
+                followed=tuple(
+                    s.player.user.display_name for s in seats if s.player.user.id in followed
+                ),
             )
         )
     return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -28,7 +28,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games.core.timecontrol import TimeControl, time_control_of
+from games.core.timecontrol import TimeControl, time_control
 from games.models import (
     TURN_KINDS,
     Game,
@@ -40,8 +40,8 @@ from games.models import (
     Webhook,
 )
 from games.selectors import waiting
-from games.selectors.people import Person, person_of
-from games.text.seats import SeatInfo, display_name, taken_over_name
+from games.selectors.people import Person
+from games.text.seats import SeatInfo, bot_name, display_name, taken_over_name
 
 
 class UserLike(Protocol):
@@ -217,6 +217,91 @@ def with_list_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
     return queryset.prefetch_related(Prefetch("seats", queryset=seats))
 
 
+@dataclass(frozen=True, slots=True)
+class ListSeat:
+    """A seat as a list reads it (``list_seats``): its id, game, position (None before the
+    start), whether it is dropped, and its ``Player``."""
+
+    pk: int
+    game_id: int
+    position: int | None
+    dropped: bool
+    player: Player
+
+
+# The columns ``list_seats`` reads, in its tuples' order: the seat's, then its person's.
+_LIST_SEAT_VALUES = (
+    "pk",
+    "game_id",
+    "position",
+    "dropped_at",
+    "user_id",
+    "user__username",
+    "user__profile__user_id",
+    "user__profile__display_name",
+    "user__profile__is_bot",
+    "user__profile__bot_tier",
+    "user__profile__rating_mu",
+    "user__profile__rating_sigma",
+    "user__profile__rated_games",
+)
+
+
+def list_seats(game_ids: Sequence[int]) -> dict[int, list[ListSeat]]:
+    """Return game id → its seats (``ListSeat``, in the order they were taken: seat id) for
+    ``game_ids``.
+
+    One query of tuples (``values_list``), never a ``Seat``, ``User`` or ``Profile`` row:
+    building rows was most of the Python cost of the home page's lists (issue 31). Each
+    person is what ``person_of`` makes of the row: the profile's display name, else the
+    username, a bot's mark and tier (``bot_name``, in the active language), its rating.
+    Games without a seat are absent.
+    """
+    out: dict[int, list[ListSeat]] = {}
+    if not game_ids:
+        return out
+    rows = (
+        Seat.objects.filter(game_id__in=list(game_ids))
+        .order_by("pk")
+        .values_list(*_LIST_SEAT_VALUES)
+    )
+    for (
+        pk,
+        game_id,
+        position,
+        dropped_at,
+        user_id,
+        username,
+        profile_id,
+        name,
+        is_bot,
+        tier,
+        mu,
+        sigma,
+        rated,
+    ) in rows:
+        if profile_id is None:  # no profile yet: the username and the starting rating
+            person = Person(id=int(user_id), display_name=str(username))
+        else:
+            shown = bot_name(tier) if is_bot else (name or username)
+            person = Person(
+                id=int(user_id),
+                display_name=str(shown),
+                is_bot=bool(is_bot),
+                rating_mu=mu,
+                rating_sigma=sigma,
+                rated_games=int(rated),
+            )
+        out.setdefault(game_id, []).append(
+            ListSeat(pk, game_id, position, dropped_at is not None, Player(position, person))
+        )
+    return out
+
+
+def _in_seat_order(seats: list[ListSeat]) -> list[ListSeat]:
+    return sorted(seats, key=lambda s: (s.position or 0, s.pk))
+
+
 def with_seats(queryset: QuerySet[Game], *, for_move: bool = False) -> QuerySet[Game]:
     """Return ``queryset`` with each game's seats, their users and profiles prefetched.
 
@@ -294,10 +379,6 @@ class OpenGame:
     open_scoring: bool
 
 
-def _players(seats: Iterable[Seat]) -> tuple[Player, ...]:
-    return tuple(Player(s.position, person_of(s.user)) for s in seats)
-
-
 # The columns of a game a list's row shows (issue 31): a ``Game`` row has ~40, the
 # snapshot and the seed among them; reading and building only these halves the Python cost
 # of the home page's public lists when a change has just dropped them. A column read
@@ -319,26 +400,36 @@ def games_open(*, limit: int = 50, queryset: QuerySet[Game] | None = None) -> li
     """Return open public games, oldest first (created at, then id), at most ``limit``.
 
     ``queryset`` narrows the games read (a keyset page's start: ``selectors.lobby``). Two
-    queries (games, then seats with users); the snapshot is never read.
+    queries (the games' columns, then their seats as tuples: ``list_seats``); the snapshot
+    is never read, nor any row built.
     """
-    games = with_list_seats(
+    games = list(
         (Game.objects.all() if queryset is None else queryset)
         .filter(status=Game.Status.OPEN, is_public=True)
-        .only(*_OPEN_GAME_FIELDS)
         .order_by("created_at", "pk")
-    )[:limit]
-    return [
-        OpenGame(
-            pk=game.pk,
-            num_players=game.num_players,
-            seated=len(game.seats.all()),
-            players=_players(game.seats.all()),
-            time_control=time_control_of(game),
-            is_rated=game.is_rated,
-            open_scoring=game.open_scoring,
+        .values("pk", *_OPEN_GAME_FIELDS)[:limit]
+    )
+    seats = list_seats([g["pk"] for g in games])
+    rows = []
+    for game in games:
+        players = tuple(s.player for s in seats.get(game["pk"], []))
+        rows.append(
+            OpenGame(
+                pk=game["pk"],
+                num_players=game["num_players"],
+                seated=len(players),
+                players=players,
+                time_control=time_control(
+                    days_per_move=game["days_per_move"],
+                    bank_days=game["bank_days"],
+                    bank_increment_hours=game["bank_increment_hours"],
+                    bank_cap_days=game["bank_cap_days"],
+                ),
+                is_rated=game["is_rated"],
+                open_scoring=game["open_scoring"],
+            )
         )
-        for game in games
-    ]
+    return rows
 
 
 @dataclass(frozen=True)
@@ -383,19 +474,23 @@ def games_to_watch(user: UserLike | None, *, limit: int = 10) -> list[WatchGame]
     games = games.annotate(
         standing_plies=Coalesce(Subquery(standing, output_field=IntegerField()), 0)
     )
-    listed = games.only(*_WATCH_GAME_FIELDS).order_by("-updated_at", "-pk")
-    for game in with_list_seats(listed)[:limit]:
-        seats = sorted(game.seats.all(), key=lambda s: (s.position or 0, s.pk))
-        players = _players(seats)
+    listed = list(
+        games.order_by("-updated_at", "-pk").values("pk", "standing_plies", *_WATCH_GAME_FIELDS)[
+            :limit
+        ]
+    )
+    seats = list_seats([g["pk"] for g in listed])
+    for game in listed:
+        players = tuple(s.player for s in _in_seat_order(seats.get(game["pk"], [])))
         rows.append(
             WatchGame(
-                pk=game.pk,
-                num_players=game.num_players,
+                pk=game["pk"],
+                num_players=game["num_players"],
                 players=players,
-                to_act=next((p for p in players if p.position == game.to_act_seat), None),
-                plies=game.standing_plies,  # type: ignore[attr-defined]  # annotated above
-                updated_at=game.updated_at,
-                is_rated=game.is_rated,
+                to_act=next((p for p in players if p.position == game["to_act_seat"]), None),
+                plies=game["standing_plies"],
+                updated_at=game["updated_at"],
+                is_rated=game["is_rated"],
             )
         )
     return rows
@@ -405,8 +500,9 @@ def games_to_watch(user: UserLike | None, *, limit: int = 10) -> list[WatchGame]
 class MyGame:
     """One of a user's games in the lobby's list: public facts only, never the snapshot.
 
-    ``seats`` are every seat in seat order (users with their profiles), ``others`` those
-    of the other players; ``waiting_for_me`` whether the user's seat must act now.
+    ``seats`` are every seat in seat order (``Player``: the position and a ``Person``),
+    ``others`` those of the other players, in the order they sat down; ``waiting_for_me``
+    whether the user's seat must act now.
     """
 
     pk: int
@@ -469,7 +565,8 @@ def games_of_user(user: UserLike, *, limit: int | None = None) -> MyGames:
     visitor: the player's games in progress or open (a game id and a flag each: the
     player's seats read once by index), the ended ones (their seats walked newest game
     first, ``seat_user_game_idx``, stopping at ``MY_GAMES_ENDED``: never the whole
-    history), then the listed games and their seats with users and profiles.
+    history), then the listed games' columns and their seats as tuples (``list_seats``: no
+    row is built).
     """
     if not user.is_authenticated:
         return MyGames(rows=[], beyond=False)
@@ -488,31 +585,31 @@ def games_of_user(user: UserLike, *, limit: int | None = None) -> MyGames:
         .values_list("game_id", flat=True)[:MY_GAMES_ENDED]
     )
     games = list(
-        with_list_seats(
-            Game.objects.filter(pk__in=ids)
-            .defer("state")  # the snapshot, never needed for a list
-            .order_by("-updated_at")
-        )
+        Game.objects.filter(pk__in=ids)
+        .order_by("-updated_at")
+        .values("pk", "num_players", "status", "deadline", "to_act_seat", "is_rated")
     )
+    seats_of = list_seats(ids)
     order: dict[str, int] = {Game.Status.ACTIVE: 1, Game.Status.OPEN: 2}
     rows = []
     for game in games:
-        mine = seat_for(game, user)
-        seats = tuple(sorted(game.seats.all(), key=lambda s: (s.position or 0, s.pk)))
+        seats = seats_of.get(game["pk"], [])
+        mine = next((s for s in seats if s.player.user.id == user.pk), None)
+        status = Game.Status(game["status"])
         rows.append(
             MyGame(
-                pk=game.pk,
-                num_players=game.num_players,
-                status=str(game.status),
-                status_display=str(game.get_status_display()),
-                deadline=game.deadline,
-                to_act_seat=game.to_act_seat,
-                seats=_players(seats),
-                others=_players(s for s in game.seats.all() if s.user_id != user.pk),
-                waiting_for_me=game.status == Game.Status.ACTIVE
+                pk=game["pk"],
+                num_players=game["num_players"],
+                status=str(status),
+                status_display=str(status.label),
+                deadline=game["deadline"],
+                to_act_seat=game["to_act_seat"],
+                seats=tuple(s.player for s in _in_seat_order(seats)),
+                others=tuple(s.player for s in seats if s.player.user.id != user.pk),
+                waiting_for_me=status == Game.Status.ACTIVE
                 and mine is not None
-                and mine.position == game.to_act_seat,
-                is_rated=game.is_rated,
+                and mine.position == game["to_act_seat"],
+                is_rated=game["is_rated"],
             )
         )
     rows.sort(key=lambda g: 0 if g.waiting_for_me else order.get(g.status, 3))

@@ -8,20 +8,21 @@ is here: people, numbers of points, the division's tournament id.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, time
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, F, Max, Q
 
-from games.core.timecontrol import time_control_of
+from games.core.timecontrol import Clock, clock_of
 from games.models import League, LeagueMember, LeagueSeason, Tournament, TournamentPlayer
 from games.selectors.people import Person, person_of
 from games.tournaments import rounds
 
 
-@dataclass(frozen=True)
-class LeagueHeader:
-    """A league's settings and its newest season."""
+@dataclass(frozen=True, kw_only=True)
+class LeagueHeader(Clock):
+    """A league's settings, its games' clock (``Clock``'s fields: the next season's) and its
+    newest season."""
 
     id: int
     name: str
@@ -30,17 +31,9 @@ class LeagueHeader:
     promote: int
     season_weeks: int
     opt_in_days: int
-    days_per_move: int
     # every division game's control in words, in the active language ("3 days per move", a
-    # bank), and its fields (``EventClock``); the divisions take them when a season starts
+    # bank); the divisions take the clock when a season starts
     time_control: str
-    bank_days: int | None
-    bank_increment_hours: int
-    bank_cap_days: int | None
-    # daily playing hours ("HH:MM", the IANA zone), or None: the clocks always run
-    playing_start: time | None
-    playing_end: time | None
-    playing_zone: str
     is_rated: bool
     bots_fill_seats: bool
     access: str
@@ -128,6 +121,7 @@ def visible(user: Any) -> Q:
 def header_of(league: League, season: LeagueSeason, members: int | None = None) -> LeagueHeader:
     """Return the header of ``league`` with its newest ``season`` (``members`` who joined
     it, counted here when not given)."""
+    clock = clock_of(league)
     return LeagueHeader(
         id=league.pk,
         name=league.name,
@@ -136,14 +130,8 @@ def header_of(league: League, season: LeagueSeason, members: int | None = None) 
         promote=league.promote,
         season_weeks=league.season_weeks,
         opt_in_days=league.opt_in_days,
-        days_per_move=league.days_per_move,
-        time_control=time_control_of(league).words(),
-        bank_days=league.bank_days,
-        bank_increment_hours=league.bank_increment_hours,
-        bank_cap_days=league.bank_cap_days,
-        playing_start=league.playing_start,
-        playing_end=league.playing_end,
-        playing_zone=league.playing_zone,
+        time_control=clock.control().words(),
+        **clock.clock_fields(),
         is_rated=league.is_rated,
         bots_fill_seats=league.bots_fill_seats,
         access=league.access,

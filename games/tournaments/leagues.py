@@ -17,7 +17,8 @@ sweep run twice, or two at once, starts and ends a season once (the unique
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from dataclasses import fields as dataclass_fields
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Q
@@ -26,6 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.core.errors import GameError
+from games.core.timecontrol import Clock, clock_of
 from games.models import (
     LEAGUE_DIVISION_MAX,
     LEAGUE_DIVISION_MIN,
@@ -46,16 +48,6 @@ from games.text import names
 from games.tournaments import divisions, pairing, rounds, services
 
 MAX_GAME_DAYS = 90  # the tournaments' own bound on a game's duration
-# a league's time control and playing hours (``EventClock``'s fields), given to its divisions
-CLOCK_FIELDS = (
-    "days_per_move",
-    "bank_days",
-    "bank_increment_hours",
-    "bank_cap_days",
-    "playing_start",
-    "playing_end",
-    "playing_zone",
-)
 
 
 class LeagueRefused(GameError):
@@ -72,9 +64,10 @@ class LeagueNotFound(GameError):
     default_message = gettext_lazy("There is no such league.")
 
 
-@dataclass(frozen=True)
-class LeagueSettings:
-    """What a league's creator chooses; ``league_create`` checks every field.
+@dataclass(frozen=True, kw_only=True)
+class LeagueSettings(Clock):
+    """What a league's creator chooses, and its games' clock; ``league_create`` checks every
+    field.
 
     ``division_size`` 4–8 (what a division aims at); ``promote`` 1–2 players up and down
     per division; ``season_weeks`` 1–26; ``opt_in_days`` 1–30 (between two seasons);
@@ -93,14 +86,6 @@ class LeagueSettings:
     promote: int = 1
     season_weeks: int = 6
     opt_in_days: int = 7
-    days_per_move: int = 3
-    # a time bank instead of the days per move, and daily playing hours (as a tournament's)
-    bank_days: int | None = None
-    bank_increment_hours: int = 0
-    bank_cap_days: int | None = None
-    playing_start: time | None = None
-    playing_end: time | None = None
-    playing_zone: str = "UTC"
     is_rated: bool = True
     first_season_at: datetime | None = None
     # an unrated league only: bots fill a bye's table and a short table's seats
@@ -193,7 +178,7 @@ def league_create(*, creator: UserLike, settings: LeagueSettings) -> League:
             is_rated=settings.is_rated,
             bots_fill_seats=settings.bots_fill_seats,
             access=settings.access,
-            **services.clock_row(settings),
+            **settings.clock_fields(),
         )
         if invited:
             league.invited.set(invited)
@@ -358,7 +343,7 @@ def _division_create(league: League, season: LeagueSeason, number: int, size: in
         is_rated=league.is_rated,
         bots_fill_seats=league.bots_fill_seats and not league.is_rated,
         max_game_days=game_days,
-        **{field: getattr(league, field) for field in CLOCK_FIELDS},
+        **clock_of(league).clock_fields(),
     )
 
 
@@ -436,8 +421,8 @@ def leagues_sweep() -> dict[str, int]:
 # season's settings. Each locks the league's row and checks its creator.
 
 
-@dataclass(frozen=True)
-class NextSeasonSettings:
+@dataclass(frozen=True, kw_only=True)
+class NextSeasonSettings(Clock):
     """What a league's creator may change for the seasons that have not started.
 
     The ranges of ``LeagueSettings`` (the time control and playing hours too);
@@ -449,13 +434,6 @@ class NextSeasonSettings:
     promote: int
     season_weeks: int
     opt_in_days: int
-    days_per_move: int
-    bank_days: int | None = None
-    bank_increment_hours: int = 0
-    bank_cap_days: int | None = None
-    playing_start: time | None = None
-    playing_end: time | None = None
-    playing_zone: str = "UTC"
     bots_fill_seats: bool = False
     invited: tuple[str, ...] = ()
 
@@ -495,31 +473,21 @@ def league_update(*, league_id: int, user: UserLike, settings: NextSeasonSetting
     user_id = user_id_of(user)
     with transaction.atomic():
         league = _creators_league(league_id, user_id)
+        # the league's own settings with the changed ones: each a ``LeagueSettings`` field
+        changed = {f.name: getattr(settings, f.name) for f in dataclass_fields(settings)}
         _check(
             LeagueSettings(
                 name=league.name,
                 table_size=league.table_size,
                 is_rated=league.is_rated,
                 access=league.access,
-                division_size=settings.division_size,
-                promote=settings.promote,
-                season_weeks=settings.season_weeks,
-                opt_in_days=settings.opt_in_days,
-                days_per_move=settings.days_per_move,
-                bank_days=settings.bank_days,
-                bank_increment_hours=settings.bank_increment_hours,
-                bank_cap_days=settings.bank_cap_days,
-                playing_start=settings.playing_start,
-                playing_end=settings.playing_end,
-                playing_zone=settings.playing_zone,
-                bots_fill_seats=settings.bots_fill_seats,
-                invited=settings.invited,
+                **changed,
             )
         )
         invited = _invited(settings.invited)
         for field in ("division_size", "promote", "season_weeks", "opt_in_days"):
             setattr(league, field, getattr(settings, field))
-        for field, value in services.clock_row(settings).items():
+        for field, value in settings.clock_fields().items():
             setattr(league, field, value)
         league.bots_fill_seats = settings.bots_fill_seats
         league.save()

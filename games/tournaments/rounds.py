@@ -17,8 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.core.errors import JoinRefused
-from games.core.quiet import PlayingHours
-from games.core.timecontrol import time_control_of
+from games.core.timecontrol import clock_of
 from games.models import (
     Game,
     LeagueDivision,
@@ -235,15 +234,6 @@ def round_start(*, tournament: Tournament) -> TournamentRound:
     return round_
 
 
-def playing_hours_of(tournament: Tournament) -> PlayingHours | None:
-    """Return the event's daily playing hours, or None (its games' clocks always run)."""
-    if tournament.playing_start is None or tournament.playing_end is None:
-        return None
-    return PlayingHours(
-        tournament.playing_start, tournament.playing_end, tournament.playing_zone or "UTC"
-    )
-
-
 def _game_create(tournament: Tournament, user_ids: list[int], *, bots: int = 0) -> Game | None:
     """Create and fill the game of a table of ``user_ids``, ``bots`` seats taken by bots.
 
@@ -253,7 +243,8 @@ def _game_create(tournament: Tournament, user_ids: list[int], *, bots: int = 0) 
     them — or, for one player alone, not at all: None, and the caller records a bye.
     """
     users = {u.pk: u for u in _users(user_ids)}
-    control = time_control_of(tournament).fields()  # days per move, or a time bank
+    clock = clock_of(tournament)
+    control = clock.control().fields()  # days per move, or a time bank
     try:
         game = lifecycle.game_create(
             creator=users[user_ids[0]],
@@ -265,7 +256,7 @@ def _game_create(tournament: Tournament, user_ids: list[int], *, bots: int = 0) 
             bank_days=control["bank_days"],
             bank_increment_hours=control["bank_increment_hours"] or 0,
             bank_cap_days=control["bank_cap_days"],
-            playing_hours=playing_hours_of(tournament),
+            playing_hours=clock.hours(),
         )
     except JoinRefused:
         if not bots:

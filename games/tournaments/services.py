@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any, Protocol
+from typing import Any
 from zoneinfo import available_timezones
 
 from django.db import transaction
@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.core.errors import GameError
+from games.core.timecontrol import Clock
 from games.models import (
     ROUND_ROBIN_MAX_PLAYERS,
     TOURNAMENT_MAX_PLAYERS,
@@ -54,9 +55,9 @@ class TournamentNotFound(GameError):
     default_message = gettext_lazy("There is no such tournament.")
 
 
-@dataclass(frozen=True)
-class TournamentSettings:
-    """What a creator chooses; ``tournament_create`` checks every field.
+@dataclass(frozen=True, kw_only=True)
+class TournamentSettings(Clock):
+    """What a creator chooses, and its games' clock; ``tournament_create`` checks every field.
 
     ``points_by_rank``: tournament points by place for a table of each size (best first,
     non-increasing, 0–100); ``bots_fill_seats`` only when not ``is_rated``;
@@ -84,15 +85,6 @@ class TournamentSettings:
     max_rating: int | None = None
     is_rated: bool = True
     bots_fill_seats: bool = False
-    days_per_move: int = 3
-    # a time bank instead of the days per move (every game's control, issue 17's TimeBank)
-    bank_days: int | None = None
-    bank_increment_hours: int = 0
-    bank_cap_days: int | None = None
-    # daily playing hours in ``playing_zone`` (both None: the clocks always run)
-    playing_start: time | None = None
-    playing_end: time | None = None
-    playing_zone: str = "UTC"
     max_game_days: int = 30
     access: str = Tournament.Access.OPEN
     # usernames of the players an invitation-only event invites (``access`` "invite")
@@ -206,26 +198,7 @@ def clock_problems(
     return problems
 
 
-class ClockSettings(Protocol):
-    """The time control and playing hours a tournament's or a league's settings carry."""
-
-    @property
-    def days_per_move(self) -> int: ...
-    @property
-    def bank_days(self) -> int | None: ...
-    @property
-    def bank_increment_hours(self) -> int: ...
-    @property
-    def bank_cap_days(self) -> int | None: ...
-    @property
-    def playing_start(self) -> time | None: ...
-    @property
-    def playing_end(self) -> time | None: ...
-    @property
-    def playing_zone(self) -> str: ...
-
-
-def clock_problems_of(s: ClockSettings) -> list[tuple[str, str]]:
+def clock_problems_of(s: Clock) -> list[tuple[str, str]]:
     """Return the problems of ``s``'s time control and playing hours as (field, message).
 
     The days per move (1–30), then ``clock_problems``; [] if none.
@@ -241,24 +214,6 @@ def clock_problems_of(s: ClockSettings) -> list[tuple[str, str]]:
         s.playing_end,
         s.playing_zone,
     )
-
-
-def clock_row(s: ClockSettings) -> dict[str, Any]:
-    """Return the ``EventClock`` fields of a tournament's or league's row from checked ``s``.
-
-    Without a bank its increment is 0 and its cap None; a bank without a cap is capped
-    at its start; without playing hours the zone is empty.
-    """
-    banked = bool(s.bank_days)
-    return {
-        "days_per_move": s.days_per_move,
-        "bank_days": s.bank_days if banked else None,
-        "bank_increment_hours": s.bank_increment_hours if banked else 0,
-        "bank_cap_days": (s.bank_cap_days or s.bank_days) if banked else None,
-        "playing_start": s.playing_start,
-        "playing_end": s.playing_end,
-        "playing_zone": s.playing_zone if s.playing_start is not None else "",
-    }
 
 
 def _check(s: TournamentSettings) -> None:
@@ -388,7 +343,7 @@ def _tournament_row(
         is_rated=settings.is_rated,
         bots_fill_seats=settings.bots_fill_seats,
         max_game_days=settings.max_game_days,
-        **clock_row(settings),
+        **settings.clock_fields(),
     )
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from games.core.timecontrol import time_control_of
+from games.core.timecontrol import Clock, clock_of
 from games.models import (
     LeagueDivision,
     LeagueMember,
@@ -27,9 +27,9 @@ from games.text.events import event_name
 from games.tournaments import rounds
 
 
-@dataclass(frozen=True)
-class TournamentHeader:
-    """A tournament's settings and where it is."""
+@dataclass(frozen=True, kw_only=True)
+class TournamentHeader(Clock):
+    """A tournament's settings, its games' clock (``Clock``'s fields) and where it is."""
 
     id: int
     name: str
@@ -49,16 +49,8 @@ class TournamentHeader:
     bye_points: int
     is_rated: bool
     bots_fill_seats: bool
-    days_per_move: int
     # every game's control in words, in the active language ("3 days per move", a bank)
     time_control: str
-    bank_days: int | None
-    bank_increment_hours: int
-    bank_cap_days: int | None
-    # daily playing hours ("HH:MM", the IANA zone), or None: the clocks always run
-    playing_start: time | None
-    playing_end: time | None
-    playing_zone: str
     max_game_days: int
     min_rating: int | None
     max_rating: int | None
@@ -187,6 +179,7 @@ def header_of(
     """Return the header of row ``t`` with ``players`` registered; ``division`` (season,
     division) names a league's division in the active language."""
     points = rounds.points_for(t, t.table_size)
+    clock = clock_of(t)
     return TournamentHeader(
         id=t.pk,
         name=event_name(t.name, *(division or (None, None))),
@@ -206,14 +199,8 @@ def header_of(
         bye_points=t.bye_points,
         is_rated=t.is_rated,
         bots_fill_seats=t.bots_fill_seats,
-        days_per_move=t.days_per_move,
-        time_control=time_control_of(t).words(),
-        bank_days=t.bank_days,
-        bank_increment_hours=t.bank_increment_hours,
-        bank_cap_days=t.bank_cap_days,
-        playing_start=t.playing_start,
-        playing_end=t.playing_end,
-        playing_zone=t.playing_zone,
+        time_control=clock.control().words(),
+        **clock.clock_fields(),
         max_game_days=t.max_game_days,
         min_rating=t.min_rating,
         max_rating=t.max_rating,

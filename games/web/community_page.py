@@ -19,8 +19,13 @@ CHAT_OPEN = (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED)
 
 
 def _since(game: Game, viewer: Viewer) -> datetime | None:
+    """Return when ``viewer``'s seat last played a ply (None: a spectator, or no ply yet):
+    from the game's own query when it was read for a page (``with_viewer_facts``)."""
     if viewer.seat is None:
         return None
+    if hasattr(game, "viewer_last_move_at"):  # read for this viewer (request.user)
+        known: datetime | None = game.viewer_last_move_at
+        return known
     return last_move_time(game.pk, seat=viewer.seat)
 
 
@@ -35,7 +40,10 @@ def chat_context(
     viewer muted.
     """
     readable = community.chat_readable(game, viewer, seated=viewer.seated)
-    lines = community.chat_lines(game, viewer, seated=viewer.seated) if readable else []
+    # A game read for a page knows when its latest message was written (``chat_last_at``,
+    # ``with_viewer_facts``): None, no message at all, so nothing to read.
+    written = getattr(game, "chat_last_at", True) is not None
+    lines = community.chat_lines(game, viewer, seated=viewer.seated) if readable and written else []
     since = _since(game, viewer)
     shown = [
         {"line": line, "new": since is not None and line.created_at > since and not line.mine}
@@ -72,7 +80,10 @@ def notes_context(game: Game, viewer: Viewer, *, in_replay: bool = False) -> dic
     return {
         "notes": {
             "game_id": game.pk,
-            "text": community.note_of(game_id=game.pk, user=viewer),
+            # From the game's own query when read for a page (``with_viewer_facts``).
+            "text": (game.viewer_note or "")
+            if hasattr(game, "viewer_note")
+            else community.note_of(game_id=game.pk, user=viewer),
             "max_length": NOTE_MAX_LENGTH,
             "read_only": in_replay,
         }

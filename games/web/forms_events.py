@@ -20,6 +20,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.core.timecontrol import Clock
 from games.selectors.people import people_named
 from games.tournaments import services
 from games.tournaments.services import invited_refusal
@@ -38,12 +39,13 @@ CLOCK = (
 
 
 class ClockFields(forms.Form):
-    """An event's time control and playing hours; the event forms take its ``base_fields``.
+    """An event's time control and playing hours (``timecontrol.Clock``'s fields); the
+    event forms extend it.
 
     ``days_per_move`` 1–30; the games' own time bank fields (issue 17, as the game
     creation form has them); the daily playing hours (both or neither) and their IANA
-    time zone. Not a form shown anywhere: a form names ``ClockFields.base_fields[name]``
-    in its body, where the field belongs in its order.
+    time zone. Not a form shown by itself: a form that extends it places the seven
+    fields with its ``field_order`` (inherited fields come first otherwise).
     """
 
     days_per_move = forms.IntegerField(
@@ -72,6 +74,16 @@ class ClockFields(forms.Form):
         initial="UTC",
         required=False,  # none chosen: UTC
     )
+
+
+def clock_initial(clock: Clock) -> dict[str, Any]:
+    """Return a form's initial values of ``ClockFields`` for an event's ``clock`` as it is:
+    without a bank, its increment's choice left empty; without playing hours, UTC."""
+    initial = clock.clock_fields()
+    if clock.bank_days is None:
+        initial["bank_increment_hours"] = None
+    initial["playing_zone"] = initial["playing_zone"] or "UTC"
+    return initial
 
 
 def clock_kwargs(data: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from games.tournaments import leagues
 from games.web import forms_events
 
 
-class LeagueForm(forms.Form):
+class LeagueForm(forms_events.ClockFields):
     """What a league's creator chooses; ``settings_kwargs`` hands it to ``league_create``."""
 
     name = forms.CharField(label=_("Name"), max_length=TOURNAMENT_NAME_MAX)
@@ -40,14 +40,7 @@ class LeagueForm(forms.Form):
     opt_in_days = forms.IntegerField(
         label=_("Days to join before each season"), min_value=1, max_value=30, initial=7
     )
-    # the time control and playing hours, as a tournament's (``forms_events.ClockFields``)
-    days_per_move = forms_events.ClockFields.base_fields["days_per_move"]
-    bank_days = forms_events.ClockFields.base_fields["bank_days"]
-    bank_increment_hours = forms_events.ClockFields.base_fields["bank_increment_hours"]
-    bank_cap_days = forms_events.ClockFields.base_fields["bank_cap_days"]
-    playing_start = forms_events.ClockFields.base_fields["playing_start"]
-    playing_end = forms_events.ClockFields.base_fields["playing_end"]
-    playing_zone = forms_events.ClockFields.base_fields["playing_zone"]
+    # here: the time control and playing hours (``forms_events.ClockFields``, in field_order)
     is_rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
     bots_fill_seats = forms.BooleanField(
         label=_("Bots fill a bye's table and a short table's seats (unrated only)"),
@@ -63,6 +56,17 @@ class LeagueForm(forms.Form):
     )
     invited = forms_events.invited_field()
     clean_invited = forms_events.clean_invited
+
+    # the clock's fields (inherited, so first by default) after the days to join
+    field_order = (
+        "name",
+        "table_size",
+        "division_size",
+        "promote",
+        "season_weeks",
+        "opt_in_days",
+        *forms_events.ClockFields.base_fields,
+    )
 
     def clean(self) -> dict[str, Any]:
         """Check the settings as the service will, each problem beside its field: with
@@ -82,22 +86,23 @@ class LeagueForm(forms.Form):
         return data
 
 
-class NextSeasonForm(forms.Form):
+class NextSeasonForm(forms_events.ClockFields):
     """The creator's page: the settings of the seasons not yet started (``league_update``)."""
 
     division_size = LeagueForm.base_fields["division_size"]
     promote = LeagueForm.base_fields["promote"]
     season_weeks = LeagueForm.base_fields["season_weeks"]
     opt_in_days = LeagueForm.base_fields["opt_in_days"]
-    days_per_move = LeagueForm.base_fields["days_per_move"]
-    bank_days = LeagueForm.base_fields["bank_days"]
-    bank_increment_hours = LeagueForm.base_fields["bank_increment_hours"]
-    bank_cap_days = LeagueForm.base_fields["bank_cap_days"]
-    playing_start = LeagueForm.base_fields["playing_start"]
-    playing_end = LeagueForm.base_fields["playing_end"]
-    playing_zone = LeagueForm.base_fields["playing_zone"]
+    # here: the time control and playing hours (``forms_events.ClockFields``, in field_order)
     bots_fill_seats = LeagueForm.base_fields["bots_fill_seats"]
     invited = LeagueForm.base_fields["invited"]
+    field_order = (
+        "division_size",
+        "promote",
+        "season_weeks",
+        "opt_in_days",
+        *forms_events.ClockFields.base_fields,
+    )
 
     def __init__(self, *args: Any, invite_only: bool = False, **kwargs: Any) -> None:
         """``invite_only``: a group's league, whose invited players are edited here too."""

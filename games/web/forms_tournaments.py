@@ -12,7 +12,7 @@ from games.tournaments import services
 from games.web import forms_events
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(forms_events.ClockFields):
     """What a creator chooses; ``settings_kwargs`` hands it to ``tournament_create``."""
 
     name = forms.CharField(label=_("Name"), max_length=TOURNAMENT_NAME_MAX)
@@ -36,14 +36,7 @@ class TournamentForm(forms.Form):
     bye_points = forms.IntegerField(
         label=_("Points for a bye"), min_value=0, max_value=100, initial=0
     )
-    # the time control and playing hours, as a league's (``forms_events.ClockFields``)
-    days_per_move = forms_events.ClockFields.base_fields["days_per_move"]
-    bank_days = forms_events.ClockFields.base_fields["bank_days"]
-    bank_increment_hours = forms_events.ClockFields.base_fields["bank_increment_hours"]
-    bank_cap_days = forms_events.ClockFields.base_fields["bank_cap_days"]
-    playing_start = forms_events.ClockFields.base_fields["playing_start"]
-    playing_end = forms_events.ClockFields.base_fields["playing_end"]
-    playing_zone = forms_events.ClockFields.base_fields["playing_zone"]
+    # here: the time control and playing hours (``forms_events.ClockFields``, in field_order)
     max_game_days = forms.IntegerField(
         label=_("Longest game, in days"), min_value=3, max_value=90, initial=30
     )
@@ -57,6 +50,20 @@ class TournamentForm(forms.Form):
     access = forms.ChoiceField(label=_("Who may register"), choices=Tournament.Access.choices)
     invited = forms_events.invited_field()
     clean_invited = forms_events.clean_invited
+
+    # the clock's fields (inherited, so first by default) after the bye's points
+    field_order = (
+        "name",
+        "kind",
+        "table_size",
+        "min_table_size",
+        "rounds",
+        "max_players",
+        "start_when_full",
+        "points_by_rank",
+        "bye_points",
+        *forms_events.ClockFields.base_fields,
+    )
 
     def clean_points_by_rank(self) -> list[int] | None:
         """Read "6 4 2 0" (spaces or commas) into numbers; empty keeps the default."""

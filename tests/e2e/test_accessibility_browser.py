@@ -35,7 +35,7 @@ from django.test import Client
 from games.accounts.profiles import profile_get
 from games.models import Game, Profile, Seat
 from games.play import lifecycle
-from tests.e2e.axe import Violation, axe_violations
+from tests.e2e.axe import Violation, axe_in_context, axe_violations
 from tests.e2e.test_browser import DESKTOP, PHONE, _watch_csp
 from tests.e2e.test_browser import enforced_csp as enforced_csp  # noqa: F401 (autouse fixture)
 from tests.engine.rules_helpers import play, position
@@ -162,15 +162,21 @@ def _states(games: Games, me: Any, *, logged_in: bool, language: str) -> list[St
 
 @pytest.fixture
 def visitor(browser: Any, live_server: Any) -> Iterator[Callable[..., Any]]:
-    """Open one browser context (logged in as ``user`` or not, in ``language``) and its page."""
+    """Open one browser context (logged in as ``user`` or not, in ``language``) and its page,
+    axe-core given to each document it opens (``axe_in_context``).
+
+    A signed-in visitor's language is their profile's, made here when missing (the first
+    login makes it otherwise): whatever ran before, the page reads ``language``."""
     contexts: list[Any] = []
 
     def open_page(language: str, user: Any = None) -> Any:
         context = browser.new_context(viewport=DESKTOP)
         context.set_default_timeout(10_000)
+        axe_in_context(context)
         contexts.append(context)
         cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language}]
         if user is not None:
+            profile_get(user)
             Profile.objects.filter(user=user).update(language=language)
             client = Client()
             client.force_login(user)
@@ -193,6 +199,8 @@ def _sweep(page: Any, base_url: str, states: list[State], who: str) -> list[Viol
         page.set_viewport_size(DESKTOP)
         response = page.goto(f"{base_url}{path}")
         assert response is not None and response.status in {200, 404}, (path, response)
+        if name == "home":  # each sweep begins here: it reads the visitor's language
+            assert page.get_attribute("html", "lang") == language, (who, page.url)
         if prepare is not None:
             prepare(page, language)
         found += axe_violations(page, f"{who}, {name}, desktop")

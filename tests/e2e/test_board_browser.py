@@ -40,13 +40,11 @@ SEED = 987654334  # seat 1 is dealt three temples (red tiles): enough for a red 
 WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 PHONE = WIDTHS["phone"]
 
-# Cumulative layout shift, summed as the browser reports it (shifts right after the
-# player's own input excluded, as the metric does); evaluated through the DevTools
-# protocol, so the page's Content-Security-Policy does not apply to it.
 # Cumulative layout shift as web.dev defines it (the web-vitals library's rule): the layout
 # shifts not caused by input, grouped in session windows (a gap under 1 s, at most 5 s
 # long); the page's CLS is its largest window, so a long test's many live updates, each
-# small and seconds apart, are not added up into one figure.
+# small and seconds apart, are not added up into one figure. Evaluated through the DevTools
+# protocol, so the page's Content-Security-Policy does not apply to it.
 CLS_WATCH = """() => { window.__cls = 0; let sum = 0, first = 0, last = 0;
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {

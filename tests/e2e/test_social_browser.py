@@ -8,7 +8,6 @@ enforced, as in ``test_browser``: the charts are SVG images and need no inline s
 
 from __future__ import annotations
 
-import random
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -17,11 +16,10 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games.accounts.profiles import preference_set
-from games.models import Delivery, Game, NotificationKind, PrivateNote, Seat
+from games.models import Game, PrivateNote, Seat
 from tests.e2e.test_browser import DESKTOP, _log_in, _with_password, enforced_csp  # noqa: F401
 from tests.games.factories import started_game
-from tests.games.playing import randomly, submit
+from tests.games.records.helpers import finished_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,15 +77,10 @@ def test_two_players_chat_without_reloading_and_the_charts_are_drawn(
         assert PrivateNote.objects.get(user=alice).text == "bob hoards red"
         assert "bob hoards red" not in b_page.content()
 
-        # A finished game (played to the end through the services) and its colour charts;
-        # no emails on the way (they cost a render each).
-        for user in (alice, bob):
-            for kind in NotificationKind:
-                preference_set(user_id=user.pk, kind=kind, delivery=Delivery.OFF)
-        rng = random.Random(18)
-        while game.status == Game.Status.ACTIVE:
-            game = submit(game, seats, randomly(rng))
-        a_page.goto(f"{live_server.url}{path}")
+        # A finished game (random legal actions to the end, written as its moves: how it
+        # was played is no subject here, the charts of its moves are) and its colour charts.
+        finished, _finished_seats = finished_game(2, seed=18)
+        a_page.goto(f"{live_server.url}/games/{finished.pk}/")
         a_page.wait_for_selector("#colour-charts img")
         _wait_for_images(a_page, "#colour-charts img")
         a_page.locator("#colour-charts").screenshot(

@@ -17,8 +17,9 @@ every one of their rows is moot), everyone gets the game-over email, ratings cha
   worker's notifications) delivered over SMTP to aiosmtpd in this process.
 - ``test_whole_game_embedded``: the embedded default, through Django's test Client (CSRF
   checks on): eager tasks, the in-memory outbox. Four players: the 2-player game it also
-  played went the same path (sign-up to ratings) with fewer seats; a whole 2-player game
-  through the views is ``tests/games/play/test_full_games.py``'s, in both suites.
+  played went the same path (sign-up to ratings) with fewer seats; whole 2- and 3-player
+  games through the views are ``tests/games/play/test_full_games.py``'s (on PostgreSQL),
+  and this one's end is checked as theirs (``check_the_final_page``).
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ from tests.e2e.whole_game import (
 from tests.games.mail.test_live_email import Inbox, _worker_database_url
 from tests.games.mail.test_live_email import broker as broker  # noqa: F401 (a fixture)
 from tests.games.mail.test_live_email import smtp_inbox as smtp_inbox  # noqa: F401 (a fixture)
+from tests.games.play.test_full_games import check_the_final_page
 
 NAMES = ["ana", "bel", "cyr", "dag"]
 User = get_user_model()
@@ -148,6 +150,7 @@ def test_whole_game_embedded(num_players: int, mailoutbox: list[Any]) -> None:
     expected = expected_mails(players, played, immediate={players[0].email})
     assert received_mails(inbox()[signups:], game_id) == expected
     _check_the_end(players, played)
+    check_the_final_page(played.game_id, num_players)
     print(
         f"\n{num_players} players embedded: {played.plies} plies, "
         f"{sum(p.received for p in players)} answers, {time.monotonic() - started:.1f} s"

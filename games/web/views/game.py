@@ -134,7 +134,10 @@ def _render_game(
         ctx.update(invitation_context(game, viewer))
         # For its owner only (issue 17): standing orders.
         ctx["orders_panel"] = game_orders_panel(game, viewer, form=orders_form)
-        ctx["tournament"] = tournament_of_game(game.pk)  # issue 30: the event it belongs to
+        # Issue 30: the event it belongs to; read only for a tournament's table when the
+        # game's query said whether it is one (``with_viewer_facts``).
+        in_tournament = getattr(game, "in_tournament", True)
+        ctx["tournament"] = tournament_of_game(game.pk) if in_tournament else None
     if template is None:
         template = "games/game_htmx.html" if request.htmx else "games/game.html"
     return render(request, template, ctx, status=status)

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.core.errors import GameError
 from games.tournaments import league_values, leagues
+from games.web import forms_events
 from games.web.forms_leagues import LeagueForm, NextSeasonForm
 from games.web.views.events import event_act, event_create_page
 
@@ -96,13 +97,7 @@ def league_manage(request: HttpRequest, league_id: int) -> HttpResponse:
         "promote": h.promote,
         "season_weeks": h.season_weeks,
         "opt_in_days": h.opt_in_days,
-        "days_per_move": h.days_per_move,
-        "bank_days": h.bank_days,
-        "bank_increment_hours": h.bank_increment_hours if h.bank_days else None,
-        "bank_cap_days": h.bank_cap_days,
-        "playing_start": h.playing_start,
-        "playing_end": h.playing_end,
-        "playing_zone": h.playing_zone or "UTC",
+        **forms_events.clock_initial(h),
         "bots_fill_seats": h.bots_fill_seats,
         # names as the site shows them, a comma between (a display name may hold spaces)
         "invited": ", ".join(p.display_name for p in detail.invited),

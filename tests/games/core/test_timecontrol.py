@@ -7,16 +7,20 @@ always was, read back in one place.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import time, timedelta
+from types import SimpleNamespace
 
 import pytest
 from django.utils import translation
 
+from games.core.quiet import PlayingHours
 from games.core.timecontrol import (
+    Clock,
     DaysPerMove,
     NoLimit,
     TimeBank,
     TimeControl,
+    clock_of,
     time_control,
     time_control_of,
 )
@@ -100,3 +104,35 @@ def test_a_games_control_is_read_from_its_fields() -> None:
     assert time_control_of(game) == TimeBank(3, 12, 5)
     game, _seats = started_game(2, days_per_move=2)
     assert time_control_of(game) == DaysPerMove(2)
+
+
+def test_an_events_clock_is_stored_as_a_row_keeps_it_and_read_back() -> None:
+    """``Clock.clock_fields`` is what a tournament's or league's row stores: a bank's unset
+    parts dropped or filled, no zone without hours; ``clock_of`` reads it back as it was."""
+    banked = Clock(
+        bank_days=2,
+        playing_start=time(9),
+        playing_end=time(21),
+        playing_zone="Europe/Paris",
+    )
+    assert banked.clock_fields() == {
+        "days_per_move": 3,
+        "bank_days": 2,
+        "bank_increment_hours": 0,
+        "bank_cap_days": 2,  # a bank without a cap holds its start at most
+        "playing_start": time(9),
+        "playing_end": time(21),
+        "playing_zone": "Europe/Paris",
+    }
+    assert banked.control() == TimeBank(2, 0, 2)
+    assert banked.hours() == PlayingHours(time(9), time(21), "Europe/Paris")
+    assert banked.hours_words() == "09:00–21:00 (Europe/Paris)"
+    stray = Clock(days_per_move=5, bank_increment_hours=12, bank_cap_days=9, playing_zone="UTC")
+    stored = stray.clock_fields()
+    assert (stored["bank_increment_hours"], stored["bank_cap_days"]) == (0, None)
+    assert stored["playing_zone"] == ""  # no hours: no zone
+    assert stray.control() == DaysPerMove(5) and stray.hours() is None
+    assert stray.hours_words() == ""
+    row = SimpleNamespace(**banked.clock_fields())
+    assert clock_of(row) == Clock(**banked.clock_fields())
+    assert clock_of(row).clock_fields() == banked.clock_fields()

@@ -19,6 +19,7 @@ from django.test import Client
 from games.models import Game, League, LeagueSeason, Profile
 from games.tournaments import leagues, sweeps
 from tests.games.factories import UserFactory, client_for
+from tests.games.leaks import assert_no_leak
 from tests.games.tournaments.helpers import group_league, league_form, running_games
 
 pytestmark = pytest.mark.django_db
@@ -243,3 +244,52 @@ def test_the_invitation_and_round_emails_say_the_clock(
     assert "Round 1" in round_mail.subject
     assert "Time control: time bank: 1 days, +12 hours a turn, at most 3 days." in round_mail.body
     assert "Playing hours: 09:00–21:00 (Europe/Paris) each day" in round_mail.body
+
+
+def test_the_season_end_email_says_the_next_seasons_clock(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The clock the creator set for the next season, not the one the season played."""
+    league = _league_started_at(EVENING, **BANK, **PARIS_DAY)
+    season = LeagueSeason.objects.get(league=league, number=1)
+    games = _division_games(league)
+    members = list(season.members.select_related("user"))
+    chinese = members[0].user
+    Profile.objects.update_or_create(user=chinese, defaults={"language": "zh-hans"})
+    leagues.league_update(
+        league_id=league.pk,
+        user=league.creator,
+        settings=leagues.NextSeasonSettings(
+            division_size=6,
+            promote=1,
+            season_weeks=6,
+            opt_in_days=7,
+            days_per_move=2,
+            playing_start=time(18),
+            playing_end=time(2),
+            playing_zone="Asia/Shanghai",
+        ),
+    )
+    season.refresh_from_db()
+    assert season.ends_at is not None
+    mail.outbox.clear()
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        time_machine.travel(season.ends_at + timedelta(minutes=1)),
+    ):
+        sweeps.tournaments_sweep()
+    over = {m.to[0]: m for m in mail.outbox if "season 1 is over" in m.subject}
+    assert len(over) == 3
+    for member in members[1:]:
+        message = over[member.user.email]
+        for body in (message.body, str(message.alternatives[0][0])):  # type: ignore[attr-defined]
+            assert "Season 2's time control: 2 days per move." in body
+            assert "Playing hours: 18:00–02:00 (Asia/Shanghai) each day" in body
+            assert "bank" not in body and "Europe/Paris" not in body
+            for game in games:
+                assert_no_leak(body.encode(), game, None)
+    (zh_body,) = (
+        m.body for m in mail.outbox if m.to[0] == chinese.email and "赛季已结束" in m.subject
+    )
+    assert "第 2 赛季的时间控制：每步 2 天。" in zh_body
+    assert "18:00–02:00 (Asia/Shanghai)" in zh_body and "time control" not in zh_body

@@ -176,3 +176,34 @@ def test_event_dates_read_the_same_in_every_country_and_in_chinese() -> None:
             assert "12/10/2026" not in english
             chinese = Client(headers={"accept-language": "zh-hans"}).get(path).content.decode()
             assert "2026年12月10日 18:00 UTC" in chinese, path
+
+
+def test_the_list_says_each_leagues_time_control_in_the_readers_language() -> None:
+    """Players choose a league on the list: its clock is said there as on its page."""
+    days = leagues.league_create(
+        creator=UserFactory(), settings=leagues.LeagueSettings(name="Two Days", days_per_move=2)
+    )
+    bank = leagues.league_create(
+        creator=UserFactory(),
+        settings=leagues.LeagueSettings(
+            name="Banked",
+            bank_days=3,
+            bank_increment_hours=12,
+            playing_start=time(8),
+            playing_end=time(23),
+            playing_zone="Asia/Shanghai",
+        ),
+    )
+
+    def row(page: str, pk: int) -> str:
+        return page.split(f'data-league="{pk}"')[1].split("</tr>")[0]
+
+    page = Client().get("/leagues/").content.decode()
+    assert '<td class="time-control">2 days per move</td>' in row(page, days.pk)
+    assert "time bank: 3 days, +12 hours a turn, at most 3 days" in row(page, bank.pk)
+    assert "08:00–23:00 (Asia/Shanghai)" in row(page, bank.pk)
+    detail = Client().get(f"/leagues/{bank.pk}/").content.decode()
+    assert "time bank: 3 days, +12 hours a turn, at most 3 days" in detail  # the same words
+    zh = Client(headers={"accept-language": "zh-hans"}).get("/leagues/").content.decode()
+    assert "每步 2 天" in row(zh, days.pk)
+    assert "时间库：3 天" in row(zh, bank.pk) and "bank" not in row(zh, bank.pk)

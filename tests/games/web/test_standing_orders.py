@@ -121,3 +121,34 @@ def test_no_other_seat_page_partial_email_or_admin_shows_an_order(
     assert admin_client.get("/admin/games/standingorders/").status_code == 404
     probe = admin_client.get("/admin/games/move/?source=order")  # no filtering on it
     assert probe.status_code == 400 or str(move.pk) not in probe.content.decode()
+
+
+def test_kept_renderings_and_the_page_query_serve_each_seat_only_its_own() -> None:
+    """Issue 31: the orders form is kept rendered per content and the notes and "since your
+    last move" are read inside the game's query, per viewer: a seat rendered right after
+    another never gets the other's orders, notes or last move."""
+    from games.models import PrivateNote
+
+    game, seats = waiting_revolt()
+    play_orders.game_orders_set(
+        game_id=game.pk,
+        user=seats[2],
+        orders={"revolt_defender": "all", "treasure": "special_first"},
+    )
+    PrivateNote.objects.create(game=game, user=seats[2], text="seat two's secret plan")
+    two, one = client_for(seats[2]), client_for(seats[1])
+    for _ in range(2):  # the second round is served from what the first kept
+        mine = two.get(f"/games/{game.pk}/").content.decode()
+        assert 'data-orders-seat="2"' in mine
+        assert 'value="special_first" selected' in mine and 'value="all" selected' in mine
+        assert "seat two&#x27;s secret plan" in mine
+        theirs = one.get(f"/games/{game.pk}/").content.decode()
+        assert 'data-orders-seat="1"' in theirs and 'data-orders-seat="2"' not in theirs
+        assert 'value="special_first" selected' not in theirs
+        assert 'value="all" selected' not in theirs
+        assert "secret plan" not in theirs
+        assert_no_leak(theirs.encode(), game, 1)
+    # A change shows at once: the kept rendering is keyed by what it shows.
+    play_orders.game_orders_set(game_id=game.pk, user=seats[2], orders={"treasure": "ask"})
+    mine = two.get(f"/games/{game.pk}/").content.decode()
+    assert 'value="special_first" selected' not in mine and 'value="all" selected' not in mine

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import time
 from typing import Any
 
 import pytest
@@ -159,3 +160,34 @@ def test_the_chinese_standings_say_tournament_points_not_the_games_victory_point
     page = Client(headers={"accept-language": "zh-hans"}).get(f"/tournaments/{tournament.pk}/")
     header = page.content.decode().split('id="standings"')[1].split("</thead>")[0]
     assert "<th>积分</th>" in header and "胜利点" not in header
+
+
+def _row(page: str, attribute: str, pk: int) -> str:
+    """The list's row of event ``pk`` (``data-tournament`` or ``data-league``)."""
+    return page.split(f'{attribute}="{pk}"')[1].split("</tr>")[0]
+
+
+def test_the_list_says_each_tournaments_time_control_in_the_readers_language() -> None:
+    """Players choose an event on the list: its clock is said there as on its page."""
+    days, _users = event(0, name="Two Days", days_per_move=2)
+    bank, _users = event(
+        0,
+        name="Banked",
+        bank_days=1,
+        bank_increment_hours=12,
+        bank_cap_days=3,
+        playing_start=time(9),
+        playing_end=time(21),
+        playing_zone="Europe/Paris",
+    )
+    page = Client().get("/tournaments/").content.decode()
+    assert '<td class="time-control">2 days per move</td>' in _row(page, "data-tournament", days.pk)
+    banked = _row(page, "data-tournament", bank.pk)
+    assert "time bank: 1 days, +12 hours a turn, at most 3 days" in banked
+    assert "09:00–21:00 (Europe/Paris)" in banked
+    detail = Client().get(f"/tournaments/{bank.pk}/").content.decode()
+    assert "time bank: 1 days, +12 hours a turn, at most 3 days" in detail  # the same words
+    zh = Client(headers={"accept-language": "zh-hans"}).get("/tournaments/").content.decode()
+    assert "每步 2 天" in _row(zh, "data-tournament", days.pk)
+    assert "时间库：1 天" in _row(zh, "data-tournament", bank.pk)
+    assert "bank" not in _row(zh, "data-tournament", bank.pk)
