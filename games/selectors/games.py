@@ -41,7 +41,7 @@ from games.models import (
 )
 from games.selectors import waiting
 from games.selectors.people import Person
-from games.text.seats import SeatInfo, bot_name, display_name, taken_over_name
+from games.text.seats import SeatInfo, display_name, shown_name, taken_over_name
 
 
 class UserLike(Protocol):
@@ -183,6 +183,19 @@ def deadline_seats(game_ids: Sequence[int], *, kind: str) -> dict[int, Seat]:
     return {seat.game_id: seat for seat in seats}
 
 
+# What a list reads of a seat's person (``Person``: the shown name, bot tier and rating),
+# through the seat: ``with_list_seats``'s rows and ``list_seats``'s tuples alike.
+_LIST_PERSON_FIELDS = (
+    "user__username",
+    "user__profile__user_id",
+    "user__profile__display_name",
+    "user__profile__is_bot",
+    "user__profile__bot_tier",
+    "user__profile__rating_mu",
+    "user__profile__rating_sigma",
+    "user__profile__rated_games",
+)
+
 # What a list's row shows of a seat (``Player``, ``display_name``, the API's ``SeatOut``):
 # the seat's place, dynasty and result and its person's name and rating; nothing else of
 # the seat, user or profile is read.
@@ -194,14 +207,7 @@ _LIST_SEAT_FIELDS = (
     "final_rank",
     "is_bot",
     "dropped_at",
-    "user__username",
-    "user__profile__user_id",
-    "user__profile__display_name",
-    "user__profile__is_bot",
-    "user__profile__bot_tier",
-    "user__profile__rating_mu",
-    "user__profile__rating_sigma",
-    "user__profile__rated_games",
+    *_LIST_PERSON_FIELDS,
 )
 
 
@@ -236,14 +242,7 @@ _LIST_SEAT_VALUES = (
     "position",
     "dropped_at",
     "user_id",
-    "user__username",
-    "user__profile__user_id",
-    "user__profile__display_name",
-    "user__profile__is_bot",
-    "user__profile__bot_tier",
-    "user__profile__rating_mu",
-    "user__profile__rating_sigma",
-    "user__profile__rated_games",
+    *_LIST_PERSON_FIELDS,
 )
 
 
@@ -254,7 +253,7 @@ def list_seats(game_ids: Sequence[int]) -> dict[int, list[ListSeat]]:
     One query of tuples (``values_list``), never a ``Seat``, ``User`` or ``Profile`` row:
     building rows was most of the Python cost of the home page's lists (issue 31). Each
     person is what ``person_of`` makes of the row: the profile's display name, else the
-    username, a bot's mark and tier (``bot_name``, in the active language), its rating.
+    username, a bot's mark and tier (``shown_name``, in the active language), its rating.
     Games without a seat are absent.
     """
     out: dict[int, list[ListSeat]] = {}
@@ -283,10 +282,9 @@ def list_seats(game_ids: Sequence[int]) -> dict[int, list[ListSeat]]:
         if profile_id is None:  # no profile yet: the username and the starting rating
             person = Person(id=int(user_id), display_name=str(username))
         else:
-            shown = bot_name(tier) if is_bot else (name or username)
             person = Person(
                 id=int(user_id),
-                display_name=str(shown),
+                display_name=shown_name(username, name, is_bot=bool(is_bot), tier=tier),
                 is_bot=bool(is_bot),
                 rating_mu=mu,
                 rating_sigma=sigma,

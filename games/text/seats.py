@@ -91,7 +91,17 @@ def display_name(user: Any) -> str:
         profile = user.profile
     except ObjectDoesNotExist:
         profile = None
-    if profile is not None and profile.is_bot:
-        return bot_name(profile.bot_tier)
-    name = profile.display_name if profile is not None else ""
-    return str(name or user.get_username())
+    if profile is None:
+        return str(user.get_username())
+    return shown_name(
+        user.get_username(), profile.display_name, is_bot=profile.is_bot, tier=profile.bot_tier
+    )
+
+
+def shown_name(username: str, name: str | None, *, is_bot: bool, tier: str) -> str:
+    """Return the name shown for a person from their columns (``display_name``'s rule, for
+    lists that read tuples, not rows: ``games.selectors.games.list_seats``): a bot's mark
+    and tier (``bot_name``), else the profile's display ``name``, else the ``username``."""
+    if is_bot:
+        return bot_name(tier)
+    return str(name or username)
