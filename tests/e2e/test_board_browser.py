@@ -103,6 +103,8 @@ def _confirm(page: Any) -> None:
 
 
 def _layout_checks(page: Any, viewport: dict[str, int], *, phone: bool) -> None:
+    # A swap may still be replacing the tray when the decision shows: measure it once it is back.
+    page.locator("#tray").wait_for(state="visible")
     sizes = page.evaluate(
         "(() => { const b = document.querySelector('#board td.sq').getBoundingClientRect();"
         " return {w: b.width, h: b.height, page: document.documentElement.scrollWidth,"
