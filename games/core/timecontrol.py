@@ -134,7 +134,7 @@ class DaysPerMove(TimeControl):
 
     def short_words(self) -> str:
         """Return "3 days"."""
-        return ngettext("%(d)s day", "%(d)s days", self.days) % {"d": self.days}
+        return _day_count(self.days)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,10 +178,11 @@ class TimeBank(TimeControl):
 
     def words(self) -> str:
         """Return "time bank: 3 days, +24 hours a turn, at most 7 days"."""
-        return _("time bank: %(d)s days, +%(h)s hours a turn, at most %(c)s days") % {
-            "d": self.days,
-            "h": self.increment_hours,
-            "c": self.cap_days,
+        return _("time bank: %(days)s, +%(hours)s a turn, at most %(cap)s") % {
+            "days": _day_count(self.days),
+            "hours": ngettext("%(h)s hour", "%(h)s hours", self.increment_hours)
+            % {"h": self.increment_hours},
+            "cap": _day_count(self.cap_days),
         }
 
     def short_words(self) -> str:
@@ -189,6 +190,11 @@ class TimeBank(TimeControl):
         return ngettext("time bank of %(d)s day", "time bank of %(d)s days", self.days) % {
             "d": self.days
         }
+
+
+def _day_count(days: int) -> str:
+    """Return "1 day" or "3 days"."""
+    return ngettext("%(d)s day", "%(d)s days", days) % {"d": days}
 
 
 def _stored(

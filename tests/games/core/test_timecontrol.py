@@ -86,6 +86,11 @@ def test_a_bank_starts_full_and_gains_its_increment_up_to_the_cap() -> None:
             "time bank: 7 days, +24 hours a turn, at most 14 days",
             "time bank of 7 days",
         ),
+        (
+            TimeBank(1, 1, 1),
+            "time bank: 1 day, +1 hour a turn, at most 1 day",
+            "time bank of 1 day",
+        ),
     ],
 )
 def test_each_control_is_said_in_the_viewers_language(

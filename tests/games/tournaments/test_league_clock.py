@@ -188,7 +188,7 @@ def test_the_page_and_the_api_say_the_clock_in_the_viewers_language() -> None:
     page = Client().get(f"/leagues/{league.pk}/").content.decode()
     assert "09:00–21:00 each day (Europe/Paris): the games' clocks run only then." in page
     assert (
-        'id="league-time-control">time bank: 1 days, +12 hours a turn, at most 3 days</dd>' in page
+        'id="league-time-control">time bank: 1 day, +12 hours a turn, at most 3 days</dd>' in page
     )
     zh = Client(headers={"accept-language": "zh-hans"}).get(f"/leagues/{league.pk}/")
     text = zh.content.decode()
@@ -242,7 +242,7 @@ def test_the_invitation_and_round_emails_say_the_clock(
     assert rounds, [m.subject for m in mail.outbox]
     (round_mail,) = rounds
     assert "Round 1" in round_mail.subject
-    assert "Time control: time bank: 1 days, +12 hours a turn, at most 3 days." in round_mail.body
+    assert "Time control: time bank: 1 day, +12 hours a turn, at most 3 days." in round_mail.body
     assert "Playing hours: 09:00–21:00 (Europe/Paris) each day" in round_mail.body
 
 

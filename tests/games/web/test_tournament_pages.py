@@ -183,10 +183,10 @@ def test_the_list_says_each_tournaments_time_control_in_the_readers_language() -
     page = Client().get("/tournaments/").content.decode()
     assert '<td class="time-control">2 days per move</td>' in _row(page, "data-tournament", days.pk)
     banked = _row(page, "data-tournament", bank.pk)
-    assert "time bank: 1 days, +12 hours a turn, at most 3 days" in banked
+    assert "time bank: 1 day, +12 hours a turn, at most 3 days" in banked
     assert "09:00–21:00 (Europe/Paris)" in banked
     detail = Client().get(f"/tournaments/{bank.pk}/").content.decode()
-    assert "time bank: 1 days, +12 hours a turn, at most 3 days" in detail  # the same words
+    assert "time bank: 1 day, +12 hours a turn, at most 3 days" in detail  # the same words
     zh = Client(headers={"accept-language": "zh-hans"}).get("/tournaments/").content.decode()
     assert "每步 2 天" in _row(zh, "data-tournament", days.pk)
     assert "时间库：1 天" in _row(zh, "data-tournament", bank.pk)
