@@ -155,14 +155,26 @@ def test_my_games_is_kept_per_player_and_language() -> None:
     assert f"/games/{game.pk}/" in chinese and "Game #" not in chinese
 
 
-def test_a_followed_players_new_game_shows_at_the_next_request() -> None:
+def test_a_followed_players_new_game_a_move_and_a_new_name_show_at_the_next_request() -> None:
     me, followed = UserFactory(), UserFactory()
+    profiles.profile_get(followed)
     follows.follow_set(user=me, followed_id=followed.pk, on=True)
     page = client_for(me)
     assert 'id="followed-games"' not in page.get("/").content.decode()
-    game = lifecycle.game_create(creator=followed, num_players=2)
-    lifecycle.game_join(game_id=game.pk, user=UserFactory())
-    assert f"/games/{game.pk}/" in _section(page.get("/").content.decode(), "followed-games")
+    first = lifecycle.game_create(creator=followed, num_players=2)
+    lifecycle.game_join(game_id=first.pk, user=UserFactory())
+    assert f"/games/{first.pk}/" in _section(page.get("/").content.decode(), "followed-games")
+    second = lifecycle.game_create(creator=followed, num_players=2)
+    lifecycle.game_join(game_id=second.pk, user=UserFactory())
+    listed = _section(page.get("/").content.decode(), "followed-games")
+    assert listed.index(f"/games/{second.pk}/") < listed.index(f"/games/{first.pk}/")
+    _turn_passes(Game.objects.get(pk=first.pk))  # the latest moved first
+    listed = _section(page.get("/").content.decode(), "followed-games")
+    assert listed.index(f"/games/{first.pk}/") < listed.index(f"/games/{second.pk}/")
+    profiles.profile_update(
+        user=followed, display_name="Scribe of Uruk", language="en", time_zone="UTC", preferences={}
+    )
+    assert "Scribe of Uruk" in _section(page.get("/").content.decode(), "followed-games")
 
 
 def test_the_open_games_join_through_the_pages_one_form_with_its_csrf_token() -> None:
