@@ -55,9 +55,10 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     seats' mark, status, last update and deadline: a ply, a seat taken, a start, an end,
     an invitation accepted all change it; see ``selectors.games.games_of_user``), the
     words of its deadlines ("due in 2 days"), the names' stamp
-    (``games.core.stamps.names_stamp``: a player's new name) and the language. Its rows are
-    read only when the rendering is not kept. Pending invitations and the followed
-    players' games are read and rendered at every request (other players change them).
+    (``games.core.stamps.names_stamp``: a player's new name) and the language; the
+    followed players' games under their ids, the names' stamp and the language (for
+    whoever follows them). The rows of both are read only when rendered. Pending
+    invitations are read and rendered at every request (each holds a CSRF token).
     """
     mine = selectors.games_of_user(request.user)
     signed_in = request.user.is_authenticated
