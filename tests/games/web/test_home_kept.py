@@ -204,3 +204,7 @@ def test_the_open_games_join_through_the_pages_one_form_with_its_csrf_token() ->
     )
     anonymous = _section(Client().get("/").content.decode(), "open-games")
     assert "join-form" not in anonymous and f"/games/{game.pk}/" in anonymous  # no buttons
+    # The open games' own page posts the same way.
+    listed = _section(other.get("/games/open").content.decode(), "open-games")
+    assert listed.count('id="join-form"') == 1 and "csrfmiddlewaretoken" in listed
+    assert f'form="join-form" formaction="/games/{game.pk}/join"' in listed
