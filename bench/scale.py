@@ -897,11 +897,23 @@ def items(filler: Filler) -> list[tuple[str, Callable[[], Any], bool]]:
 
         return run
 
+    def mine_changed(fn: Callable[[], Any]) -> Callable[[], Any]:
+        """``fn`` with the home page's kept "My games" of every player dropped first (a new
+        names' stamp): what the request after a change of one's games costs."""
+        from games.core.stamps import names_changed
+
+        def run() -> Any:
+            names_changed()
+            return fn()
+
+        return run
+
     after = settings.BOT_SWEEP_AFTER_SECONDS
     return [
         ("page: home, anonymous", get(anon, "/"), False),
         ("page: home + my games, signed in", get(me, "/"), False),
         ("page: home signed in, lists not cached", uncached(get(me, "/")), False),
+        ("page: home signed in, my games changed", mine_changed(get(me, "/")), False),
         ("page: open games", get(anon, "/games/open"), False),
         ("page: profile, veteran", get(anon, f"/players/{filler.veteran}/"), False),
         (

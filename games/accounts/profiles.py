@@ -70,6 +70,8 @@ def profile_update(
     """
     with transaction.atomic():
         profile = profile_get(user)
+        if profile.display_name != display_name:
+            stamps.names_changed()  # lists kept rendered show it (the home page's "My games")
         profile.display_name = display_name
         profile.language = language
         profile.time_zone = time_zone

@@ -8,6 +8,10 @@ was dropped. The services that change those call ``games_changed`` (or
 
 Small on purpose (the cache and the models only), in ``core``: profiles, vacations and the
 play services below the web tier renew stamps that ``games.web.prerender`` reads.
+
+The players' names have one stamp for the whole site (``names_stamp``, renewed by
+``names_changed`` when a player changes their name): the home page keeps each player's
+"My games" rendered under it, among the other players' names.
 """
 
 from __future__ import annotations
@@ -58,3 +62,29 @@ def user_games_changed(user_id: int) -> None:
             "pk", flat=True
         )
     )
+
+
+NAMES_KEY = "names-stamp"  # the site-wide stamp of the players' names (names_stamp)
+
+
+def names_stamp() -> str:
+    """Return the stamp of the players' names: a rendering that shows other players' names
+    and is kept under it (the home page's "My games") is not served after a name changes.
+    Made when missing (a cache that lost it hands out a new one, never an old one)."""
+    return str(cache.get_or_set(NAMES_KEY, lambda: uuid.uuid4().hex, None))
+
+
+def names_changed() -> None:
+    """Give the players' names a new stamp: now, and again once the current transaction
+    commits (another request may have kept the old name under the first new stamp in
+    between). Best effort, as ``games_changed``: what it would drop is kept at most its
+    own timeout."""
+
+    def renew() -> None:
+        try:
+            cache.set(NAMES_KEY, uuid.uuid4().hex, None)
+        except Exception:
+            log.exception("could not renew the names' stamp")
+
+    renew()
+    transaction.on_commit(renew, robust=True)

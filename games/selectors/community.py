@@ -10,14 +10,19 @@ secret, like a hand).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
+from typing import cast
 
 from django.contrib.auth import get_user_model
+from django.db.models import Exists, OuterRef
+from django.utils.functional import SimpleLazyObject
 
 from games.models import ChatMessage, Follow, Game, Invitation, Mute, PrivateNote, Seat
 from games.selectors.games import UserLike, list_seats, seat_for, with_seats
-from games.text.seats import display_name
+from games.text.seats import display_name, shown_name
 
 CHAT_LINES = 50  # the chat lines a game page shows, the latest
 
@@ -163,48 +168,69 @@ def is_muting(user: UserLike, *, muted_id: int) -> bool:
 
 @dataclass(frozen=True)
 class FollowedGame:
-    """A game in progress of a player one follows: public facts only."""
+    """A game in progress of a player one follows: public facts only (its players' names
+    in seat order)."""
 
     pk: int
     num_players: int
     players: tuple[str, ...]
-    followed: tuple[str, ...]
 
 
-def games_of_followed(user: UserLike, *, limit: int = 20) -> list[FollowedGame]:
+@dataclass(frozen=True)
+class FollowedGames:
+    """The home page's games of followed players: ``rows`` (``FollowedGame``, read when
+    first used: their seats' query) and ``key``, the games' ids in order (``""``: none).
+    A game in progress keeps its players, so ``key`` names what ``rows`` show but for the
+    players' names (``games.core.stamps.names_stamp``): the page keeps their rendering
+    under both, for whoever follows them."""
+
+    rows: Sequence[FollowedGame]
+    key: str
+
+    def __bool__(self) -> bool:
+        """Whether there is a game to list."""
+        return bool(self.key)
+
+
+def games_of_followed(user: UserLike, *, limit: int = 20) -> FollowedGames:
     """Return the public games in progress of the players ``user`` follows, latest moved
-    first, at most ``limit``. Two queries (the games' columns, their seats as tuples:
-    ``list_seats``, no row built).
+    first, at most ``limit``. Two queries (the follows, the games' columns), then one
+    when the rows are first used (their seats as tuples: ``list_seats``, no row built).
 
     Games in which ``user`` holds a seat are in their own list and left out here.
     """
     if not user.is_authenticated:
-        return []
+        return FollowedGames(rows=[], key="")
     followed = follows(user_id=int(user.pk))
     if not followed:
-        return []
+        return FollowedGames(rows=[], key="")
     games = list(
         Game.objects.filter(status=Game.Status.ACTIVE, is_public=True, seats__user_id__in=followed)
         .exclude(seats__user_id=user.pk)
         .distinct()
         .order_by("-updated_at")
-        .values("pk", "num_players", "updated_at")[:limit]
+        .values_list("pk", "num_players", "updated_at")[:limit]
     )
-    seats_of = list_seats([g["pk"] for g in games])
-    out = []
-    for game in games:
-        seats = sorted(seats_of.get(game["pk"], []), key=lambda s: s.position or 0)
-        out.append(
-            FollowedGame(
-                pk=game["pk"],
-                num_players=game["num_players"],
-                players=tuple(s.player.user.display_name for s in seats),
-                followed=tuple(
-                    s.player.user.display_name for s in seats if s.player.user.id in followed
-                ),
-            )
+    rows = SimpleLazyObject(partial(_followed_rows, [(pk, n) for pk, n, _at in games]))
+    return FollowedGames(
+        rows=cast(Sequence[FollowedGame], rows), key=",".join(str(pk) for pk, _n, _at in games)
+    )
+
+
+def _followed_rows(games: list[tuple[int, int]]) -> list[FollowedGame]:
+    """Return the ``FollowedGame`` of each (game id, number of players), in order."""
+    seats_of = list_seats([pk for pk, _n in games])
+    return [
+        FollowedGame(
+            pk=pk,
+            num_players=num_players,
+            players=tuple(
+                s.player.user.display_name
+                for s in sorted(seats_of.get(pk, []), key=lambda s: s.position or 0)
+            ),
         )
-    return out
+        for pk, num_players in games
+    ]
 
 
 @dataclass(frozen=True)
@@ -219,27 +245,37 @@ class InvitationNotice:
 
 def invitations_pending(user: UserLike, *, limit: int | None = None) -> list[InvitationNotice]:
     """Return ``user``'s pending invitations to games still open, newest first: the first
-    ``limit`` (None: all). One query."""
+    ``limit`` (None: all). One query, of tuples (no row built: issue 31, the home page
+    reads it at every request)."""
     if not user.is_authenticated:
         return []
+    seated = Seat.objects.filter(game_id=OuterRef("game_id"), user_id=user.pk)
     rows = (
         Invitation.objects.filter(
             invitee_id=user.pk, status=Invitation.Status.PENDING, game__status=Game.Status.OPEN
         )
-        .exclude(game__seats__user_id=user.pk)
-        .select_related("inviter__profile", "game")
+        .exclude(Exists(seated))
         .order_by("-created_at")
+        .values_list(
+            "pk",
+            "game_id",
+            "game__num_players",
+            "inviter__username",
+            "inviter__profile__display_name",
+            "inviter__profile__is_bot",
+            "inviter__profile__bot_tier",
+        )
     )
     if limit is not None:
         rows = rows[:limit]
     return [
         InvitationNotice(
-            pk=i.pk,
-            game_id=i.game_id,
-            num_players=i.game.num_players,
-            inviter=display_name(i.inviter),
+            pk=pk,
+            game_id=game_id,
+            num_players=num_players,
+            inviter=shown_name(username, name, is_bot=bool(is_bot), tier=tier or ""),
         )
-        for i in rows
+        for pk, game_id, num_players, username, name, is_bot, tier in rows
     ]
 
 

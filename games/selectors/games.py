@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from functools import partial
+from typing import Any, Protocol, cast
 
 from django.db import connection
 from django.db.models import (
@@ -27,6 +28,7 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 
 from games.core.timecontrol import TimeControl, time_control
 from games.models import (
@@ -522,13 +524,21 @@ MY_GAMES_IN_PROGRESS = 10  # games in progress or open "My games" lists, waiting
 @dataclass(frozen=True)
 class MyGames:
     """The home page's "My games": ``rows`` (``MyGame``, those waiting for the player
-    first) and whether the player has more games in progress or open than listed
-    (``beyond``: the page links to their profile, which lists them all in pages);
-    ``waiting``: how many games wait for them to act (the navigation's count)."""
+    first; read when first used, see ``games_of_user``) and whether the player has more
+    games in progress or open than listed (``beyond``: the page links to their profile,
+    which lists them all in pages); ``waiting``: how many games wait for them to act (the
+    navigation's count); ``key``: names what ``rows`` hold (see ``games_of_user``), so a
+    page may keep their rendering under it; ``deadlines``: the deadlines the listed games
+    in progress show ("due in …": a rendering kept must vary with their words too);
+    ``seated_in``: the ids of every game in progress or open the player holds a seat in,
+    listed or not."""
 
-    rows: list[MyGame]
+    rows: Sequence[MyGame]
     beyond: bool
     waiting: int = 0
+    key: str = ""
+    deadlines: tuple[datetime, ...] = ()
+    seated_in: frozenset[int] = frozenset()
 
 
 def _in_progress(user: UserLike) -> QuerySet[Seat]:
@@ -551,6 +561,19 @@ def _in_progress(user: UserLike) -> QuerySet[Seat]:
     )
 
 
+# What each game in progress or open of a player is read with besides its id and flag: a
+# change of any of them is a change of what "My games" shows of it (a ply: ``version``; a
+# seat taken or given up: ``waiting_mark``; a start, end or abort: ``status``; every save
+# through the services: ``updated_at``; a vacation: ``deadline``).
+_MY_GAME_FACTS = (
+    "game__status",
+    "game__version",
+    "game__waiting_mark",
+    "game__updated_at",
+    "game__deadline",
+)
+
+
 def games_of_user(user: UserLike, *, limit: int | None = None) -> MyGames:
     """Return ``user``'s games: those waiting for them first, then active, open, finished.
 
@@ -559,25 +582,55 @@ def games_of_user(user: UserLike, *, limit: int | None = None) -> MyGames:
     (``MyGames.beyond``) with how many wait for them (``MyGames.waiting``, so the page's
     navigation needs no query of its own), and the ``MY_GAMES_ENDED`` latest started of
     those that ended (issue 31: the list and its page stay the same size however many
-    games the player has played or is playing). Four queries, none for an anonymous
-    visitor: the player's games in progress or open (a game id and a flag each: the
-    player's seats read once by index), the ended ones (their seats walked newest game
-    first, ``seat_user_game_idx``, stopping at ``MY_GAMES_ENDED``: never the whole
-    history), then the listed games' columns and their seats as tuples (``list_seats``: no
-    row is built).
+    games the player has played or is playing). One query, none for an anonymous visitor:
+    the player's games in progress or open (a game id, a flag and ``_MY_GAME_FACTS`` each:
+    the player's seats read once by index). ``rows`` are read when first used (three
+    queries: the ended ones, their seats walked newest game first, ``seat_user_game_idx``,
+    stopping at ``MY_GAMES_ENDED``, never the whole history; then the listed games'
+    columns and their seats as tuples, ``list_seats``: no row is built).
+
+    ``MyGames.key`` holds every game in progress or open with its facts: it changes with
+    every ply, seat taken or given up, start, end, abort, expiry or deadline of any of
+    them — and so whenever the ended ones change, since a game ends by leaving the games
+    in progress. A rendering kept under it (the home page's) needs no other invalidation
+    but the players' names (``games.core.stamps.names_stamp``) and the deadlines' words.
     """
     if not user.is_authenticated:
         return MyGames(rows=[], beyond=False)
     limit = MY_GAMES_IN_PROGRESS if limit is None else limit
+    running: list[tuple[Any, ...]] = list(
+        _in_progress(user).values_list("game_id", "waiting", *_MY_GAME_FACTS)
+    )
+    listed = running[:limit]
+    facts = ";".join(
+        f"{pk}:{waiting:d}:{status}:{version}:{mark}:{updated.isoformat()}:{deadline}"
+        for pk, waiting, status, version, mark, updated, deadline in running
+    )
+    # Read when first used (a page that kept its rendering never reads them).
+    rows = SimpleLazyObject(partial(_my_game_rows, int(user.pk), [row[0] for row in listed]))
+    return MyGames(
+        rows=cast(Sequence[MyGame], rows),
+        beyond=len(running) > limit,
+        waiting=sum(1 for row in running if row[1]),
+        key=f"{user.pk};{facts}",
+        deadlines=tuple(
+            deadline
+            for _pk, _w, status, _v, _m, _u, deadline in listed
+            if deadline is not None and status == Game.Status.ACTIVE
+        ),
+        seated_in=frozenset(row[0] for row in running),
+    )
+
+
+def _my_game_rows(user_id: int, ids: list[int]) -> list[MyGame]:
+    """Return "My games"' rows: the games ``ids`` (in progress or open, listed) and the
+    ``MY_GAMES_ENDED`` latest ended games of ``user_id``, waiting ones first. Three
+    queries (see ``games_of_user``)."""
     # The ids first, each list by its own query: one filter joining "in progress" to
     # "among the latest ended" with OR read every game of the site (a sequential scan).
-    running: list[tuple[int, bool]] = list(
-        _in_progress(user).values_list("game_id", "waiting")  # type: ignore[misc]  # annotated
-    )
-    ids = [game_id for game_id, _waiting in running[:limit]]
-    ids += list(
+    ids = ids + list(
         Seat.objects.filter(
-            user_id=int(user.pk), game__status__in=[Game.Status.FINISHED, Game.Status.EXPIRED]
+            user_id=user_id, game__status__in=[Game.Status.FINISHED, Game.Status.EXPIRED]
         )
         .order_by("-game_id")
         .values_list("game_id", flat=True)[:MY_GAMES_ENDED]
@@ -592,7 +645,7 @@ def games_of_user(user: UserLike, *, limit: int | None = None) -> MyGames:
     rows = []
     for game in games:
         seats = seats_of.get(game["pk"], [])
-        mine = next((s for s in seats if s.player.user.id == user.pk), None)
+        mine = next((s for s in seats if s.player.user.id == user_id), None)
         status = Game.Status(game["status"])
         rows.append(
             MyGame(
@@ -603,7 +656,7 @@ def games_of_user(user: UserLike, *, limit: int | None = None) -> MyGames:
                 deadline=game["deadline"],
                 to_act_seat=game["to_act_seat"],
                 seats=tuple(s.player for s in _in_seat_order(seats)),
-                others=tuple(s.player for s in seats if s.player.user.id != user.pk),
+                others=tuple(s.player for s in seats if s.player.user.id != user_id),
                 waiting_for_me=status == Game.Status.ACTIVE
                 and mine is not None
                 and mine.position == game["to_act_seat"],
@@ -611,5 +664,4 @@ def games_of_user(user: UserLike, *, limit: int | None = None) -> MyGames:
             )
         )
     rows.sort(key=lambda g: 0 if g.waiting_for_me else order.get(g.status, 3))
-    waiting = sum(1 for _game_id, flag in running if flag)
-    return MyGames(rows=rows, beyond=len(running) > limit, waiting=waiting)
+    return rows

@@ -20,6 +20,7 @@ open games' own page (``open_games_page``) lists them all in keyset pages.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import partial
 
@@ -50,10 +51,13 @@ _WATCH_KEY = "lobby:watch:v1"
 @dataclass(frozen=True)
 class OpenExcerpt:
     """The home page's open games: the first ``HOME_OPEN_GAMES`` (``rows``, oldest first)
-    and how many open public games there are in all (``total``, exact when cached)."""
+    and how many open public games there are in all (``total``, exact when cached);
+    ``key`` names this very excerpt (a new one at each read from the database), so a page
+    may keep its rendering under it."""
 
     rows: list[OpenGame]
     total: int
+    key: str = ""
 
     @property
     def more(self) -> bool:
@@ -88,7 +92,7 @@ def open_games_excerpt() -> OpenExcerpt:
         return found
     rows = games_open(limit=HOME_OPEN_GAMES)
     total = Game.objects.filter(status=Game.Status.OPEN, is_public=True).count()
-    excerpt = OpenExcerpt(rows=rows, total=total)
+    excerpt = OpenExcerpt(rows=rows, total=total, key=uuid.uuid4().hex)
     cache.set(_OPEN_KEY, excerpt, LIST_SECONDS)
     return excerpt
 
@@ -126,7 +130,9 @@ class WatchExcerpt:
     key: str
 
 
-def games_to_watch_excerpt(user: UserLike) -> WatchExcerpt:
+def games_to_watch_excerpt(
+    user: UserLike, *, seated_in: Collection[int] | None = None
+) -> WatchExcerpt:
     """Return the home page's games to watch: public games in progress, the latest moved
     first, at most ``HOME_WATCH_GAMES``, never ``user``'s own (their list is "My games").
 
@@ -135,7 +141,9 @@ def games_to_watch_excerpt(user: UserLike) -> WatchExcerpt:
     ``LIST_SECONDS`` (a game started or ended shows at the next request); a
     signed-in viewer's own games among them are then left out by one query over those
     ids (a player seated in more than ``_WATCH_POOL - HOME_WATCH_GAMES`` of the site's
-    latest moved games sees fewer). Two queries when not cached, one more signed in.
+    latest moved games sees fewer), or by none when the caller knows them: ``seated_in``,
+    the ids of every game in progress ``user`` holds a seat in (the home page has them
+    from "My games"). Two queries when not cached, one more signed in without it.
     The list's rendering may be kept under ``WatchExcerpt.key`` (the home page does, for
     ``LIST_SECONDS``: "last move 5 minutes ago" may be that much behind).
     """
@@ -147,11 +155,12 @@ def games_to_watch_excerpt(user: UserLike) -> WatchExcerpt:
         stamp, pool = uuid.uuid4().hex, games_to_watch(None, limit=_WATCH_POOL)
         cache.set(_WATCH_KEY, (stamp, pool), LIST_SECONDS)
     if user.is_authenticated and pool:
-        mine = set(
-            Seat.objects.filter(user_id=user.pk, game_id__in=[g.pk for g in pool]).values_list(
-                "game_id", flat=True
+        if seated_in is None:
+            seated_in = set(
+                Seat.objects.filter(user_id=user.pk, game_id__in=[g.pk for g in pool]).values_list(
+                    "game_id", flat=True
+                )
             )
-        )
-        pool = [g for g in pool if g.pk not in mine]
+        pool = [g for g in pool if g.pk not in seated_in]
     rows = pool[:HOME_WATCH_GAMES]
     return WatchExcerpt(rows=rows, key=f"{stamp}:{','.join(str(g.pk) for g in rows)}")

@@ -290,7 +290,8 @@ def create_and_join(players: list[Player]) -> int:
         lobby = player.get("/")
         text = lobby.body.decode()
         form = re.search(
-            rf'<form method="post" action="(/games/{game_id}/join)">.*?data-join="{game_id}"',
+            rf'<button type="submit" form="join-form" formaction="(/games/{game_id}/join)" '
+            rf'data-join="{game_id}"',
             text,
         )
         assert form, f"game #{game_id} is not offered in the lobby"

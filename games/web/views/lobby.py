@@ -9,13 +9,16 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.http import urlencode
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.accounts.bots import BOT_TIERS
 from games.community import invitations
 from games.community.errors import InvitationRefused
+from games.core import stamps
 from games.core.errors import GameError
 from games.models import Game
 from games.play import lifecycle
@@ -40,27 +43,47 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     up to ``MY_GAMES_IN_PROGRESS`` in progress (the rest on the profile) and the latest
     ``MY_GAMES_ENDED`` ended (the rest on the finished games' page); at most
     ``HOME_INVITATIONS`` invitations and ``HOME_FOLLOWED_GAMES`` followed players' games.
-    The create form's fields are rendered once per language and kept (the template's
-    ``{% cache %}``, keyed by the language and the bots' calibration, whose figures its seats
-    name): the same unbound form for everyone; so is the list of games to
-    watch, under its excerpt's key (the games shown, public facts only).
+
+    Renderings are kept in Django's cache by the template's ``{% cache %}`` (issue 31:
+    the signed-in home page's CPU was mostly its rendering): the create form's fields per
+    language and bots' calibration (whose figures its seats name), built only when not
+    kept (``form`` is lazy): the same unbound form for everyone; the games to watch under
+    their excerpt's key and the open games' table under its excerpt's key (public facts
+    only; the Join buttons post through one form outside the table, with the page's CSRF
+    token, so the table is the same for every signed-in visitor); "My games" per player
+    under ``MyGames.key`` (every game in progress or open of theirs with its version,
+    seats' mark, status, last update and deadline: a ply, a seat taken, a start, an end,
+    an invitation accepted all change it; see ``selectors.games.games_of_user``), the
+    words of its deadlines ("due in 2 days"), the names' stamp
+    (``games.core.stamps.names_stamp``: a player's new name) and the language; the
+    followed players' games under their ids, the names' stamp and the language (for
+    whoever follows them). The rows of both are read only when rendered. Pending
+    invitations are read and rendered at every request (each holds a CSRF token).
     """
     mine = selectors.games_of_user(request.user)
+    signed_in = request.user.is_authenticated
     return render(
         request,
         "games/lobby.html",
         {
             "open_games": lobby_lists.open_games_excerpt(),
-            "watch_games": lobby_lists.games_to_watch_excerpt(request.user),
+            "watch_games": lobby_lists.games_to_watch_excerpt(
+                request.user, seated_in=mine.seated_in if signed_in else None
+            ),
             "my_games": mine.rows,
             "my_games_beyond": mine.beyond,
+            "my_games_key": mine.key,
+            # the words of "due in …" as the list shows them: a kept rendering varies with them
+            "my_games_due": "|".join(timeuntil(deadline) for deadline in mine.deadlines),
+            "my_games_seconds": MY_GAMES_SECONDS,
+            "names_stamp": stamps.names_stamp() if signed_in else "",
             # the navigation's count, read with "My games" (``games_waiting_count``)
-            "games_waiting": mine.waiting if request.user.is_authenticated else None,
+            "games_waiting": mine.waiting if signed_in else None,
             "invitations": community.invitations_pending(request.user, limit=HOME_INVITATIONS),
             "followed_games": community.games_of_followed(request.user, limit=HOME_FOLLOWED_GAMES),
-            "form": GameCreateForm(),
+            "form": SimpleLazyObject(GameCreateForm),
             "form_cache_seconds": CREATE_FORM_SECONDS,
-            "list_seconds": lobby_lists.LIST_SECONDS,  # the games to watch' rendering kept
+            "list_seconds": lobby_lists.LIST_SECONDS,  # the public lists' renderings kept
             "bot_strength": bot_strength(),
         },
     )
@@ -69,6 +92,9 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
 HOME_INVITATIONS = 10  # pending invitations the home page lists, the newest first
 HOME_FOLLOWED_GAMES = 10  # games of followed players the home page lists, the latest moved
 CREATE_FORM_SECONDS = 600  # how long the create form's rendered fields are kept
+# How long a player's "My games" rendering is kept: its key changes with every change of
+# their games made through the services; this bounds what is written past them.
+MY_GAMES_SECONDS = 300
 
 
 @require_GET

@@ -202,6 +202,8 @@ def test_no_page_leaks_hidden_information(
             lobby = client.get("/")  # the lobby lists the player's games and the open ones
             assert lobby.status_code == 200
             assert_context_holds_no_secret(lobby, game)
+            # What it shows, kept rendered or not (issue 31: "My games", the open games).
+            assert_no_leak(lobby.content, game, seat)
             if _round == 3:  # the analysis board, re-dealt from this viewer's own view
                 opened = client.post(f"/games/{game.pk}/analyse")
                 assert opened.status_code == 302
