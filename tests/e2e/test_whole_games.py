@@ -14,7 +14,9 @@ every one of their rows is moot), everyone gets the game-over email, ratings cha
 - ``test_whole_game_on_real_services`` (``live_services``): Django's ``live_server`` over
   real HTTP (``urllib``, CSRF enforced), tasks queued on a real Redis and run by a real
   Celery worker process, every email (the web process's verification emails and the
-  worker's notifications) delivered over SMTP to aiosmtpd in this process.
+  worker's notifications) delivered over SMTP to aiosmtpd in this process. From ply
+  ``SWAPS_AFTER`` on, a player offered a swap takes the biggest one: the game ends in ~75
+  plies instead of ~175, with the turns passed and the decisions waited on before it.
 - ``test_whole_game_embedded``: the embedded default, through Django's test Client (CSRF
   checks on): eager tasks, the in-memory outbox. Four players: the 2-player game it also
   played went the same path (sign-up to ratings) with fewer seats; whole 2- and 3-player
@@ -70,6 +72,11 @@ from tests.games.mail.test_live_email import smtp_inbox as smtp_inbox  # noqa: F
 from tests.games.play.test_full_games import check_the_final_page
 
 NAMES = ["ana", "bel", "cyr", "dag"]
+# On the real services, random plies until this one, then the biggest swap offered: the bag
+# runs out in ~half the plies (175 played to the end at random). What each ply crosses
+# (the worker, Redis, SMTP, the partials rendered ahead) is the same at every ply; whole
+# games at random to their end are the embedded one's and test_full_games'.
+SWAPS_AFTER = 60
 User = get_user_model()
 
 
@@ -247,7 +254,11 @@ def test_whole_game_on_real_services(
         signups = len(inbox.messages)
         game_id = create_and_join(players)
         played = play_to_the_end(
-            players, game_id, random.Random(7003), before_polls=_worker_rendered(game_id)
+            players,
+            game_id,
+            random.Random(7003),
+            before_polls=_worker_rendered(game_id),
+            swaps_after=SWAPS_AFTER,
         )
         playing = time.monotonic() - started
         # Only now wait for the worker to drain the outbox (bounded), not after each ply.
