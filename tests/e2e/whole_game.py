@@ -322,17 +322,31 @@ def offered(page: Page) -> list[str]:
     return page_actions(page.body)
 
 
+def _pick(actions: list[str], rng: random.Random, ply: int, swaps_after: int | None) -> str:
+    """A random one of ``actions``; from ply ``swaps_after`` on, the biggest swap offered if any."""
+    if swaps_after is not None and ply >= swaps_after:
+        swaps = [a for a in actions if a.startswith("swap ")]
+        if swaps:
+            most = max(len(a.split()) for a in swaps)
+            return rng.choice([a for a in swaps if len(a.split()) == most])
+    return rng.choice(actions)
+
+
 def play_to_the_end(
     players: list[Player],
     game_id: int,
     rng: random.Random,
     *,
     before_polls: Callable[[int, list[Player]], None] | None = None,
+    swaps_after: int | None = None,
 ) -> Played:
     """Play random offered actions until nobody is offered any; return what was observed.
 
     ``before_polls(version, pollers)`` runs when the turn passed, before the other players
     poll (to wait, as a browser's poll interval would, for work done after the move).
+    From ply ``swaps_after`` on (when given), a player offered a swap takes the biggest one
+    (``_pick``): a swap's tiles leave the game, so the bag runs out, and the game ends, in
+    fewer plies.
     """
     by_seat = {p.seat: p for p in players}
     url = f"/games/{game_id}/"
@@ -349,7 +363,10 @@ def play_to_the_end(
         version = page_version(page.body)
         answer = player.post(
             f"/games/{game_id}/act",
-            {"action": rng.choice(offered(page)), "version": str(version)},
+            {
+                "action": _pick(offered(page), rng, played.plies, swaps_after),
+                "version": str(version),
+            },
             htmx=True,
         )
         assert answer.status == 200, answer.body[:500]

@@ -12,11 +12,12 @@ its answers).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.template import Context, Template
 from django.test import Client
 from django.utils import timezone
@@ -48,8 +49,7 @@ class World:
     invitation_id: int
 
 
-@pytest.fixture
-def world() -> World:
+def _world() -> World:
     game, seats = started_game(3)
     for n, user in seats.items():
         note_save(game_id=game.pk, user=user, text=f"private plan of seat {n}")
@@ -70,6 +70,25 @@ def world() -> World:
         defaults={"rated_games": ratings.PROVISIONAL_GAMES, "last_active_at": timezone.now()},
     )
     return World(game, finished, open_game, seats, spectator, invitation.pk)
+
+
+@pytest.fixture(scope="module")
+def shared_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
+    """One world for the whole module: built once (a finished game is played for it, ~1 s
+    a test otherwise), in a transaction rolled back after the module's last test."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield _world()
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def world(shared_world: World) -> World:
+    """The module's world, its games read afresh. Each test runs in a savepoint inside the
+    module's transaction (``django_db``), rolled back after it: what a test's requests
+    write (a move, a session, a profile, a token) never reaches the next test."""
+    for game in (shared_world.game, shared_world.finished, shared_world.open_game):
+        game.refresh_from_db()
+    return shared_world
 
 
 def _player(w: World) -> Client:
