@@ -72,9 +72,9 @@ lint: install  ## ruff (lint and format), mypy, import contracts and the migrati
 
 # Each test runs once, in one of two suites side by side, so both end near the same time;
 # only the tests of what SQLite changes run in both. PostgreSQL is production: it runs the
-# site's tests (tests/games, tests/site) and the whole game on the real services. SQLite is
-# the embedded default (`make run`): it runs the engine, the browser tests (each page a
-# newcomer meets, on the database `make run` uses), the translations and the leak scans
+# site's tests (tests/games, tests/site: the translations among them) and the whole game on
+# the real services. SQLite is the embedded default (`make run`): it runs the engine, the
+# browser tests (each page a newcomer meets, on the database `make run` uses), the leak scans
 # (what a page shows: no database feature of their own), and again the site's transactions,
 # locks, sweeps, outbox and mail (tests/site, tests/games/play, outbox, mail), where the two
 # databases behave differently — but the whole games through the views, played on
@@ -87,12 +87,12 @@ lint: install  ## ruff (lint and format), mypy, import contracts and the migrati
 SITE_IN_BOTH := tests/site tests/games/play tests/games/outbox tests/games/mail
 SITE_WITHOUT_DATABASE := $(addprefix tests/site/,test_configuration.py test_import_contracts.py \
 	test_celery_worker.py test_no_notation_parsing.py test_deploy_checks.py)
-SITE_IN_SQLITE := tests/games/text tests/games/web/test_leaks.py
+SITE_IN_SQLITE := tests/games/web/test_leaks.py
 WHOLE_GAMES_IN_POSTGRES := tests/games/play/test_full_games.py
 REAL_SERVICES_GAME := tests/e2e/test_whole_games.py::test_whole_game_on_real_services
 EMBEDDED_GAME := tests/e2e/test_whole_games.py::test_whole_game_embedded
 
-pytest-sqlite: install messages node-packages  ## The engine, the browser tests, the translations, the leak scans and the site's transactions, sweeps and mail, on SQLite
+pytest-sqlite: install messages node-packages  ## The engine, the browser tests, the leak scans and the site's transactions, sweeps and mail, on SQLite
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
 	$(VENV)/bin/pytest -q --durations=30 tests/engine tests/e2e $(SITE_IN_BOTH) $(SITE_IN_SQLITE) --ignore=$(WHOLE_GAMES_IN_POSTGRES) --deselect $(REAL_SERVICES_GAME)
 
@@ -100,11 +100,12 @@ pytest-postgres: install messages node-packages  ## The site's tests and the who
 	scripts/system-deps.sh redis-server chromium emoji-font cjk-font
 	scripts/with-postgres.sh $(VENV)/bin/pytest -q --durations=30 tests/games tests/site $(addprefix --ignore=,$(SITE_IN_SQLITE) $(SITE_WITHOUT_DATABASE)) tests/e2e/test_whole_games.py --deselect $(EMBEDDED_GAME)
 
-# The two suites run side by side (one core each on a 2-core machine): each one's output is
-# printed whole when it ends, and the command fails if either does.
-test: lint  ## Every check: lint, then pytest on SQLite and on PostgreSQL, side by side
+# The two suites run side by side (one core each on a 2-core machine), the lint beside them
+# (its half-minute of mypy would otherwise come first): each one's output is printed whole
+# when it ends, and the command fails if any does.
+test: install  ## Every check: lint, pytest on SQLite and pytest on PostgreSQL, side by side
 	scripts/system-deps.sh redis-server chromium npm emoji-font cjk-font
-	$(MAKE) --no-print-directory -j2 --output-sync=target pytest-sqlite pytest-postgres
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint pytest-sqlite pytest-postgres
 
 worker: install  ## A Celery worker for emails and the default queue (needs CELERY_BROKER_URL)
 	$(VENV)/bin/celery -A tigris_site worker -l info -Q celery
