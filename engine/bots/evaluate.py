@@ -159,27 +159,25 @@ def dangers(state: GameState, summ: Summary, exempt: int | None) -> list[float]:
     return out
 
 
-def evaluate(state: GameState, *, exempt: int | None = -1, risks: bool = True) -> list[float]:
+def evaluate(state: GameState, *, exempt: int | None = -1) -> list[float]:
     """Return each seat's evaluation (index seat - 1); higher is better for that seat.
 
     Own worth minus ``opponent_share`` of the best opponent's, less the
-    dangers of every seat but ``exempt`` (default: the seat to act; none at
-    all with ``risks=False``: what the board and scores are worth as they
-    stand); a finished game gives ``WIN_BONUS`` per place ahead plus the
-    final-score margin. Remembered on ``state``'s cache per ``exempt`` and
-    ``risks`` (a plan and its replies read one end twice); the list returned
-    is the caller's own.
+    dangers of every seat but ``exempt`` (default: the seat to act); a finished
+    game gives ``WIN_BONUS`` per place ahead plus the final-score margin.
+    Remembered on ``state``'s cache per ``exempt`` (a plan and its replies
+    read one end twice); the list returned is the caller's own.
     """
-    key = f"bots:evaluate:{exempt}:{risks}"
+    key = f"bots:evaluate:{exempt}"
     got = state.cache.get(key)
     if got is None:
-        got = state.cache[key] = _evaluate(state, exempt, risks)
+        got = state.cache[key] = _evaluate(state, exempt)
     assert isinstance(got, list)
     return list(got)
 
 
-def _evaluate(state: GameState, exempt: int | None, risks: bool) -> list[float]:
-    """Return ``evaluate(state, exempt=exempt, risks=risks)``, uncached."""
+def _evaluate(state: GameState, exempt: int | None) -> list[float]:
+    """Return ``evaluate(state, exempt=exempt)``, uncached."""
     n = state.num_players
     if state.is_over:
         ranking = {p.seat: p for p in final_ranking(state)}
@@ -194,9 +192,8 @@ def _evaluate(state: GameState, exempt: int | None, risks: bool) -> list[float]:
         return out
     summ = summary(state)
     own = [own_worth(state, s, summ) for s in range(1, n + 1)]
-    if risks:
-        for i, loss in enumerate(dangers(state, summ, state.to_act if exempt == -1 else exempt)):
-            own[i] -= DANGER_WEIGHT * loss
+    for i, loss in enumerate(dangers(state, summ, state.to_act if exempt == -1 else exempt)):
+        own[i] -= DANGER_WEIGHT * loss
     share = opponent_share(n)
     out = []
     for i in range(n):

@@ -28,7 +28,7 @@ from .decisions import quick_decision, settle, support
 from .evaluate import evaluate
 from .heuristic import WITHDRAW_SCORE, Scorer, score_actions
 from .hopeless import COLOUR_INDEX, hopeless_war_order
-from .replies import exposed, reply_loss
+from .replies import reply_loss
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
 EASY_GUARD = 30  # easy's best actions looked at for one that keeps its leaders (issue 26)
@@ -168,16 +168,12 @@ def plan_lines(
     medium left leaders to two-action revolts (bench/bot_sanity.py, issue 26).
     With ``replies`` (medium's own plan; hard's prior leaves it out), a line
     that ends the turn also loses ``REPLY_WEIGHT`` × ``replies.reply_loss``:
-    the rival's best war or revolt against the seat's leaders, weighed by the
-    chance its hidden hand wins it (§6.4, §7.3); and the withdrawal of each
-    leader such a conflict would take as things stand (``replies.exposed``,
-    §4.1) is always weighed.
+    the rival's best war against the seat's leaders, weighed by the
+    chance its hidden hand wins it (§7.3).
     """
     stuck = not scoring_tiles(state, seat)
     scorer = Scorer(state, seat)
     rescues = [WithdrawLeader(c) for c in range(4) if scorer.threatened(c)]
-    if replies:
-        rescues += [WithdrawLeader(c) for c in exposed(state, seat) if not scorer.threatened(c)]
     two = state.actions_left >= 2
     scored = score_actions(state, seat)
     if two:
