@@ -165,19 +165,7 @@ def evaluate(state: GameState, *, exempt: int | None = -1) -> list[float]:
     Own worth minus ``opponent_share`` of the best opponent's, less the
     dangers of every seat but ``exempt`` (default: the seat to act); a finished
     game gives ``WIN_BONUS`` per place ahead plus the final-score margin.
-    Remembered on ``state``'s cache per ``exempt`` (a plan and its replies
-    read one end twice); the list returned is the caller's own.
     """
-    key = f"bots:evaluate:{exempt}"
-    got = state.cache.get(key)
-    if got is None:
-        got = state.cache[key] = _evaluate(state, exempt)
-    assert isinstance(got, list)
-    return list(got)
-
-
-def _evaluate(state: GameState, exempt: int | None) -> list[float]:
-    """Return ``evaluate(state, exempt=exempt)``, uncached."""
     n = state.num_players
     if state.is_over:
         ranking = {p.seat: p for p in final_ranking(state)}

@@ -28,7 +28,6 @@ from .decisions import quick_decision, settle, support
 from .evaluate import evaluate
 from .heuristic import WITHDRAW_SCORE, Scorer, score_actions
 from .hopeless import COLOUR_INDEX, hopeless_war_order
-from .replies import reply_loss
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
 EASY_GUARD = 30  # easy's best actions looked at for one that keeps its leaders (issue 26)
@@ -38,7 +37,6 @@ MEDIUM_LAST = 10  # candidates when only one action is left
 PASS_PENALTY = 0.3  # a pass brings the end no nearer: only when nothing else helps
 STUCK_SWAP_BONUS = 1.0  # with no tile that scores, a line that swaps earns a new hand (§11)
 THREAT_COST = 3.0  # a leader left to a rival's tile then leader: as evaluate's certain loss (§6.4)
-REPLY_WEIGHT = 1.0  # share of ``replies.reply_loss`` (the rival's best conflict reply) a line loses
 
 
 def random_policy(state: GameState, seat: int, rng: random.Random) -> Action:
@@ -151,9 +149,7 @@ def medium_decision(state: GameState, seat: int) -> Action:
     return decision_values(state, seat)[0][1]
 
 
-def plan_lines(
-    state: GameState, seat: int, *, replies: bool = False
-) -> list[tuple[float, list[Action]]]:
+def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
     """Return ``(evaluation, actions)`` of each candidate first action's best line, best first.
 
     Candidates come from ``heuristic.score_actions`` (the first actions, and
@@ -166,10 +162,6 @@ def plan_lines(
     (``leaders_at_risk``'s threatened, §2, §6.4) loses ``THREAT_COST`` per
     leader, and the withdrawal of each such leader (§4) is always weighed:
     medium left leaders to two-action revolts (bench/bot_sanity.py, issue 26).
-    With ``replies`` (medium's own plan; hard's prior leaves it out), a line
-    that ends the turn also loses ``REPLY_WEIGHT`` × ``replies.reply_loss``:
-    the rival's best war against the seat's leaders, weighed by the
-    chance its hidden hand wins it (§7.3).
     """
     stuck = not scoring_tiles(state, seat)
     scorer = Scorer(state, seat)
@@ -194,43 +186,37 @@ def plan_lines(
 
     for a1 in firsts:
         value, s1 = outcome(engine.apply(state, a1), seat)
-        cands = [(adjusted(value, [a1]), [a1], s1)]
+        cands = [(adjusted(value, [a1]), [a1])]
         if two and not s1.is_over and s1.active_seat == seat and s1.pending is None:
             scored2 = score_actions(s1, seat)
             seconds = top(scored2, MEDIUM_SECOND)
             seconds += [a for a in must_look(scored2, stuck) if a not in seconds]
             seconds += [a for a in rescues if a not in seconds and any(a == b for _, b in scored2)]
             if seconds:  # a turn of two actions is planned whole (§2)
-                cands = []
-                for a2 in seconds:
-                    v2, s2 = outcome(engine.apply(s1, a2), seat)
-                    cands.append((adjusted(v2, [a1, a2]), [a1, a2], s2))
-        lines.append(_least_threatened(state, seat, cands, replies))
+                cands = [
+                    (adjusted(outcome(engine.apply(s1, a2), seat)[0], [a1, a2]), [a1, a2])
+                    for a2 in seconds
+                ]
+        lines.append(_least_threatened(state, seat, cands))
     lines.sort(key=lambda vl: -vl[0])  # stable: equal lines keep the heuristic's order
     return lines
 
 
 def _least_threatened(
-    state: GameState,
-    seat: int,
-    cands: list[tuple[float, list[Action], GameState]],
-    replies: bool = False,
+    state: GameState, seat: int, cands: list[tuple[float, list[Action]]]
 ) -> tuple[float, list[Action]]:
     """Return the best of ``cands`` once each line's threatened leaders cost ``THREAT_COST``.
 
-    ``cands`` are ``(value, line, end)`` from ``state``, ``end`` the state
-    the line's value was read on; the first of equal values wins. With
-    ``replies`` a line also loses ``REPLY_WEIGHT`` × ``replies.reply_loss``
-    of its end. The costs only lower a value, so lines are read best first
-    and the threats (replays) are counted only while a line can still win.
+    ``cands`` are ``(value, line)`` from ``state``; the first of equal values
+    wins. The cost only lowers a value, so lines are read best first and the
+    threat (``leaders_at_risk``, a replay) is counted only while a line can
+    still win.
     """
     best: tuple[float, list[Action]] | None = None
-    for value, line, end in sorted(cands, key=lambda vl: -vl[0]):
+    for value, line in sorted(cands, key=lambda vl: -vl[0]):
         if best is not None and value <= best[0]:
             break
         value -= THREAT_COST * leaders_at_risk(state, seat, line)[1]
-        if replies and (best is None or value > best[0]):
-            value -= REPLY_WEIGHT * reply_loss(end, seat)
         if best is None or value > best[0]:
             best = (value, line)
     assert best is not None
@@ -391,7 +377,7 @@ def medium_policy(state: GameState, seat: int, rng: random.Random) -> Action:
     if state.pending is not None:
         return medium_decision(state, seat)
     lines: dict[str, list[Action]] = {}
-    for _, line in plan_lines(state, seat, replies=True):
+    for _, line in plan_lines(state, seat):
         lines.setdefault(" ; ".join(str(a) for a in line), line)
     return lines[keeping_leaders(state, seat, lines)[0]][0]
 
