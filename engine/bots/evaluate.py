@@ -52,6 +52,27 @@ def opponent_share(num_players: int) -> float:
     return 0.8 if num_players == 2 else 0.55
 
 
+def leader_worth(state: GameState, summ: Summary, c: int, q: int, weights: list[float]) -> float:
+    """Return what a leader of colour ``c`` on square ``q`` adds to its seat's own worth.
+
+    ``weights`` are its seat's ``colour_weights``; monument income is not included.
+    """
+    reg = summ.regions
+    r = reg.rid[q]
+    counts = summ.counts[r]
+    potential = 0.5 + 0.1 * min(counts[c], 10)
+    if c == KING:
+        potential += 0.03 * min(len(reg.squares[r]), 25)
+    temples = temples_next_to(state.board, q)
+    safety = 0.5 + 0.5 * min(temples, 3) / 3.0
+    if c != RED:
+        safety = 0.5 * safety + 0.5 * (0.5 + 0.5 * min(counts[c], 4) / 4.0)
+    value = potential * safety * (0.5 + weights[c])
+    if c == TRADER and summ.treasures[r] >= 1:
+        value += 0.3
+    return value
+
+
 def own_worth(state: GameState, seat: int, summ: Summary) -> float:
     """Return ``seat``'s own worth in ``state`` (see the module doc)."""
     i = seat - 1
@@ -59,25 +80,11 @@ def own_worth(state: GameState, seat: int, summ: Summary) -> float:
     held = state.treasures_held[i]
     value = score_value(vp, held)
     weights = colour_weights(state, seat)
-    reg = summ.regions
-    board = state.board
     squares = summ.leaders[i]
     for c in range(4):
         q = squares[c]
-        if q < 0:
-            continue
-        r = reg.rid[q]
-        counts = summ.counts[r]
-        potential = 0.5 + 0.1 * min(counts[c], 10)
-        if c == KING:
-            potential += 0.03 * min(len(reg.squares[r]), 25)
-        temples = temples_next_to(board, q)
-        safety = 0.5 + 0.5 * min(temples, 3) / 3.0
-        if c != RED:
-            safety = 0.5 * safety + 0.5 * (0.5 + 0.5 * min(counts[c], 4) / 4.0)
-        value += potential * safety * (0.5 + weights[c])
-        if c == TRADER and summ.treasures[r] >= 1:
-            value += 0.3
+        if q >= 0:
+            value += leader_worth(state, summ, c, q, weights)
     for color in monument_income(state, seat):
         value += 1.0 + weights[color]
     # Nothing for the hand: after a refill it is a sample of the bag, noise to a planner.
@@ -143,7 +150,10 @@ def dangers(state: GameState, summ: Summary, exempt: int | None) -> list[float]:
             if need <= 0:
                 # Lost without a red committed: the leader and a red VP to the attacker (§6.4).
                 loss += CERTAIN_LOSS
-            out[seat - 1] += worst * loss
+            # Never more than the leader adds to its seat's worth (after DANGER_WEIGHT): else
+            # losing the leader would rate above keeping it (issue 26).
+            cap = leader_worth(state, summ, c, q, colour_weights(state, seat)) / DANGER_WEIGHT
+            out[seat - 1] += min(worst * loss, cap)
     for a, b in pairs:
         for k, other in ((a, b), (b, a)):
             for seat, c, _q in reg.leaders[k]:
