@@ -21,7 +21,7 @@ from django.db.models import Exists, OuterRef
 from django.utils.functional import SimpleLazyObject
 
 from games.models import ChatMessage, Follow, Game, Invitation, Mute, PrivateNote, Seat
-from games.selectors.games import UserLike, list_seats, seat_for, with_seats
+from games.selectors.games import UserLike, in_seat_order, list_seats, seat_for, with_seats
 from games.text.seats import display_name, shown_name
 
 CHAT_LINES = 50  # the chat lines a game page shows, the latest
@@ -224,10 +224,7 @@ def _followed_rows(games: list[tuple[int, int]]) -> list[FollowedGame]:
         FollowedGame(
             pk=pk,
             num_players=num_players,
-            players=tuple(
-                s.player.user.display_name
-                for s in sorted(seats_of.get(pk, []), key=lambda s: s.position or 0)
-            ),
+            players=tuple(s.player.user.display_name for s in in_seat_order(seats_of.get(pk, []))),
         )
         for pk, num_players in games
     ]

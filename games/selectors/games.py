@@ -298,7 +298,8 @@ def list_seats(game_ids: Sequence[int]) -> dict[int, list[ListSeat]]:
     return out
 
 
-def _in_seat_order(seats: list[ListSeat]) -> list[ListSeat]:
+def in_seat_order(seats: list[ListSeat]) -> list[ListSeat]:
+    """Return ``seats`` (``list_seats``' tuples) by position, then id."""
     return sorted(seats, key=lambda s: (s.position or 0, s.pk))
 
 
@@ -481,7 +482,7 @@ def games_to_watch(user: UserLike | None, *, limit: int = 10) -> list[WatchGame]
     )
     seats = list_seats([g["pk"] for g in listed])
     for game in listed:
-        players = tuple(s.player for s in _in_seat_order(seats.get(game["pk"], [])))
+        players = tuple(s.player for s in in_seat_order(seats.get(game["pk"], [])))
         rows.append(
             WatchGame(
                 pk=game["pk"],
@@ -655,7 +656,7 @@ def _my_game_rows(user_id: int, ids: list[int]) -> list[MyGame]:
                 status_display=str(status.label),
                 deadline=game["deadline"],
                 to_act_seat=game["to_act_seat"],
-                seats=tuple(s.player for s in _in_seat_order(seats)),
+                seats=tuple(s.player for s in in_seat_order(seats)),
                 others=tuple(s.player for s in seats if s.player.user.id != user_id),
                 waiting_for_me=status == Game.Status.ACTIVE
                 and mine is not None
