@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.test import Client
 
 from games.models import Game
@@ -28,6 +31,16 @@ class UserFactory(factory.django.DjangoModelFactory):
     username = factory.Sequence(lambda n: f"player{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
     password = "!unusable"  # a hash starting with "!" never matches; hashing is slow
+
+
+@contextmanager
+def kept_for_the_module(django_db_blocker: Any) -> Iterator[None]:
+    """Let a module-scoped fixture write rows its module's tests share: in a transaction
+    rolled back after the module's last test (each test runs in a savepoint inside it,
+    ``django_db``, rolled back after it). ``django_db_blocker``: pytest-django's fixture."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
 
 
 def started_game(num_players: int = 2, **options: Any) -> tuple[Game, dict[int, Any]]:

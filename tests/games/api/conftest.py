@@ -7,13 +7,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
-from django.db import transaction
 from django.test import Client
 
 from games.accounts import tokens
 from games.play import lifecycle
 from games.tournaments import leagues, services
-from tests.games.factories import UserFactory, started_game
+from tests.games.factories import UserFactory, kept_for_the_module, started_game
 from tests.games.playing import passing, submit
 
 
@@ -92,9 +91,8 @@ def _world() -> World:
 def shared_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
     """One world a module (its games played through the services, ~0.6 s a test otherwise),
     built in a transaction rolled back after the module's last test."""
-    with django_db_blocker.unblock(), transaction.atomic():
+    with kept_for_the_module(django_db_blocker):
         yield _world()
-        transaction.set_rollback(True)
 
 
 @pytest.fixture

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.db import transaction
 from django.template import Context, Template
 from django.test import Client
 from django.utils import timezone
@@ -30,7 +29,7 @@ from games.community.notes import note_save
 from games.models import Game, Profile
 from games.play import orders as play_orders
 from games.play import ratings
-from tests.games.factories import UserFactory, client_for, started_game
+from tests.games.factories import UserFactory, client_for, kept_for_the_module, started_game
 from tests.games.reach import orm_object_in, templates_reached
 from tests.games.records.helpers import finished_game
 
@@ -76,9 +75,8 @@ def _world() -> World:
 def shared_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[World]:
     """One world for the whole module: built once (a finished game is played for it, ~1 s
     a test otherwise), in a transaction rolled back after the module's last test."""
-    with django_db_blocker.unblock(), transaction.atomic():
+    with kept_for_the_module(django_db_blocker):
         yield _world()
-        transaction.set_rollback(True)
 
 
 @pytest.fixture
