@@ -35,6 +35,22 @@ SHOWN = """navigator.serviceWorker.ready
     title: n.title, body: n.body, url: n.data && n.data.url, tag: n.tag})))"""
 
 
+def _first_shown(page: Any) -> dict[str, Any]:
+    """Return the one notification the worker showed, as first read (fails after 15 s).
+
+    Read once per 100 ms and kept as first seen: a second read may find it gone already
+    (ci-l, once: Chromium's headless notifications do not stay). Not ``wait_for_function``,
+    which once took the promise itself for a truthy answer and then read an empty list.
+    """
+    deadline = time.monotonic() + 15
+    shown: list[dict[str, Any]] = page.evaluate(SHOWN)
+    while not shown and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        shown = page.evaluate(SHOWN)
+    (only,) = shown
+    return only
+
+
 def _registration_id(cdp: Any, page: Any, scope: str) -> str:
     """Return the DevTools id of the service worker registration of ``scope``."""
     found: dict[str, str] = {}
@@ -84,10 +100,7 @@ def test_a_pushed_message_shows_its_words_and_link(
                 "data": json.dumps(payload, ensure_ascii=False),
             },
         )
-        # The list as first seen shown: a second read may find it gone already (ci-l, once:
-        # Chromium's headless notifications do not stay).
-        seen = page.wait_for_function(f"({SHOWN}).then(ns => ns.length > 0 && ns)", polling=100)
-        (shown,) = seen.json_value()
+        shown = _first_shown(page)
         assert shown == {
             "title": words["title"].format(id=game.pk),
             "body": words["body"],
@@ -280,8 +293,7 @@ def test_clicking_a_delivered_notification_opens_the_games_link(
             {"origin": live_server.url, "registrationId": registration,
              "data": json.dumps(payload, ensure_ascii=False)},
         )  # fmt: skip
-        seen = page.wait_for_function(f"({SHOWN}).then(ns => ns.length > 0 && ns)", polling=100)
-        (shown,) = seen.json_value()
+        shown = _first_shown(page)
         (worker,) = context.service_workers
         game_url = f"{live_server.url}/games/{game.pk}/"
         # no tab on the game: the click opens one on the game's page
@@ -297,8 +309,7 @@ def test_clicking_a_delivered_notification_opens_the_games_link(
             {"origin": live_server.url, "registrationId": registration,
              "data": json.dumps(payload, ensure_ascii=False)},
         )  # fmt: skip
-        seen = page.wait_for_function(f"({SHOWN}).then(ns => ns.length > 0 && ns)", polling=100)
-        (shown,) = seen.json_value()
+        shown = _first_shown(page)
         assert worker.evaluate(CLICK_IN_WORKER, shown) == {
             "opened": [],
             "focused": [game_url],
