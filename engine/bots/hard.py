@@ -49,7 +49,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
 
 import engine
 from engine import Action, GameState
@@ -62,25 +61,14 @@ from .tiers import EASY_NOISE, decision_values, keeping_leaders, plan_lines
 
 DEFAULT_ITERATIONS = 100  # the site's default budget: p95 within 1 s CPU (bench/bot_timing.py)
 DEFAULT_TIME_LIMIT = 2.5  # seconds: the wall-clock guard
-EXPLORATION = 0.15  # rewards of lines a VP apart differ by about 0.12 (REWARD_SCALE)
+WIDTH = 8  # medium's best lines the search compares (successive halving from there)
+REPLY_THREATS = 2  # the next seat's best threats weighed against its best quiet move
 REWARD_SCALE = 6.0  # evaluation units (about 3 per VP) squashed into a reward (evaluate.squash)
-PRIOR_VISITS = 3  # how many visits medium's valuation of a root move is worth
+PRIOR_VISITS = 3  # how many rounds medium's valuation of a root line is worth
 ROLLOUT_LIMIT = 12  # plies at most after the tree, before the evaluation
 THREAT_FLOOR = 0.5  # an opponent's threat worth less than this is not played
 ROLLOUT_PLIES = 8  # plies of the other seats' turns played out after the reply (0: none)
 ROLLOUT_NOISE = 0.35  # score_actions units (about 3 per VP): easy's noise in the play-out
-QUIET = "quiet"  # the key of an opponent's quiet move in the tree
-
-
-@dataclass(slots=True)
-class Node:
-    """Hold one node: per child action (by notation) the child, and visit and reward sums."""
-
-    seat: int = 0
-    visits: int = 0
-    reward: float = 0.0  # summed reward of the seat that chose the move into this node
-    avail: int = 0
-    children: dict[str, Node] = field(default_factory=dict)
 
 
 class Candidates:
@@ -127,17 +115,17 @@ def hard_policy(
     """Return the action the search finds best for ``seat`` (see the module doc).
 
     ``det`` deals states consistent with the seat's view; ``iterations`` is
-    the budget, ``time_limit`` the wall-clock guard in seconds.
+    the budget (play-outs of one line in one deal), ``time_limit`` the
+    wall-clock guard in seconds.
     """
     started = time.perf_counter()
     first = det.sample(rng)
     p = first.pending
     if p is not None and p.kind == "support" and p.seat == p.defender:
         return support(first)  # the defender sees everything that matters: tie or give up
-    root = Node(seat=seat)
     cands = Candidates()
-    # Medium's lines (whole turns, or a decision's answers) and their values are the root's
-    # children and prior: PRIOR_VISITS visits' worth each (module doc).
+    # Medium's lines (whole turns, or a decision's answers) and their values: the candidates
+    # and the prior, worth PRIOR_VISITS rounds each (module doc).
     if p is None:
         prior = plan_lines(first, seat)
     else:
@@ -145,28 +133,49 @@ def hard_policy(
     # Medium's values are centred on the position's own, dangers counted as in a rollout.
     base = evaluate(first, exempt=first.active_seat % first.num_players + 1)[seat - 1]
     lines: dict[str, list[Action]] = {}
+    prior_reward: dict[str, float] = {}
     for value, line in prior:
         key = " ; ".join(str(a) for a in line)
-        if key in lines:
-            continue
-        lines[key] = line
-        reward = squash([value - base], REWARD_SCALE)[0]
-        root.children[key] = Node(seat, PRIOR_VISITS, PRIOR_VISITS * reward, PRIOR_VISITS)
+        if key not in lines:
+            lines[key] = line
+            prior_reward[key] = squash([value - base], REWARD_SCALE)[0]
     keys = keeping_leaders(first, seat, lines)  # medium's order, best first
-    root.children = {k: root.children[k] for k in keys}
     rank = {k: i for i, k in enumerate(keys)}
-    for i in range(max(1, iterations)):
-        if i and time.perf_counter() - started > time_limit:
+    alive = keys[:WIDTH]
+    if len(alive) == 1:
+        return lines[alive[0]][0]
+    totals = dict.fromkeys(alive, 0.0)
+    rounds = spent = 0
+    budget = max(1, iterations)
+    phases = max(1, math.ceil(math.log2(len(alive))))
+
+    def order(k: str) -> tuple[float, int]:
+        # Every line still in has been played in every round: its mean is a paired one.
+        return (-(PRIOR_VISITS * prior_reward[k] + totals[k]) / (PRIOR_VISITS + rounds), rank[k])
+
+    out_of_time = False
+    while not out_of_time:
+        for _ in range(max(1, (budget - spent) // (phases * len(alive)))):
+            state = first if rounds == 0 else det.sample(rng)
+            seed = rng.getrandbits(64)
+            got: dict[str, float] = {}
+            for k in alive:
+                if rounds and time.perf_counter() - started > time_limit:
+                    out_of_time = True  # a round half played is not counted
+                    break
+                got[k] = _rollout(lines[k], state, seat, cands, random.Random(seed))
+            if out_of_time:
+                break
+            for k, reward in got.items():
+                totals[k] += reward
+            rounds += 1
+            spent += len(alive)
+        phases -= 1
+        alive.sort(key=order)
+        if phases <= 0 or out_of_time or spent >= budget:
             break
-        state = first if i == 0 else det.sample(rng)
-        width = 2 + int(math.sqrt(root.visits))
-        key = _select(root, keys[:width], seat)
-        _iterate(root, key, lines[key], state, cands, rng)
-    best = max(
-        root.children.items(),
-        key=lambda kv: (kv[1].visits, kv[1].reward / max(kv[1].visits, 1), -rank[kv[0]]),
-    )
-    return lines[best[0]][0]
+        alive = alive[: (len(alive) + 1) // 2]  # successive halving (module doc)
+    return lines[min(alive, key=order)][0]
 
 
 def centred_rewards(end: GameState, start: GameState, replier: int) -> list[float]:
@@ -208,25 +217,19 @@ def final_rewards(end: GameState) -> list[float]:
     return out
 
 
-def _iterate(
-    root: Node,
-    key: str,
-    line: list[Action],
-    state: GameState,
-    cands: Candidates,
-    rng: random.Random,
-) -> None:
-    """Play ``line`` in ``state`` (a fresh deal), then the next seat's reply; back up rewards.
+def _rollout(
+    line: list[Action], state: GameState, seat: int, cands: Candidates, rng: random.Random
+) -> float:
+    """Return ``seat``'s reward for ``line`` played in ``state`` (a deal), then the others' turns.
 
     The line's actions are played while legal in this deal; decisions they
     raise are answered by ``quick_decision``; the rest of the turn, if any,
-    by the best ``score_actions`` move. The next seat then chooses in the
-    tree, by UCB1 on its own reward, among its best threats (``QUIET`` when it has none);
-    a second threat of its follows greedily, and the other seats' turns are played out
-    (``_play_out``).
+    by the best ``score_actions`` move. The next seat replies (``_reply``),
+    and the other seats' turns are played out (``_play_out``) with ``rng``,
+    which the caller seeds alike for every line of a round. The reward is
+    ``centred_rewards``' for ``seat``, dangers counted for every seat but
+    ``seat``, who acts next.
     """
-    node = root.children[key]
-    path = [root, node]
     start = state
     turn = state.active_seat
     for k, action in enumerate(line):
@@ -240,34 +243,42 @@ def _iterate(
             break  # not possible in this deal: the turn goes on by the heuristic
     state = _finish_turn(state, turn, cands)
     if not state.is_over and state.pending is None:
-        actor = state.active_seat
-        options = _threats(state, actor, 1 + int(math.sqrt(node.visits)))
-        reply = _select(node, list(options), actor)
-        child = node.children.get(reply)
-        if child is None:
-            child = Node(seat=actor)
-            node.children[reply] = child
-        path.append(child)
-        chosen = options[reply]
-        if chosen is not None:
-            try:
-                state = settle(engine.apply(state, chosen))
-            except engine.IllegalActionError:
-                pass  # a threatening leader move that would unite kingdoms (§4.1)
-            else:
-                state = _second_threat(state, actor, rng)
-    replier = turn % state.num_players + 1
+        state = _reply(state, cands, rng)
     if ROLLOUT_PLIES:
         state = _play_out(state, turn, cands, rng)
         exempt = turn
     else:
-        exempt = replier
-    # Dangers are those left to every seat but ``exempt`` (who may still act), whichever
-    # way the reply went, so that lines are compared alike.
-    rewards = centred_rewards(state, start, exempt)
-    for n in path:
-        n.visits += 1
-        n.reward += rewards[n.seat - 1]
+        exempt = turn % state.num_players + 1
+    return centred_rewards(state, start, exempt)[seat - 1]
+
+
+def _reply(state: GameState, cands: Candidates, rng: random.Random) -> GameState:
+    """Return ``state`` after the seat to act's best first action in this deal, by its own value.
+
+    The options are its ``REPLY_THREATS`` best threats worth ``THREAT_FLOOR``
+    or more (``_threats``) and its best quiet move (``score_actions``); each
+    is played, its decisions answered by ``quick_decision``, and valued by
+    ``evaluate`` for the replying seat (every seat's dangers counted): a
+    determinized best reply, so that a line that leaves an opening is charged
+    with it in the deals where the rival can take it. A threat chosen may be
+    followed by a second (``_second_threat``).
+    """
+    actor = state.active_seat
+    threats = _threats(state, actor, REPLY_THREATS)
+    quiet = cands.scored(state, actor)
+    options = threats + [quiet[0][1]] if quiet else threats
+    best: tuple[float, GameState, bool] | None = None
+    for n, action in enumerate(options):
+        try:
+            after = settle(engine.apply(state, action))
+        except engine.IllegalActionError:
+            continue  # a threatening leader move that would unite kingdoms (§4.1)
+        value = evaluate(after, exempt=None)[actor - 1]
+        if best is None or value > best[0]:
+            best = (value, after, n < len(threats))
+    if best is None:
+        return state
+    return _second_threat(best[1], actor, rng) if best[2] else best[1]
 
 
 def _finish_turn(state: GameState, turn: int, cands: Candidates) -> GameState:
@@ -319,43 +330,18 @@ def _second_threat(state: GameState, actor: int, rng: random.Random) -> GameStat
         return state
 
 
-def _threats(state: GameState, actor: int, limit: int) -> dict[str, Action | None]:
-    """Return the next seat's best threats worth ``THREAT_FLOOR`` or more, else ``QUIET``.
+def _threats(state: GameState, actor: int, limit: int) -> list[Action]:
+    """Return the seat's ``limit`` best threats worth ``THREAT_FLOOR`` or more, best first.
 
     A threat that starts a conflict the rival cannot win (``hopeless.starts_hopeless``,
     from the rival's hand in this deal) is not one: no tier plays it (issue 26).
     """
     scored = [sa for sa in score_threats(state, actor) if sa[0] >= THREAT_FLOOR]
     scored.sort(key=lambda sa: -sa[0])
-    out: dict[str, Action | None] = {}
+    out: list[Action] = []
     for _, a in scored:
-        if len(out) >= max(limit, 1):
+        if len(out) >= limit:
             break
         if not starts_hopeless(state, actor, a):  # a rival starts no conflict it cannot win
-            out[str(a)] = a
-    if not out:
-        out[QUIET] = None
+            out.append(a)
     return out
-
-
-def _select(node: Node, keys: list[str], actor: int) -> str:
-    """Pick by UCB1 among the ``keys`` available in this deal; unvisited ones first."""
-    best = keys[0]
-    best_score = -1.0
-    unvisited: str | None = None
-    for k in keys:
-        child = node.children.get(k)
-        if child is None:
-            if unvisited is None:
-                unvisited = k
-        else:
-            child.avail += 1
-    if unvisited is not None:
-        return unvisited
-    for k in keys:
-        child = node.children[k]
-        mean = child.reward / child.visits if child.visits else 0.5
-        score = mean + EXPLORATION * math.sqrt(math.log(max(child.avail, 1)) / (child.visits + 1))
-        if score > best_score:
-            best, best_score = k, score
-    return best
