@@ -49,6 +49,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 
 import engine
 from engine import Action, GameState
@@ -123,6 +124,36 @@ def hard_policy(
     p = first.pending
     if p is not None and p.kind == "support" and p.seat == p.defender:
         return support(first)  # the defender sees everything that matters: tie or give up
+    compared = compare_lines(det, first, seat, rng, iterations, started + time_limit)
+    return compared[0].line[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """One root line at the end of the search: its actions, paired mean reward and rounds."""
+
+    key: str  # the line's notation, actions joined by " ; "
+    line: list[Action]
+    mean: float  # medium's prior (PRIOR_VISITS rounds) and the rounds played, in (0, 1)
+    rounds: int  # deals the line was played in (0: the only line, or out of time at once)
+
+
+def compare_lines(
+    det: engine.Determinizer,
+    first: GameState,
+    seat: int,
+    rng: random.Random,
+    budget: int,
+    deadline: float,
+) -> list[Compared]:
+    """Return the root lines still in at the end of the search, best first (module doc).
+
+    ``first`` is the first deal (``det.sample(rng)``) with ``seat`` to act,
+    ``budget`` the play-outs allowed, ``deadline`` a ``time.perf_counter()``
+    value after which no round starts or is counted. The lines dropped by a
+    halving are not returned. Reads only deals of the seat's view.
+    """
+    p = first.pending
     cands = Candidates()
     # Medium's lines (whole turns, or a decision's answers) and their values: the candidates
     # and the prior, worth PRIOR_VISITS rounds each (module doc).
@@ -142,25 +173,23 @@ def hard_policy(
     keys = keeping_leaders(first, seat, lines)  # medium's order, best first
     rank = {k: i for i, k in enumerate(keys)}
     alive = keys[:WIDTH]
-    if len(alive) == 1:
-        return lines[alive[0]][0]
     totals = dict.fromkeys(alive, 0.0)
     rounds = spent = 0
-    budget = max(1, iterations)
+    budget = max(1, budget)
     phases = max(1, math.ceil(math.log2(len(alive))))
 
     def order(k: str) -> tuple[float, int]:
         # Every line still in has been played in every round: its mean is a paired one.
         return (-(PRIOR_VISITS * prior_reward[k] + totals[k]) / (PRIOR_VISITS + rounds), rank[k])
 
-    out_of_time = False
+    out_of_time = len(alive) == 1
     while not out_of_time:
         for _ in range(max(1, (budget - spent) // (phases * len(alive)))):
             state = first if rounds == 0 else det.sample(rng)
             seed = rng.getrandbits(64)
             got: dict[str, float] = {}
             for k in alive:
-                if rounds and time.perf_counter() - started > time_limit:
+                if rounds and time.perf_counter() > deadline:
                     out_of_time = True  # a round half played is not counted
                     break
                 got[k] = _rollout(lines[k], state, seat, cands, random.Random(seed))
@@ -175,7 +204,8 @@ def hard_policy(
         if phases <= 0 or out_of_time or spent >= budget:
             break
         alive = alive[: (len(alive) + 1) // 2]  # successive halving (module doc)
-    return lines[min(alive, key=order)][0]
+    alive.sort(key=order)
+    return [Compared(k, lines[k], -order(k)[0], rounds) for k in alive]
 
 
 def centred_rewards(end: GameState, start: GameState, replier: int) -> list[float]:
