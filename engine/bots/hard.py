@@ -1,46 +1,58 @@
-"""The hard tier: information-set Monte Carlo tree search over determinized states.
+"""The hard tier: medium's best lines compared on common deals (paired Monte Carlo).
 
-The root's children are medium's candidate lines — whole turns of one or two
-actions (``tiers.plan_lines``), or a decision's answers — with medium's value
-of each as a prior worth ``PRIOR_VISITS`` visits. Each iteration deals a
-fresh full state from the seat's view (``engine.Determinizer.sample``), picks
-a line by UCB1 among the ``2 + sqrt(visits)`` best (progressive widening),
-plays it while it is legal in this deal (decisions answered by
-``decisions.quick_decision``, the rest of the turn by the heuristic), and then
-lets the next seat reply: a node of the tree for that seat chooses, by UCB1
-on *its* component of the reward vector and among the replies available in
-this deal (ISMCTS), one of its best threats (``heuristic.score_threats``:
-wars, revolts, treasure grabs, catastrophes), or, when it has none worth
-``THREAT_FLOOR``, a quiet move. A second threat may follow greedily. The
-other seats' turns are then played out (``_play_out``, at most
-``ROLLOUT_PLIES`` plies) by the heuristic's best moves with easy's noise
-(``ROLLOUT_NOISE`` on the ``score_actions`` scale, among its 6 best), up to
-the searching seat's next turn, where the rollout is scored by medium's
-``evaluate`` (the searching seat, next to act, exempt from dangers). Each
-deal and each play-out differ, so more iterations average more futures:
-before the play-out, rollouts of one line hardly varied and 4× the
-iterations chose as 1× in 12 of 12 sampled positions (issue 26).
+The candidates are medium's lines — whole turns of one or two actions
+(``tiers.plan_lines``), or a decision's answers — at most ``WIDTH`` of them,
+best first, with medium's value of each as a prior worth ``PRIOR_VISITS``
+rounds. The search plays in rounds. A round deals one full state from the
+seat's view (``engine.Determinizer.sample``) and draws one play-out seed, and
+plays every line still in on that same deal with that same seed: each line
+is played while it is legal in the deal (decisions answered by
+``decisions.quick_decision``, the rest of the turn by the heuristic); the
+next seat then replies with its best first action in this deal by its own
+value (``_reply``: its ``REPLY_THREATS`` best threats — wars, revolts,
+treasure grabs, catastrophes worth ``THREAT_FLOOR`` — and its best quiet
+move, each valued by medium's ``evaluate`` for that seat, a determinized best
+reply), a second threat of its may follow; the other seats' turns are played
+out (``_play_out``, at most ``ROLLOUT_PLIES`` plies) by the heuristic's best
+moves with easy's noise (``ROLLOUT_NOISE`` on the ``score_actions`` scale,
+among its 6 best) up to the searching seat's next turn, where the rollout is
+scored by medium's ``evaluate``.
+
+Lines are compared by their mean over the same rounds: what a deal or a
+play-out does to every line alike cancels from their difference (common
+random numbers). On 12 positions of easy self-play (``bench/bot_timing.py``'s),
+24 deals each, the rewards of medium's two best lines had a standard
+deviation of 0.090 between them on independent deals and 0.021 on common
+ones; the search before this one (ISMCTS, a fresh deal and play-out per
+iteration, UCB1 over the lines) drowned the lines' differences in the deals'
+(issue 26). The budget (``iterations``, play-outs of one line in one deal) is
+spread by successive halving: ``ceil(log2(lines))`` phases of equal budget,
+each playing every line still in for as many rounds as its share allows,
+after which the worse half is dropped; the last pair gets what is left, so a
+larger budget resolves finer differences between the close lines.
 
 The reward of a rollout is centred on its own deal: per seat, the evaluation
 at the rollout's end minus the evaluation of the dealt state before the line,
 squashed by a logistic into (0, 1) (``centred_rewards``); a rollout that ends
-the game is rewarded by place, then margin (``final_rewards``, §13.2). What a deal gets
-wrong of the hidden tiles and totals is in both terms and cancels, and the
-rewards keep their spread through the whole game: a VP is worth about the
-same reward at ply 20 and at ply 200, where an uncentred squash saturates
-(issue 26). The reward vector, 3–4 players included, is backed up the path.
+the game is rewarded by place, then margin (``final_rewards``, §13.2). What a
+deal gets wrong of the hidden tiles and totals is in both terms and cancels,
+and the rewards keep their spread through the whole game: a VP is worth about
+the same reward at ply 20 and at ply 200, where an uncentred squash saturates
+(issue 26).
 
 Before the search, root lines that would leave one of the seat's leaders to a
 revolt a rival wins outright (``keeping_leaders``: the board and the seat's
 own hand decide it, §6.4) are dropped when another line keeps them all: a
 play-out that does not happen to play the rival's revolt would value the
-leader as if safe (issue 26: "leaders left to lose").
+leader as if safe (issue 26: "leaders left to lose"). No seat of the search
+starts a conflict it cannot win (``hopeless.starts_hopeless``).
 
 The budget is ``iterations``; ``time_limit`` (seconds of wall clock) stops
-the search early on a slow machine, the one way a given view, history and
-seed can give another answer. The root plays the first action of its most
-visited line; among lines visited alike, the better mean reward, then
-medium's order of the lines (its evaluation, ``tiers.plan_lines``) decide —
+the search early on a slow machine — a round cut short is not counted, so
+the lines still in are compared on the same rounds — the one way a given
+view, history and seed can give another answer. The root plays the first
+action of the line with the best mean (prior and rounds); among equal means
+medium's order of the lines (its evaluation, ``tiers.plan_lines``) decides —
 never the notation.
 """
 
