@@ -1,46 +1,58 @@
-"""The hard tier: information-set Monte Carlo tree search over determinized states.
+"""The hard tier: medium's best lines compared on common deals (paired Monte Carlo).
 
-The root's children are medium's candidate lines — whole turns of one or two
-actions (``tiers.plan_lines``), or a decision's answers — with medium's value
-of each as a prior worth ``PRIOR_VISITS`` visits. Each iteration deals a
-fresh full state from the seat's view (``engine.Determinizer.sample``), picks
-a line by UCB1 among the ``2 + sqrt(visits)`` best (progressive widening),
-plays it while it is legal in this deal (decisions answered by
-``decisions.quick_decision``, the rest of the turn by the heuristic), and then
-lets the next seat reply: a node of the tree for that seat chooses, by UCB1
-on *its* component of the reward vector and among the replies available in
-this deal (ISMCTS), one of its best threats (``heuristic.score_threats``:
-wars, revolts, treasure grabs, catastrophes), or, when it has none worth
-``THREAT_FLOOR``, a quiet move. A second threat may follow greedily. The
-other seats' turns are then played out (``_play_out``, at most
-``ROLLOUT_PLIES`` plies) by the heuristic's best moves with easy's noise
-(``ROLLOUT_NOISE`` on the ``score_actions`` scale, among its 6 best), up to
-the searching seat's next turn, where the rollout is scored by medium's
-``evaluate`` (the searching seat, next to act, exempt from dangers). Each
-deal and each play-out differ, so more iterations average more futures:
-before the play-out, rollouts of one line hardly varied and 4× the
-iterations chose as 1× in 12 of 12 sampled positions (issue 26).
+The candidates are medium's lines — whole turns of one or two actions
+(``tiers.plan_lines``), or a decision's answers — at most ``WIDTH`` of them,
+best first, with medium's value of each as a prior worth ``PRIOR_VISITS``
+rounds. The search plays in rounds. A round deals one full state from the
+seat's view (``engine.Determinizer.sample``) and draws one play-out seed, and
+plays every line still in on that same deal with that same seed: each line
+is played while it is legal in the deal (decisions answered by
+``decisions.quick_decision``, the rest of the turn by the heuristic); the
+next seat then replies with its best first action in this deal by its own
+value (``_reply``: its ``REPLY_THREATS`` best threats — wars, revolts,
+treasure grabs, catastrophes worth ``THREAT_FLOOR`` — and its best quiet
+move, each valued by medium's ``evaluate`` for that seat, a determinized best
+reply), a second threat of its may follow; the other seats' turns are played
+out (``_play_out``, at most ``ROLLOUT_PLIES`` plies) by the heuristic's best
+moves with easy's noise (``ROLLOUT_NOISE`` on the ``score_actions`` scale,
+among its 6 best) up to the searching seat's next turn, where the rollout is
+scored by medium's ``evaluate``.
+
+Lines are compared by their mean over the same rounds: what a deal or a
+play-out does to every line alike cancels from their difference (common
+random numbers). On 12 positions of easy self-play (``bench/bot_timing.py``'s),
+24 deals each, the rewards of medium's two best lines had a standard
+deviation of 0.090 between them on independent deals and 0.021 on common
+ones; the search before this one (ISMCTS, a fresh deal and play-out per
+iteration, UCB1 over the lines) drowned the lines' differences in the deals'
+(issue 26). The budget (``iterations``, play-outs of one line in one deal) is
+spread by successive halving: ``ceil(log2(lines))`` phases of equal budget,
+each playing every line still in for as many rounds as its share allows,
+after which the worse half is dropped; the last pair gets what is left, so a
+larger budget resolves finer differences between the close lines.
 
 The reward of a rollout is centred on its own deal: per seat, the evaluation
 at the rollout's end minus the evaluation of the dealt state before the line,
 squashed by a logistic into (0, 1) (``centred_rewards``); a rollout that ends
-the game is rewarded by place, then margin (``final_rewards``, §13.2). What a deal gets
-wrong of the hidden tiles and totals is in both terms and cancels, and the
-rewards keep their spread through the whole game: a VP is worth about the
-same reward at ply 20 and at ply 200, where an uncentred squash saturates
-(issue 26). The reward vector, 3–4 players included, is backed up the path.
+the game is rewarded by place, then margin (``final_rewards``, §13.2). What a
+deal gets wrong of the hidden tiles and totals is in both terms and cancels,
+and the rewards keep their spread through the whole game: a VP is worth about
+the same reward at ply 20 and at ply 200, where an uncentred squash saturates
+(issue 26).
 
 Before the search, root lines that would leave one of the seat's leaders to a
 revolt a rival wins outright (``keeping_leaders``: the board and the seat's
 own hand decide it, §6.4) are dropped when another line keeps them all: a
 play-out that does not happen to play the rival's revolt would value the
-leader as if safe (issue 26: "leaders left to lose").
+leader as if safe (issue 26: "leaders left to lose"). No seat of the search
+starts a conflict it cannot win (``hopeless.starts_hopeless``).
 
 The budget is ``iterations``; ``time_limit`` (seconds of wall clock) stops
-the search early on a slow machine, the one way a given view, history and
-seed can give another answer. The root plays the first action of its most
-visited line; among lines visited alike, the better mean reward, then
-medium's order of the lines (its evaluation, ``tiers.plan_lines``) decide —
+the search early on a slow machine — a round cut short is not counted, so
+the lines still in are compared on the same rounds — the one way a given
+view, history and seed can give another answer. The root plays the first
+action of the line with the best mean (prior and rounds); among equal means
+medium's order of the lines (its evaluation, ``tiers.plan_lines``) decides —
 never the notation.
 """
 
@@ -49,7 +61,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import engine
 from engine import Action, GameState
@@ -62,25 +74,14 @@ from .tiers import EASY_NOISE, decision_values, keeping_leaders, plan_lines
 
 DEFAULT_ITERATIONS = 100  # the site's default budget: p95 within 1 s CPU (bench/bot_timing.py)
 DEFAULT_TIME_LIMIT = 2.5  # seconds: the wall-clock guard
-EXPLORATION = 0.15  # rewards of lines a VP apart differ by about 0.12 (REWARD_SCALE)
+WIDTH = 8  # medium's best lines the search compares (successive halving from there)
+REPLY_THREATS = 2  # the next seat's best threats weighed against its best quiet move
 REWARD_SCALE = 6.0  # evaluation units (about 3 per VP) squashed into a reward (evaluate.squash)
-PRIOR_VISITS = 3  # how many visits medium's valuation of a root move is worth
+PRIOR_VISITS = 3  # how many rounds medium's valuation of a root line is worth
 ROLLOUT_LIMIT = 12  # plies at most after the tree, before the evaluation
 THREAT_FLOOR = 0.5  # an opponent's threat worth less than this is not played
 ROLLOUT_PLIES = 8  # plies of the other seats' turns played out after the reply (0: none)
 ROLLOUT_NOISE = 0.35  # score_actions units (about 3 per VP): easy's noise in the play-out
-QUIET = "quiet"  # the key of an opponent's quiet move in the tree
-
-
-@dataclass(slots=True)
-class Node:
-    """Hold one node: per child action (by notation) the child, and visit and reward sums."""
-
-    seat: int = 0
-    visits: int = 0
-    reward: float = 0.0  # summed reward of the seat that chose the move into this node
-    avail: int = 0
-    children: dict[str, Node] = field(default_factory=dict)
 
 
 class Candidates:
@@ -127,17 +128,47 @@ def hard_policy(
     """Return the action the search finds best for ``seat`` (see the module doc).
 
     ``det`` deals states consistent with the seat's view; ``iterations`` is
-    the budget, ``time_limit`` the wall-clock guard in seconds.
+    the budget (play-outs of one line in one deal), ``time_limit`` the
+    wall-clock guard in seconds.
     """
     started = time.perf_counter()
     first = det.sample(rng)
     p = first.pending
     if p is not None and p.kind == "support" and p.seat == p.defender:
         return support(first)  # the defender sees everything that matters: tie or give up
-    root = Node(seat=seat)
+    compared = compare_lines(det, first, seat, rng, iterations, started + time_limit)
+    return compared[0].line[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """One root line at the end of the search: its actions, paired mean reward and rounds."""
+
+    key: str  # the line's notation, actions joined by " ; "
+    line: list[Action]
+    mean: float  # medium's prior (PRIOR_VISITS rounds) and the rounds played, in (0, 1)
+    rounds: int  # deals the line was played in (0: the only line, or out of time at once)
+
+
+def compare_lines(
+    det: engine.Determinizer,
+    first: GameState,
+    seat: int,
+    rng: random.Random,
+    budget: int,
+    deadline: float,
+) -> list[Compared]:
+    """Return the root lines still in at the end of the search, best first (module doc).
+
+    ``first`` is the first deal (``det.sample(rng)``) with ``seat`` to act,
+    ``budget`` the play-outs allowed, ``deadline`` a ``time.perf_counter()``
+    value after which no round starts or is counted. The lines dropped by a
+    halving are not returned. Reads only deals of the seat's view.
+    """
+    p = first.pending
     cands = Candidates()
-    # Medium's lines (whole turns, or a decision's answers) and their values are the root's
-    # children and prior: PRIOR_VISITS visits' worth each (module doc).
+    # Medium's lines (whole turns, or a decision's answers) and their values: the candidates
+    # and the prior, worth PRIOR_VISITS rounds each (module doc).
     if p is None:
         prior = plan_lines(first, seat)
     else:
@@ -145,28 +176,48 @@ def hard_policy(
     # Medium's values are centred on the position's own, dangers counted as in a rollout.
     base = evaluate(first, exempt=first.active_seat % first.num_players + 1)[seat - 1]
     lines: dict[str, list[Action]] = {}
+    prior_reward: dict[str, float] = {}
     for value, line in prior:
         key = " ; ".join(str(a) for a in line)
-        if key in lines:
-            continue
-        lines[key] = line
-        reward = squash([value - base], REWARD_SCALE)[0]
-        root.children[key] = Node(seat, PRIOR_VISITS, PRIOR_VISITS * reward, PRIOR_VISITS)
+        if key not in lines:
+            lines[key] = line
+            prior_reward[key] = squash([value - base], REWARD_SCALE)[0]
     keys = keeping_leaders(first, seat, lines)  # medium's order, best first
-    root.children = {k: root.children[k] for k in keys}
     rank = {k: i for i, k in enumerate(keys)}
-    for i in range(max(1, iterations)):
-        if i and time.perf_counter() - started > time_limit:
+    alive = keys[:WIDTH]
+    totals = dict.fromkeys(alive, 0.0)
+    rounds = spent = 0
+    budget = max(1, budget)
+    phases = max(1, math.ceil(math.log2(len(alive))))
+
+    def order(k: str) -> tuple[float, int]:
+        # Every line still in has been played in every round: its mean is a paired one.
+        return (-(PRIOR_VISITS * prior_reward[k] + totals[k]) / (PRIOR_VISITS + rounds), rank[k])
+
+    out_of_time = len(alive) == 1
+    while not out_of_time:
+        for _ in range(max(1, (budget - spent) // (phases * len(alive)))):
+            state = first if rounds == 0 else det.sample(rng)
+            seed = rng.getrandbits(64)
+            got: dict[str, float] = {}
+            for k in alive:
+                if rounds and time.perf_counter() > deadline:
+                    out_of_time = True  # a round half played is not counted
+                    break
+                got[k] = _rollout(lines[k], state, seat, cands, random.Random(seed))
+            if out_of_time:
+                break
+            for k, reward in got.items():
+                totals[k] += reward
+            rounds += 1
+            spent += len(alive)
+        phases -= 1
+        alive.sort(key=order)
+        if phases <= 0 or out_of_time or spent >= budget:
             break
-        state = first if i == 0 else det.sample(rng)
-        width = 2 + int(math.sqrt(root.visits))
-        key = _select(root, keys[:width], seat)
-        _iterate(root, key, lines[key], state, cands, rng)
-    best = max(
-        root.children.items(),
-        key=lambda kv: (kv[1].visits, kv[1].reward / max(kv[1].visits, 1), -rank[kv[0]]),
-    )
-    return lines[best[0]][0]
+        alive = alive[: (len(alive) + 1) // 2]  # successive halving (module doc)
+    alive.sort(key=order)
+    return [Compared(k, lines[k], -order(k)[0], rounds) for k in alive]
 
 
 def centred_rewards(end: GameState, start: GameState, replier: int) -> list[float]:
@@ -208,25 +259,19 @@ def final_rewards(end: GameState) -> list[float]:
     return out
 
 
-def _iterate(
-    root: Node,
-    key: str,
-    line: list[Action],
-    state: GameState,
-    cands: Candidates,
-    rng: random.Random,
-) -> None:
-    """Play ``line`` in ``state`` (a fresh deal), then the next seat's reply; back up rewards.
+def _rollout(
+    line: list[Action], state: GameState, seat: int, cands: Candidates, rng: random.Random
+) -> float:
+    """Return ``seat``'s reward for ``line`` played in ``state`` (a deal), then the others' turns.
 
     The line's actions are played while legal in this deal; decisions they
     raise are answered by ``quick_decision``; the rest of the turn, if any,
-    by the best ``score_actions`` move. The next seat then chooses in the
-    tree, by UCB1 on its own reward, among its best threats (``QUIET`` when it has none);
-    a second threat of its follows greedily, and the other seats' turns are played out
-    (``_play_out``).
+    by the best ``score_actions`` move. The next seat replies (``_reply``),
+    and the other seats' turns are played out (``_play_out``) with ``rng``,
+    which the caller seeds alike for every line of a round. The reward is
+    ``centred_rewards``' for ``seat``, dangers counted for every seat but
+    ``seat``, who acts next.
     """
-    node = root.children[key]
-    path = [root, node]
     start = state
     turn = state.active_seat
     for k, action in enumerate(line):
@@ -240,34 +285,42 @@ def _iterate(
             break  # not possible in this deal: the turn goes on by the heuristic
     state = _finish_turn(state, turn, cands)
     if not state.is_over and state.pending is None:
-        actor = state.active_seat
-        options = _threats(state, actor, 1 + int(math.sqrt(node.visits)))
-        reply = _select(node, list(options), actor)
-        child = node.children.get(reply)
-        if child is None:
-            child = Node(seat=actor)
-            node.children[reply] = child
-        path.append(child)
-        chosen = options[reply]
-        if chosen is not None:
-            try:
-                state = settle(engine.apply(state, chosen))
-            except engine.IllegalActionError:
-                pass  # a threatening leader move that would unite kingdoms (§4.1)
-            else:
-                state = _second_threat(state, actor, rng)
-    replier = turn % state.num_players + 1
+        state = _reply(state, cands, rng)
     if ROLLOUT_PLIES:
         state = _play_out(state, turn, cands, rng)
         exempt = turn
     else:
-        exempt = replier
-    # Dangers are those left to every seat but ``exempt`` (who may still act), whichever
-    # way the reply went, so that lines are compared alike.
-    rewards = centred_rewards(state, start, exempt)
-    for n in path:
-        n.visits += 1
-        n.reward += rewards[n.seat - 1]
+        exempt = turn % state.num_players + 1
+    return centred_rewards(state, start, exempt)[seat - 1]
+
+
+def _reply(state: GameState, cands: Candidates, rng: random.Random) -> GameState:
+    """Return ``state`` after the seat to act's best first action in this deal, by its own value.
+
+    The options are its ``REPLY_THREATS`` best threats worth ``THREAT_FLOOR``
+    or more (``_threats``) and its best quiet move (``score_actions``); each
+    is played, its decisions answered by ``quick_decision``, and valued by
+    ``evaluate`` for the replying seat (every seat's dangers counted): a
+    determinized best reply, so that a line that leaves an opening is charged
+    with it in the deals where the rival can take it. A threat chosen may be
+    followed by a second (``_second_threat``).
+    """
+    actor = state.active_seat
+    threats = _threats(state, actor, REPLY_THREATS)
+    quiet = cands.scored(state, actor)
+    options = threats + [quiet[0][1]] if quiet else threats
+    best: tuple[float, GameState, bool] | None = None
+    for n, action in enumerate(options):
+        try:
+            after = settle(engine.apply(state, action))
+        except engine.IllegalActionError:
+            continue  # a threatening leader move that would unite kingdoms (§4.1)
+        value = evaluate(after, exempt=None)[actor - 1]
+        if best is None or value > best[0]:
+            best = (value, after, n < len(threats))
+    if best is None:
+        return state
+    return _second_threat(best[1], actor, rng) if best[2] else best[1]
 
 
 def _finish_turn(state: GameState, turn: int, cands: Candidates) -> GameState:
@@ -319,43 +372,18 @@ def _second_threat(state: GameState, actor: int, rng: random.Random) -> GameStat
         return state
 
 
-def _threats(state: GameState, actor: int, limit: int) -> dict[str, Action | None]:
-    """Return the next seat's best threats worth ``THREAT_FLOOR`` or more, else ``QUIET``.
+def _threats(state: GameState, actor: int, limit: int) -> list[Action]:
+    """Return the seat's ``limit`` best threats worth ``THREAT_FLOOR`` or more, best first.
 
     A threat that starts a conflict the rival cannot win (``hopeless.starts_hopeless``,
     from the rival's hand in this deal) is not one: no tier plays it (issue 26).
     """
     scored = [sa for sa in score_threats(state, actor) if sa[0] >= THREAT_FLOOR]
     scored.sort(key=lambda sa: -sa[0])
-    out: dict[str, Action | None] = {}
+    out: list[Action] = []
     for _, a in scored:
-        if len(out) >= max(limit, 1):
+        if len(out) >= limit:
             break
         if not starts_hopeless(state, actor, a):  # a rival starts no conflict it cannot win
-            out[str(a)] = a
-    if not out:
-        out[QUIET] = None
+            out.append(a)
     return out
-
-
-def _select(node: Node, keys: list[str], actor: int) -> str:
-    """Pick by UCB1 among the ``keys`` available in this deal; unvisited ones first."""
-    best = keys[0]
-    best_score = -1.0
-    unvisited: str | None = None
-    for k in keys:
-        child = node.children.get(k)
-        if child is None:
-            if unvisited is None:
-                unvisited = k
-        else:
-            child.avail += 1
-    if unvisited is not None:
-        return unvisited
-    for k in keys:
-        child = node.children[k]
-        mean = child.reward / child.visits if child.visits else 0.5
-        score = mean + EXPLORATION * math.sqrt(math.log(max(child.avail, 1)) / (child.visits + 1))
-        if score > best_score:
-            best, best_score = k, score
-    return best

@@ -14,7 +14,7 @@ import pytest
 
 from engine import Determinizer, GameState, parse_diagram, view_for
 from engine.bots import choose_action
-from engine.bots.hard import keeping_leaders
+from engine.bots.hard import compare_lines, keeping_leaders
 from engine.bots.tiers import plan_lines
 
 from .bot_helpers import LEFT_TO_LOSE, NO_GUARD, Seen, bot_move, random_positions
@@ -81,10 +81,10 @@ LATE = list(random_positions(4, seed=17, late=25))  # near the end, where reward
 
 
 def test_search_at_a_real_budget_ignores_what_the_seat_cannot_see() -> None:
-    """The hard tier's search (issue 26: rewards centred per deal, many deals, the
-    other seats' turns played out by the heuristic on each deal, finished games
-    rewarded by place, the tie-break by medium's order) gives the same answer on
-    twin positions."""
+    """The hard tier's search (issue 26: medium's lines played on common deals and
+    play-out seeds, the next seat's best reply in each deal, successive halving,
+    rewards centred per deal, finished games rewarded by place, the tie-break by
+    medium's order) gives the same answer on twin positions."""
     rng = random.Random(11)
     for k, seen in enumerate(POSITIONS[:6] + LATE):
         seat = seen.state.to_act
@@ -134,3 +134,26 @@ def test_the_guard_of_leaders_reads_only_what_the_seat_sees() -> None:
         )
     assert kept[0] == kept[1] == kept[2]
     assert choices[0] == choices[1] == choices[2]
+
+
+def test_the_paired_comparison_reads_only_what_the_seat_sees() -> None:
+    """Every figure of the hard tier's comparison of its root lines (``hard.compare_lines``:
+    the lines still in after the halvings, their paired means and the rounds played) is the
+    same on twin positions: the deals, the next seat's replies and the play-outs come from
+    the seat's view and the search's seed only, never from the hands, bag or totals it
+    cannot see."""
+    rng = random.Random(13)
+    compared = 0
+    for seen in POSITIONS[6:14] + LATE:
+        seat = seen.state.to_act
+        assert seat is not None
+        other = _scramble(seen.state, seat, rng)
+        results = []
+        for twin in (seen.state, other):
+            det = Determinizer(view_for(twin, seat), seen_events=seen.logs[seat])
+            search = random.Random(3)
+            first = det.sample(search)
+            results.append(compare_lines(det, first, seat, search, SEARCH_BUDGET, float("inf")))
+        assert results[0] == results[1]
+        compared += results[0][0].rounds > 0
+    assert compared >= 4  # most positions had lines to compare, not a single one

@@ -1,4 +1,4 @@
-"""The hard tier's rewards keep their spread through the game (issue 26).
+"""The hard tier's rewards keep their spread; its lines meet on common deals (issue 26).
 
 A rollout's reward is its evaluation centred on the deal it started from
 (``engine.bots.hard.centred_rewards``): a VP gained is worth about the same
@@ -14,7 +14,15 @@ import engine
 from engine import GameState, Pass
 from engine.bots.decisions import settle
 from engine.bots.evaluate import evaluate, squash
-from engine.bots.hard import REWARD_SCALE, Candidates, _play_out, centred_rewards, final_rewards
+from engine.bots.hard import (
+    REWARD_SCALE,
+    WIDTH,
+    Candidates,
+    _play_out,
+    centred_rewards,
+    compare_lines,
+    final_rewards,
+)
 
 from ..engine_helpers import position
 from .bot_helpers import random_positions
@@ -91,3 +99,43 @@ def test_a_play_out_stops_when_the_searching_seat_is_to_act_again() -> None:
         assert end.pending is None
         played += 1
     assert played >= 3
+
+
+def _search_positions() -> list[tuple[engine.Determinizer, GameState, int]]:
+    out = []
+    for seen in random_positions(8, seed=29):
+        seat = seen.state.to_act
+        assert seat is not None
+        if seen.state.pending is not None:
+            continue
+        det = engine.Determinizer(engine.view_for(seen.state, seat), seen_events=seen.logs[seat])
+        out.append((det, det.sample(random.Random(1)), seat))
+    return out
+
+
+def test_successive_halving_spends_the_budget_on_the_last_pair() -> None:
+    """Lines are halved after each phase down to two, which share what is left (module doc):
+    a 4x budget plays the last pair on more common deals."""
+    searched = 0
+    for det, first, seat in _search_positions():
+        small = compare_lines(det, first, seat, random.Random(2), 40, float("inf"))
+        large = compare_lines(det, first, seat, random.Random(2), 160, float("inf"))
+        if small[0].rounds == 0:
+            assert len(small) == len(large) == 1  # a single line: nothing to compare
+            continue
+        searched += 1
+        assert len(small) == len(large) == 2
+        assert all(c.rounds == small[0].rounds for c in small)
+        assert large[0].rounds > 3 * small[0].rounds // 2
+        assert all(0.0 < c.mean < 1.0 for c in small + large)
+        assert small[0].mean >= small[1].mean
+    assert searched >= 3
+
+
+def test_a_passed_deadline_still_compares_the_lines_on_one_deal() -> None:
+    """The wall-clock guard stops the search between rounds; the first round always counts,
+    so the lines are compared on one common deal at least, and on no half-played round."""
+    for det, first, seat in _search_positions()[:3]:
+        compared = compare_lines(det, first, seat, random.Random(2), 100, float("-inf"))
+        assert 1 <= len(compared) <= WIDTH
+        assert all(c.rounds == compared[0].rounds <= 1 for c in compared)
