@@ -28,6 +28,7 @@ from .decisions import quick_decision, settle, support
 from .evaluate import evaluate
 from .heuristic import WITHDRAW_SCORE, Scorer, score_actions
 from .hopeless import COLOUR_INDEX, hopeless_war_order
+from .monument_threats import rival_monument_threats, threat_cost
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
 EASY_GUARD = 30  # easy's best actions looked at for one that keeps its leaders (issue 26)
@@ -175,28 +176,32 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
     firsts = top(scored, MEDIUM_FIRST if two else MEDIUM_LAST)
     firsts += [a for a in must_look(scored, stuck and not two) if a not in firsts]
     firsts += [a for a in rescues if a not in firsts and any(a == b for _, b in scored)]
+    rival = state.active_seat % state.num_players + 1
+    blocks = set(rival_monument_threats(state, seat, rival))
+    firsts += [a for a in blockers(scored, blocks) if a not in firsts]
     lines: list[tuple[float, list[Action]]] = []
 
-    def adjusted(value: float, line: list[Action]) -> float:
+    def adjusted(value: float, line: list[Action], end: GameState) -> float:
         if any(isinstance(a, Pass) for a in line):
             value -= PASS_PENALTY
         if stuck and any(isinstance(a, SwapTiles) for a in line):
             value += STUCK_SWAP_BONUS
-        return value
+        return value - threat_cost(end, seat)
 
     for a1 in firsts:
         value, s1 = outcome(engine.apply(state, a1), seat)
-        cands = [(adjusted(value, [a1]), [a1])]
+        cands = [(adjusted(value, [a1], s1), [a1])]
         if two and not s1.is_over and s1.active_seat == seat and s1.pending is None:
             scored2 = score_actions(s1, seat)
             seconds = top(scored2, MEDIUM_SECOND)
             seconds += [a for a in must_look(scored2, stuck) if a not in seconds]
             seconds += [a for a in rescues if a not in seconds and any(a == b for _, b in scored2)]
+            seconds += [a for a in blockers(scored2, blocks) if a not in seconds]
             if seconds:  # a turn of two actions is planned whole (§2)
-                cands = [
-                    (adjusted(outcome(engine.apply(s1, a2), seat)[0], [a1, a2]), [a1, a2])
-                    for a2 in seconds
-                ]
+                cands = []
+                for a2 in seconds:
+                    value2, s2 = outcome(engine.apply(s1, a2), seat)
+                    cands.append((adjusted(value2, [a1, a2], s2), [a1, a2]))
         lines.append(_least_threatened(state, seat, cands))
     lines.sort(key=lambda vl: -vl[0])  # stable: equal lines keep the heuristic's order
     return lines
@@ -221,6 +226,21 @@ def _least_threatened(
             best = (value, line)
     assert best is not None
     return best
+
+
+def blockers(scored: list[tuple[float, Action]], squares: set[int]) -> list[Action]:
+    """Return, for each of ``squares``, the best-scoring tile of ``scored`` placed there.
+
+    ``squares`` are where the rival completes a monument that pays it
+    (``monument_threats.rival_monument_threats``, RULES.md §8): a tile of any
+    colour there fills the block's last square, so the plan always weighs one.
+    """
+    best: dict[int, tuple[float, Action]] = {}
+    for value, action in scored:
+        if isinstance(action, PlaceTile) and action.square in squares:
+            if action.square not in best or value > best[action.square][0]:
+                best[action.square] = (value, action)
+    return [a for _, a in best.values()]
 
 
 def must_look(scored: list[tuple[float, Action]], stuck: bool) -> list[Action]:
