@@ -45,16 +45,17 @@ def rival_monument_threats(
     """Return ``{square: cost}``: monuments ``rival`` can build there, as a loss to ``seat``.
 
     ``rival`` defaults to the seat to play the turn (``active_seat``); with
-    none given and ``seat`` active, or the game over, ``{}``. A square counts when it is empty, touches at
-    most one kingdom (no war, §7.1), a tile of colour ``c`` fits it (blue on
-    a river, others on land, §5.1) and completes a 2×2 block of ``c``
-    (``common.monument_block``) while a monument with ``c`` is free. The
-    cost, in evaluation units (about 3 per VP), is the best such monument's
-    income to the rival (its leaders of the monument's colours in the
-    kingdom the tile joins, at ``opp_factor``-free weight 0.8 of the rival's
-    colour weights) less the income to ``seat``, times the chance the rival
-    holds a tile of ``c`` (a hand of ``HAND_SIZE`` over the unseen tiles),
-    ``min(MONUMENT_TURNS_CAP, turns_left)`` turns and
+    none given and ``seat`` active, or the game over, ``{}``. A square
+    counts when it is empty, touches at most one kingdom (no war, §7.1), a
+    tile of colour ``c`` fits it (blue on a river, others on land, §5.1) and
+    completes a 2×2 block of ``c`` (``common.monument_block``) while a
+    monument with ``c`` is free (§8.1). Its cost, in evaluation units (about
+    3 per VP), is the best such monument's income per turn to the rival
+    (its leaders of the monument's colours in the kingdom the tile joins,
+    each at 0.8 of the rival's colour weight, as ``evaluate`` counts a
+    rival's worth) less the income to ``seat`` (§8.3), times the chance the
+    rival holds a tile of ``c`` (a hand of ``HAND_SIZE`` over the unseen
+    tiles), ``min(MONUMENT_TURNS_CAP, turns_left)`` turns and
     ``MONUMENT_THREAT_WEIGHT``; squares worth nothing are left out.
     """
     if rival is None:

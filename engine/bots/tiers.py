@@ -163,6 +163,11 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
     (``leaders_at_risk``'s threatened, §2, §6.4) loses ``THREAT_COST`` per
     leader, and the withdrawal of each such leader (§4) is always weighed:
     medium left leaders to two-action revolts (bench/bot_sanity.py, issue 26).
+    A line that ends the turn loses ``monument_threats.threat_cost``, the
+    costliest monument the rival could then build and be paid by (§8), and a
+    tile on each such square is always weighed (``blockers``): easy's own
+    monuments paid it 31 VP a game in medium's losses, 21 of them blockable
+    (bench/results/bot_medium-study-2026-12-04.txt).
     """
     stuck = not scoring_tiles(state, seat)
     scorer = Scorer(state, seat)
@@ -237,9 +242,12 @@ def blockers(scored: list[tuple[float, Action]], squares: set[int]) -> list[Acti
     """
     best: dict[int, tuple[float, Action]] = {}
     for value, action in scored:
-        if isinstance(action, PlaceTile) and action.square in squares:
-            if action.square not in best or value > best[action.square][0]:
-                best[action.square] = (value, action)
+        if (
+            isinstance(action, PlaceTile)
+            and action.square in squares
+            and (action.square not in best or value > best[action.square][0])
+        ):
+            best[action.square] = (value, action)
     return [a for _, a in best.values()]
 
 

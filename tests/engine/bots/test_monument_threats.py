@@ -20,9 +20,16 @@ K6 = parse_square("k6")
 def _block(owner: str) -> str:
     """Seat 1 to act; j5, k5, j6 black beside ``owner``'s king on i6: a black tile on k6 completes
     a 2x2 block (§8.1). Seat 1's own king stands on c2; its hand holds no black."""
-    return (
-        "players: 2\nhand 1: r r b b g g\nhand 2: r k k b g g\n\n"
-        + grid({"i6": f"{owner}K", "j5": "k", "k5": "k", "j6": "k", "c2": "1K" if owner == "2" else ".", "c3": "r", "c1": "g"})
+    return "players: 2\nhand 1: r r b b g g\nhand 2: r k k b g g\n\n" + grid(
+        {
+            "i6": f"{owner}K",
+            "j5": "k",
+            "k5": "k",
+            "j6": "k",
+            "c2": "1K" if owner == "2" else ".",
+            "c3": "r",
+            "c1": "g",
+        }
     )
 
 
@@ -44,8 +51,6 @@ def test_medium_fills_the_last_square_of_the_rival_s_monument() -> None:
     for seed in range(3):
         state = parse_diagram(_block("2"))
         while state.to_act == 1:
-            state = apply(
-                state, choose_action(view_for(state, 1), None, tier="medium", seed=seed)
-            )
+            state = apply(state, choose_action(view_for(state, 1), None, tier="medium", seed=seed))
         assert state.board[K6] != 0, seed
         assert rival_monument_threats(state, 1) == {}, seed
