@@ -22,12 +22,13 @@ hand (§14).
 from __future__ import annotations
 
 from engine import GameState
-from engine.botapi import BLUE, HAND_SIZE, IS_RIVER, MONUMENTS, kingdoms_touching
+from engine.botapi import BLUE, HAND_SIZE, IS_RIVER, MONUMENTS, kingdoms_touching, monument_income
 
 from .common import colour_weights, monument_block, summary, unseen_fractions
 
 MONUMENT_TURNS_CAP = 8.0  # the rival's turns of income counted at most (leaders move, wars)
 MONUMENT_THREAT_WEIGHT = 0.5  # the rival may not hold or not play the tile (easy: ~55%)
+OWN_INCOME_WEIGHT = 0.5  # income the seat gains lasts while its leaders stay (wars, revolts)
 
 
 def turns_left(state: GameState) -> float:
@@ -111,4 +112,20 @@ def threat_cost(state: GameState, seat: int) -> float:
     return max(rival_monument_threats(state, seat).values(), default=0.0)
 
 
-__all__ = ["rival_monument_threats", "threat_cost", "turns_left"]
+def income_gain(start: GameState, end: GameState, seat: int) -> float:
+    """Return what the monument income ``seat`` gains from ``start`` to ``end`` is worth (§8.3).
+
+    Income is 1 VP of a colour at the end of each of the seat's turns: the
+    colours paid at ``end`` less those paid at ``start``, at ``start``'s
+    colour weights, for ``min(MONUMENT_TURNS_CAP, turns_left(end))`` turns,
+    times ``OWN_INCOME_WEIGHT``; negative when income is lost. ``evaluate``
+    counts one turn's income only.
+    """
+    w = colour_weights(start, seat)
+    before = sum(w[c] for c in monument_income(start, seat))
+    after = 0.0 if end.is_over else sum(w[c] for c in monument_income(end, seat))
+    turns = min(MONUMENT_TURNS_CAP, turns_left(end))
+    return OWN_INCOME_WEIGHT * (after - before) * turns
+
+
+__all__ = ["income_gain", "rival_monument_threats", "threat_cost", "turns_left"]

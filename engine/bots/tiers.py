@@ -28,7 +28,7 @@ from .decisions import quick_decision, settle, support
 from .evaluate import evaluate
 from .heuristic import WITHDRAW_SCORE, Scorer, score_actions
 from .hopeless import COLOUR_INDEX, hopeless_war_order
-from .monument_threats import rival_monument_threats, threat_cost
+from .monument_threats import income_gain, rival_monument_threats, threat_cost
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
 EASY_GUARD = 30  # easy's best actions looked at for one that keeps its leaders (issue 26)
@@ -147,6 +147,13 @@ def medium_decision(state: GameState, seat: int) -> Action:
     options = engine.legal_actions(state)
     if len(options) == 1:
         return options[0]
+    if p.kind == "monument":
+        # Which monument, or none: its income for the turns left (§8.3), as ``plan_lines``.
+        valued = []
+        for option in options:
+            value, end = outcome(engine.apply(state, option), seat)
+            valued.append((value + income_gain(state, end, seat), option))
+        return max(valued, key=lambda va: va[0])[1]
     return decision_values(state, seat)[0][1]
 
 
@@ -191,7 +198,7 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
             value -= PASS_PENALTY
         if stuck and any(isinstance(a, SwapTiles) for a in line):
             value += STUCK_SWAP_BONUS
-        return value - threat_cost(end, seat)
+        return value - threat_cost(end, seat) + income_gain(state, end, seat)
 
     for a1 in firsts:
         value, s1 = outcome(engine.apply(state, a1), seat)
