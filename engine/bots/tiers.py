@@ -157,7 +157,9 @@ def medium_decision(state: GameState, seat: int) -> Action:
     return decision_values(state, seat)[0][1]
 
 
-def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
+def plan_lines(
+    state: GameState, seat: int, *, monuments: bool = True
+) -> list[tuple[float, list[Action]]]:
     """Return ``(evaluation, actions)`` of each candidate first action's best line, best first.
 
     Candidates come from ``heuristic.score_actions`` (the first actions, and
@@ -174,7 +176,10 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
     costliest monument the rival could then build and be paid by (§8), and a
     tile on each such square is always weighed (``blockers``): easy's own
     monuments paid it 31 VP a game in medium's losses, 21 of them blockable
-    (bench/results/bot_medium-study-2026-12-04.txt).
+    (bench/results/bot_medium-study-2026-12-04.txt). A line also gains the
+    monument income it brings for the turns left (``monument_threats.income_gain``).
+    ``monuments=False`` (the hard tier's prior, not measured with them) leaves
+    both monument terms and the blocking tiles out.
     """
     stuck = not scoring_tiles(state, seat)
     scorer = Scorer(state, seat)
@@ -189,7 +194,7 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
     firsts += [a for a in must_look(scored, stuck and not two) if a not in firsts]
     firsts += [a for a in rescues if a not in firsts and any(a == b for _, b in scored)]
     rival = state.active_seat % state.num_players + 1
-    blocks = set(rival_monument_threats(state, seat, rival))
+    blocks = set(rival_monument_threats(state, seat, rival)) if monuments else set()
     firsts += [a for a in blockers(scored, blocks) if a not in firsts]
     lines: list[tuple[float, list[Action]]] = []
 
@@ -198,7 +203,9 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
             value -= PASS_PENALTY
         if stuck and any(isinstance(a, SwapTiles) for a in line):
             value += STUCK_SWAP_BONUS
-        return value - threat_cost(end, seat) + income_gain(state, end, seat)
+        if monuments:
+            value = value - threat_cost(end, seat) + income_gain(state, end, seat)
+        return value
 
     for a1 in firsts:
         value, s1 = outcome(engine.apply(state, a1), seat)
