@@ -22,7 +22,16 @@ hand (§14).
 from __future__ import annotations
 
 from engine import GameState
-from engine.botapi import BLUE, HAND_SIZE, IS_RIVER, MONUMENTS, kingdoms_touching, monument_income
+from engine.botapi import (
+    BLUE,
+    HAND_SIZE,
+    IS_RIVER,
+    MONUMENTS,
+    NEIGHBOURS,
+    TILE_BASE,
+    kingdoms_touching,
+    monument_income,
+)
 
 from .common import colour_weights, monument_block, summary, unseen_fractions
 
@@ -80,10 +89,15 @@ def rival_monument_threats(
     theirs = colour_weights(state, rival)
     out: dict[int, float] = {}
     for s in range(len(board)):
-        if board[s] or nk[s] > 1:
+        # Beside no kingdom a monument pays no one (§8.3); beside two the tile starts a war.
+        if board[s] or nk[s] != 1:
             continue
+        river = IS_RIVER[s]
+        beside = [board[y] for y in NEIGHBOURS[s]]
         for c in range(4):
-            if not free[c] or (c == BLUE) != IS_RIVER[s] or not monument_block(board, s, c):
+            if not free[c] or (c == BLUE) != river or beside.count(TILE_BASE + c) < 2:
+                continue  # a 2x2 block holds two of the square's neighbours
+            if not monument_block(board, s, c):
                 continue
             here = {(who, lc) for r in reg.regions_next_to(s) for who, lc, _ in reg.leaders[r]}
             best = 0.0
