@@ -177,7 +177,8 @@ def plan_lines(
     tile on each such square is always weighed (``blockers``): easy's own
     monuments paid it 31 VP a game in medium's losses, 21 of them blockable
     (bench/results/bot_medium-study-2026-12-04.txt). A line also gains the
-    monument income it brings for the turns left (``monument_threats.income_gain``).
+    monument income it brings for the turns left (``monument_threats.income_gain``),
+    unless it leaves a leader doomed or threatened (``leaders_at_risk``).
     ``monuments=False`` (the hard tier's prior, not measured with them) leaves
     both monument terms and the blocking tiles out.
     """
@@ -204,7 +205,10 @@ def plan_lines(
         if stuck and any(isinstance(a, SwapTiles) for a in line):
             value += STUCK_SWAP_BONUS
         if monuments:
-            value = value - threat_cost(end, seat) + income_gain(state, end, seat)
+            gain = income_gain(state, end, seat)
+            if gain > 0 and leaders_at_risk(state, seat, line) != (0, 0):
+                gain = 0.0  # a leader a rival takes next turn earns nothing (§6.4, §8.3)
+            value = value - threat_cost(end, seat) + gain
         return value
 
     for a1 in firsts:
