@@ -139,7 +139,7 @@ def hard_policy(
     # Medium's lines (whole turns, or a decision's answers) and their values are the root's
     # children and prior: PRIOR_VISITS visits' worth each (module doc).
     if p is None:
-        prior = plan_lines(first, seat, monuments=False)  # measured for medium only
+        prior = plan_lines(first, seat)
     else:
         prior = [(v, [a]) for v, a in decision_values(first, seat)]
     # Medium's values are centred on the position's own, dangers counted as in a rollout.
