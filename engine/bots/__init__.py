@@ -8,7 +8,7 @@ given view, history, tier, seed and budget.
 
 Tiers (``TIERS``): ``random`` (uniform over the legal actions), ``easy`` (one
 action ahead, greedy), ``medium`` (plans its whole turn with an evaluation),
-``hard`` (information-set Monte Carlo tree search). Every tier answers every
+``hard`` (medium's best lines compared on common deals). Every tier answers every
 decision kind (ordinary actions, support, war order, monument, treasures).
 
 The site calls::
