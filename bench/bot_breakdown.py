@@ -87,6 +87,36 @@ def play(task: Task) -> dict[str, Any]:
     }
 
 
+Groups = dict[str, list[tuple[Counter[str], Counter[str]]]]
+
+
+def grouped(
+    res: dict[str, Any], a: str, groups: Groups
+) -> tuple[int, int, Counter[str], Counter[str], bool]:
+    """File a 2-player game's tallies under "won" or "lost" for tier ``a``.
+
+    Returns ``(i, j, mine, theirs, won)``: ``a``'s seat index and the other's, their
+    tallies and whether ``a`` ranked first.
+    """
+    i = res["tiers"].index(a)
+    j = 1 - i
+    mine, theirs = Counter(res["tally"][i]), Counter(res["tally"][j])
+    won = res["ranks"][i] < res["ranks"][j]
+    groups["won" if won else "lost"].append((mine, theirs))
+    return i, j, mine, theirs, won
+
+
+def print_means(a: str, b: str, groups: Groups, width: int = 22) -> None:
+    """Print, for the games ``a`` won and lost, each tally's mean per game, ``a`` / ``b``."""
+    keys = sorted({k for g in groups.values() for m, t in g for k in (*m, *t)})
+    for name, rows in groups.items():
+        print(f"\n{a} {name} {len(rows)} games; per game, {a} / {b}:")
+        for k in keys:
+            mean_a = sum(m[k] for m, _ in rows) / max(1, len(rows))
+            mean_b = sum(t[k] for _, t in rows) / max(1, len(rows))
+            print(f"  {k:<{width}} {mean_a:6.2f} / {mean_b:6.2f}")
+
+
 def main() -> None:
     """Parse the arguments, play the games, print the lines and the breakdown."""
     parser = argparse.ArgumentParser(
@@ -105,13 +135,9 @@ def main() -> None:
         todo.append((args.seed + g // 2, pair, args.old))
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     games = pool.imap(play, todo) if pool is not None else map(play, todo)
-    groups: dict[str, list[tuple[Counter[str], Counter[str]]]] = {"won": [], "lost": []}
+    groups: Groups = {"won": [], "lost": []}
     for res in games:
-        i = res["tiers"].index(a)
-        j = 1 - i
-        mine, theirs = Counter(res["tally"][i]), Counter(res["tally"][j])
-        won = res["ranks"][i] < res["ranks"][j]
-        groups["won" if won else "lost"].append((mine, theirs))
+        i, j, mine, theirs, won = grouped(res, a, groups)
         vp = " ".join(f"{s} {mine[f'vp {s}']}/{theirs[f'vp {s}']}" for s in SOURCES)
         print(
             f"seed {res['seed']} {a} seat {i + 1}: {'won ' if won else 'lost'} "
@@ -121,13 +147,7 @@ def main() -> None:
     if pool is not None:
         pool.close()
         pool.join()
-    keys = sorted({k for g in groups.values() for m, t in g for k in (*m, *t)})
-    for name, rows in groups.items():
-        print(f"\n{a} {name} {len(rows)} games; per game, {a} / {b}:")
-        for k in keys:
-            mean_a = sum(m[k] for m, _ in rows) / max(1, len(rows))
-            mean_b = sum(t[k] for _, t in rows) / max(1, len(rows))
-            print(f"  {k:<22} {mean_a:6.2f} / {mean_b:6.2f}")
+    print_means(a, b, groups)
 
 
 if __name__ == "__main__":

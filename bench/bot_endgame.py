@@ -27,6 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bot_breakdown import Groups, grouped, print_means  # noqa: E402
 from bot_ladder import old_choose_action, tier_spec  # noqa: E402
 
 import engine  # noqa: E402
@@ -135,7 +136,7 @@ def main() -> None:
     parser.add_argument("--out", default="var/bot_endgame.jsonl", help="JSON lines written here")
     args = parser.parse_args()
     a, b = args.tiers
-    groups: dict[str, list[tuple[Counter[str], Counter[str]]]] = {"won": [], "lost": []}
+    groups: Groups = {"won": [], "lost": []}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w", encoding="utf-8") as out:
         for g in range(args.games):
@@ -143,24 +144,14 @@ def main() -> None:
             res = play(args.seed + g // 2, pair, args.old)
             out.write(json.dumps(res) + "\n")
             out.flush()
-            i = res["tiers"].index(a)
-            j = 1 - i
-            mine, theirs = Counter(res["tally"][i]), Counter(res["tally"][j])
-            won = res["ranks"][i] < res["ranks"][j]
-            groups["won" if won else "lost"].append((mine, theirs))
+            i, j, _, _, won = grouped(res, a, groups)
             print(
                 f"seed {res['seed']} {a} seat {i + 1}: {'won ' if won else 'lost'} "
                 f"{res['colours'][i]} vs {res['colours'][j]}  end {res['end']} by seat "
                 f"{res['ended_by']} ply {res['plies']}",
                 flush=True,
             )
-    keys = sorted({k for g in groups.values() for m, t in g for k in (*m, *t)})
-    for name, rows in groups.items():
-        print(f"\n{a} {name} {len(rows)} games; per game, {a} / {b}:")
-        for k in keys:
-            mean_a = sum(m[k] for m, _ in rows) / max(1, len(rows))
-            mean_b = sum(t[k] for _, t in rows) / max(1, len(rows))
-            print(f"  {k:<26} {mean_a:6.2f} / {mean_b:6.2f}")
+    print_means(a, b, groups, width=26)
 
 
 if __name__ == "__main__":
