@@ -21,6 +21,7 @@ import argparse
 import multiprocessing
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,27 +38,41 @@ SOURCES = ("tile", "revolt", "war", "monument")
 Task = tuple[int, tuple[str, str], str | None]
 
 
-def play(task: Task) -> dict[str, Any]:
-    """Play one game; return its seed, tiers by seat, ranks, scores and per-seat tallies."""
-    seed, tiers, old = task
+def game_plies(
+    seed: int, tiers: tuple[str, ...], old: str | None
+) -> Iterator[tuple[engine.GameState, int, engine.Action, engine.GameState]]:
+    """Play the 2-player game of ``seed`` as bot_ladder does; yield each ply.
+
+    Yields ``(before, seat, action, after)``; ``tiers`` by seat (``old:TIER`` plays
+    ``old``'s bots, as bot_ladder's ``--old``), each bot seeded by the ply number and
+    shown its seat's events. Stops when the game ends or after ``MAX_PLIES``.
+    """
     state = engine.new_game(2, seed)
     history: list[list[list[engine.EventDict]]] = [[], []]
-    tally: list[Counter[str]] = [Counter(), Counter()]
-    attacker: dict[str, int] = {}
-    plies = 0
-    while not state.is_over and plies < MAX_PLIES:
+    for ply in range(MAX_PLIES):
+        if state.is_over:
+            return
         seat = state.to_act
         assert seat is not None
         spec = tiers[seat - 1]
         chooser = old_choose_action(old or "") if spec.startswith("old:") else choose_action
         view = engine.view_for(state, seat)
-        action = chooser(view, history[seat - 1], tier=spec.removeprefix("old:"), seed=plies)
-        state = engine.apply(state, action)
-        plies += 1
+        action = chooser(view, history[seat - 1], tier=spec.removeprefix("old:"), seed=ply)
+        before, state = state, engine.apply(state, action)
         for s in (1, 2):
             history[s - 1].append(
                 [e.to_dict() for e in state.events if e.private_to is None or e.private_to == s]
             )
+        yield before, seat, action, state
+
+
+def play(task: Task) -> dict[str, Any]:
+    """Play one game; return its seed, tiers by seat, ranks, scores and per-seat tallies."""
+    seed, tiers, old = task
+    state = engine.new_game(2, seed)
+    tally: list[Counter[str]] = [Counter(), Counter()]
+    attacker: dict[str, int] = {}
+    for _, _, _, state in game_plies(seed, tiers, old):
         for e in state.events:
             p = e.params
             if e.code in ("revolt_started", "war_started"):

@@ -27,15 +27,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bot_breakdown import Groups, grouped, print_means  # noqa: E402
-from bot_ladder import old_choose_action, tier_spec  # noqa: E402
+from bot_breakdown import Groups, game_plies, grouped, print_means  # noqa: E402
+from bot_ladder import tier_spec  # noqa: E402
 
 import engine  # noqa: E402
 from engine.botapi import monument_income  # noqa: E402
-from engine.bots import choose_action  # noqa: E402
 from engine.scoring import with_treasures  # noqa: E402
-
-MAX_PLIES = 3000
 
 
 def colours(state: engine.GameState, seat: int) -> list[int]:
@@ -46,7 +43,6 @@ def colours(state: engine.GameState, seat: int) -> list[int]:
 def play(seed: int, tiers: tuple[str, str], old: str | None) -> dict[str, Any]:
     """Play one game and return its record (see the module doc)."""
     state = engine.new_game(2, seed)
-    history: list[list[list[engine.EventDict]]] = [[], []]
     tally: list[Counter[str]] = [Counter(), Counter()]
     attacker = 0
     turns: list[dict[str, Any]] = []
@@ -54,21 +50,10 @@ def play(seed: int, tiers: tuple[str, str], old: str | None) -> dict[str, Any]:
     built: list[tuple[int, int, str, int]] = []
     plies = 0
     last_active = 0
-    while not state.is_over and plies < MAX_PLIES:
-        seat = state.to_act
-        assert seat is not None
-        last_active = state.active_seat
-        spec = tiers[seat - 1]
-        chooser = old_choose_action(old or "") if spec.startswith("old:") else choose_action
-        view = engine.view_for(state, seat)
-        action = chooser(view, history[seat - 1], tier=spec.removeprefix("old:"), seed=plies)
+    for before, seat, action, state in game_plies(seed, tiers, old):
+        last_active = before.active_seat
         actions.append((plies, seat, str(action)))
-        state = engine.apply(state, action)
         plies += 1
-        for s in (1, 2):
-            history[s - 1].append(
-                [e.to_dict() for e in state.events if e.private_to is None or e.private_to == s]
-            )
         for e in state.events:
             p = e.params
             if e.code in ("revolt_started", "war_started"):
