@@ -194,8 +194,8 @@ def compare_lines(
         # Every line still in has been played in every round: its mean is a paired one.
         return (-(PRIOR_VISITS * prior_reward[k] + totals[k]) / (PRIOR_VISITS + rounds), rank[k])
 
-    out_of_time = len(alive) == 1
-    while not out_of_time:
+    out_of_time = False
+    while len(alive) > 1:  # one line alone needs no comparing
         for _ in range(max(1, (budget - spent) // (phases * len(alive)))):
             state = first if rounds == 0 else det.sample(rng)
             seed = rng.getrandbits(64)
@@ -232,7 +232,11 @@ def centred_rewards(end: GameState, start: GameState, replier: int) -> list[floa
     if end.is_over:
         return final_rewards(end)
     after = evaluate(end, exempt=replier)
-    before = evaluate(start, exempt=replier)
+    # Every line of a round starts from the same deal: its evaluation is read once.
+    key = f"bots:hard:before:{replier}"
+    before = start.cache.get(key)
+    if before is None:
+        before = start.cache[key] = evaluate(start, exempt=replier)
     return squash([a - b for a, b in zip(after, before, strict=True)], REWARD_SCALE)
 
 
