@@ -14,14 +14,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
-from typing import cast
 
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef
-from django.utils.functional import SimpleLazyObject
 
 from games.models import ChatMessage, Follow, Game, Invitation, Mute, PrivateNote, Seat
-from games.selectors.games import UserLike, in_seat_order, list_seats, seat_for, with_seats
+from games.selectors.games import (
+    UserLike,
+    in_seat_order,
+    list_seats,
+    read_when_used,
+    seat_for,
+    with_seats,
+)
 from games.text.seats import display_name, shown_name
 
 CHAT_LINES = 50  # the chat lines a game page shows, the latest
@@ -211,9 +216,9 @@ def games_of_followed(user: UserLike, *, limit: int = 20) -> FollowedGames:
         .order_by("-updated_at")
         .values_list("pk", "num_players", "updated_at")[:limit]
     )
-    rows = SimpleLazyObject(partial(_followed_rows, [(pk, n) for pk, n, _at in games]))
     return FollowedGames(
-        rows=cast(Sequence[FollowedGame], rows), key=",".join(str(pk) for pk, _n, _at in games)
+        rows=read_when_used(partial(_followed_rows, [(pk, n) for pk, n, _at in games])),
+        key=",".join(str(pk) for pk, _n, _at in games),
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -562,6 +562,12 @@ def _in_progress(user: UserLike) -> QuerySet[Seat]:
     )
 
 
+def read_when_used[T](read: Callable[[], list[T]]) -> Sequence[T]:
+    """Return the rows ``read`` returns, read only when first used (``SimpleLazyObject``):
+    a page that kept their rendering never runs ``read``'s queries."""
+    return cast(Sequence[T], SimpleLazyObject(read))
+
+
 # What each game in progress or open of a player is read with besides its id and flag: a
 # change of any of them is a change of what "My games" shows of it (a ply: ``version``; a
 # seat taken or given up: ``waiting_mark``; a start, end or abort: ``status``; every save
@@ -607,10 +613,8 @@ def games_of_user(user: UserLike, *, limit: int | None = None) -> MyGames:
         f"{pk}:{waiting:d}:{status}:{version}:{mark}:{updated.isoformat()}:{deadline}"
         for pk, waiting, status, version, mark, updated, deadline in running
     )
-    # Read when first used (a page that kept its rendering never reads them).
-    rows = SimpleLazyObject(partial(_my_game_rows, int(user.pk), [row[0] for row in listed]))
     return MyGames(
-        rows=cast(Sequence[MyGame], rows),
+        rows=read_when_used(partial(_my_game_rows, int(user.pk), [row[0] for row in listed])),
         beyond=len(running) > limit,
         waiting=sum(1 for row in running if row[1]),
         key=f"{user.pk};{facts}",

@@ -68,7 +68,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         {
             "open_games": lobby_lists.open_games_excerpt(),
             "watch_games": lobby_lists.games_to_watch_excerpt(
-                request.user, seated_in=mine.seated_in if signed_in else None
+                request.user, seated_in=mine.seated_in
             ),
             "my_games": mine.rows,
             "my_games_beyond": mine.beyond,
