@@ -103,15 +103,20 @@ def world(shared_world: World) -> World:
     w = shared_world
     return replace(
         w,
-        public=type(w.public).objects.get(pk=w.public.pk),
-        private=type(w.private).objects.get(pk=w.private.pk),
-        tournament=type(w.tournament).objects.get(pk=w.tournament.pk),
-        league=type(w.league).objects.get(pk=w.league.pk),
-        seats={n: type(u).objects.get(pk=u.pk) for n, u in w.seats.items()},
-        private_seats={n: type(u).objects.get(pk=u.pk) for n, u in w.private_seats.items()},
-        stranger_user=type(w.stranger_user).objects.get(pk=w.stranger_user.pk),
+        public=_afresh(w.public),
+        private=_afresh(w.private),
+        tournament=_afresh(w.tournament),
+        league=_afresh(w.league),
+        seats={n: _afresh(u) for n, u in w.seats.items()},
+        private_seats={n: _afresh(u) for n, u in w.private_seats.items()},
+        stranger_user=_afresh(w.stranger_user),
         anon=Client(),
         owner=token_client(w.secret),
         stranger=token_client(w.stranger_secret),
         wrong=token_client(tokens.TOKEN_PREFIX + "x" * 43),
     )
+
+
+def _afresh(row: Any) -> Any:
+    """Return a new instance of ``row``'s model read from the database (``row`` unchanged)."""
+    return type(row).objects.get(pk=row.pk)
