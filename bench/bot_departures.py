@@ -19,9 +19,19 @@ its departures and divided by every position, with a standard error (the
 games of one departure vary together; each departure counts as one sample).
 A tier that plays medium's move everywhere gains 0; a departure whose
 continuations win more than medium's counts for it. The figure reads as
-"win-rate points per decision", a rough scale of the ladder's margin over
+"games won per decision", a rough scale of the ladder's margin over
 medium, not a prediction of it: the continuations are medium's, not the
 tier's, from the position on.
+
+Its power is low, and that is a finding (bench/results/hard_depth-2026-12-04.txt):
+one move's worth over a whole game is small against the continuations'
+spread. At the defaults (4 games, 49 positions, 8 continuations) the gain
+per position had a standard error of 0.010-0.017 games won, while hard's
+whole edge over medium (+0.075 games won a game, over ~90 decisions) is
+about 0.001 per position; even easy's departures (medium beats easy
+~70% of games) came out +0.035 a departure over 18. Use it to find
+departures with a large effect (a monument declined, a war not fought),
+not to rank tiers or variants: a ladder does that.
 
 ``--set NAME=VALUE`` changes a constant of this tree's ``engine.bots.hard``
 for the run (``--set WIDTH=12``): a variant tried without an edit.
