@@ -15,14 +15,8 @@ move, each valued by medium's ``evaluate`` for that seat, a determinized best
 reply), a second threat of its may follow; the other seats' turns are played
 out (``_play_out``, at most ``ROLLOUT_PLIES`` plies) by the heuristic's best
 moves with easy's noise (``ROLLOUT_NOISE`` on the ``score_actions`` scale,
-among its 6 best) up to the searching seat's next turn. ``EXTRA_ROUNDS``
-more rounds follow (``_next_round``): the searching seat's own next turn,
-its first action its best threat or quiet move by its own value (as a
-reply), so that what a line sets up — a war, a revolt, a monument, a
-treasure within reach, monument income paid at the turn's end (§8.3) — is
-in the reward, then the next seat's reply and the others' play-out again.
-The rollout is scored by medium's ``evaluate`` where it stops, at the
-searching seat's turn.
+among its 6 best) up to the searching seat's next turn, where the rollout is
+scored by medium's ``evaluate``.
 
 Lines are compared by their mean over the same rounds: what a deal or a
 play-out does to every line alike cancels from their difference (common
@@ -53,13 +47,6 @@ play-out that does not happen to play the rival's revolt would value the
 leader as if safe (issue 26: "leaders left to lose"). No seat of the search
 starts a conflict it cannot win (``hopeless.starts_hopeless``).
 
-The round costs about 2.9x the play-out that stops at the seat's next turn
-(bench/bot_timing.py's positions); ``DEFAULT_ITERATIONS`` is 40, not 100,
-to keep hard's p95 within 1 s CPU: the paired comparison had mostly
-converged at 100 (4x changed 3 of 30 choices). Against medium the longer
-horizon at 40 won more than the short one at 100 on the same seeds
-(bench/results/hard_depth-2026-12-04.txt).
-
 The budget is ``iterations``; ``time_limit`` (seconds of wall clock) stops
 the search early on a slow machine — a round cut short is not counted, so
 the lines still in are compared on the same rounds — the one way a given
@@ -85,7 +72,7 @@ from .heuristic import score_actions, score_threats
 from .hopeless import starts_hopeless
 from .tiers import EASY_NOISE, decision_values, keeping_leaders, plan_lines
 
-DEFAULT_ITERATIONS = 40  # the site's default budget: p95 within 1 s CPU (bench/bot_timing.py)
+DEFAULT_ITERATIONS = 100  # the site's default budget: p95 within 1 s CPU (bench/bot_timing.py)
 DEFAULT_TIME_LIMIT = 2.5  # seconds: the wall-clock guard
 WIDTH = 8  # medium's best lines the search compares (successive halving from there)
 REPLY_THREATS = 2  # the next seat's best threats weighed against its best quiet move
@@ -95,7 +82,6 @@ ROLLOUT_LIMIT = 12  # plies at most after the tree, before the evaluation
 THREAT_FLOOR = 0.5  # an opponent's threat worth less than this is not played
 ROLLOUT_PLIES = 8  # plies of the other seats' turns played out after the reply (0: none)
 ROLLOUT_NOISE = 0.35  # score_actions units (about 3 per VP): easy's noise in the play-out
-EXTRA_ROUNDS = 1  # rounds of turns played on past the seat's next turn before the evaluation
 
 
 class Candidates:
@@ -286,8 +272,7 @@ def _rollout(
     raise are answered by ``quick_decision``; the rest of the turn, if any,
     by the best ``score_actions`` move. The next seat replies (``_reply``),
     and the other seats' turns are played out (``_play_out``) with ``rng``,
-    which the caller seeds alike for every line of a round, then
-    ``EXTRA_ROUNDS`` rounds more (``_next_round``). The reward is
+    which the caller seeds alike for every line of a round. The reward is
     ``centred_rewards``' for ``seat``, dangers counted for every seat but
     ``seat``, who acts next.
     """
@@ -307,8 +292,6 @@ def _rollout(
         state = _reply(state, cands, rng)
     if ROLLOUT_PLIES:
         state = _play_out(state, turn, cands, rng)
-        for _ in range(EXTRA_ROUNDS):
-            state = _next_round(state, turn, cands, rng)
         exempt = turn
     else:
         exempt = turn % state.num_players + 1
@@ -342,23 +325,6 @@ def _reply(state: GameState, cands: Candidates, rng: random.Random) -> GameState
     if best is None:
         return state
     return _second_threat(best[1], actor, rng) if best[2] else best[1]
-
-
-def _next_round(state: GameState, turn: int, cands: Candidates, rng: random.Random) -> GameState:
-    """Return ``state`` after ``turn``'s own turn and the other seats', to ``turn``'s next.
-
-    ``turn`` acts in ``state`` (or the game is over). Its first action is its
-    best by its own value (``_reply``: a set-up of the line — a war, a revolt,
-    a monument or a treasure within reach — is taken now), the rest of its
-    turn by the heuristic (``_finish_turn``); the next seat replies
-    (``_reply``) and the other seats' turns are played out (``_play_out``).
-    """
-    if state.is_over or state.active_seat != turn or state.pending is not None:
-        return state
-    state = _finish_turn(_reply(state, cands, rng), turn, cands)
-    if not state.is_over and state.pending is None:
-        state = _reply(state, cands, rng)
-    return _play_out(state, turn, cands, rng)
 
 
 def _finish_turn(state: GameState, turn: int, cands: Candidates) -> GameState:
