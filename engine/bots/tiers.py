@@ -28,6 +28,7 @@ from .decisions import quick_decision, settle, support
 from .evaluate import evaluate
 from .heuristic import WITHDRAW_SCORE, Scorer, score_actions
 from .hopeless import COLOUR_INDEX, hopeless_war_order
+from .monument_threats import income_gain, rival_monument_threats, threat_cost
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
 EASY_GUARD = 30  # easy's best actions looked at for one that keeps its leaders (issue 26)
@@ -146,6 +147,13 @@ def medium_decision(state: GameState, seat: int) -> Action:
     options = engine.legal_actions(state)
     if len(options) == 1:
         return options[0]
+    if p.kind == "monument":
+        # Which monument, or none: its income for the turns left (§8.3), as ``plan_lines``.
+        valued = []
+        for option in options:
+            value, end = outcome(engine.apply(state, option), seat)
+            valued.append((value + income_gain(state, end, seat), option))
+        return max(valued, key=lambda va: va[0])[1]
     return decision_values(state, seat)[0][1]
 
 
@@ -164,12 +172,20 @@ def plan_lines(
     (``leaders_at_risk``'s threatened, §2, §6.4) loses ``THREAT_COST`` per
     leader, and the withdrawal of each such leader (§4) is always weighed:
     medium left leaders to two-action revolts (bench/bot_sanity.py, issue 26).
+    A line that ends the turn loses ``monument_threats.threat_cost``, the
+    costliest monument the rival could then build and be paid by (§8), and a
+    tile on each such square is always weighed (``blockers``): easy's own
+    monuments paid it 31 VP a game in medium's losses, 21 of them blockable
+    (bench/results/bot_medium-study-2026-12-04.txt). A line also gains the
+    monument income it brings for the turns left (``monument_threats.income_gain``),
+    unless it leaves a leader doomed or threatened (``leaders_at_risk``).
     Of the lines after one first action, medium keeps one that leaves the
     fewest leaders doomed, then threatened, whatever a rival answers to a
     conflict of the line (``leaders_at_risk`` with ``branches``: the rival's
     hand is not seen), and the best valued among those; ``hard_prior=True``
     (hard's prior, as measured with it) takes the best value after
-    ``THREAT_COST`` on the settled branch only.
+    ``THREAT_COST`` on the settled branch only, and leaves both monument
+    terms and the blocking tiles out.
     """
     stuck = not scoring_tiles(state, seat)
     scorer = Scorer(state, seat)
@@ -183,28 +199,38 @@ def plan_lines(
     firsts = top(scored, MEDIUM_FIRST if two else MEDIUM_LAST)
     firsts += [a for a in must_look(scored, stuck and not two) if a not in firsts]
     firsts += [a for a in rescues if a not in firsts and any(a == b for _, b in scored)]
+    monuments = not hard_prior
+    rival = state.active_seat % state.num_players + 1
+    blocks = set(rival_monument_threats(state, seat, rival)) if monuments else set()
+    firsts += [a for a in blockers(scored, blocks) if a not in firsts]
     lines: list[tuple[float, list[Action]]] = []
 
-    def adjusted(value: float, line: list[Action]) -> float:
+    def adjusted(value: float, line: list[Action], end: GameState) -> float:
         if any(isinstance(a, Pass) for a in line):
             value -= PASS_PENALTY
         if stuck and any(isinstance(a, SwapTiles) for a in line):
             value += STUCK_SWAP_BONUS
+        if monuments:
+            gain = income_gain(state, end, seat)
+            if gain > 0 and leaders_at_risk(state, seat, line) != (0, 0):
+                gain = 0.0  # a leader a rival takes next turn earns nothing (§6.4, §8.3)
+            value = value - threat_cost(end, seat) + gain
         return value
 
     for a1 in firsts:
         value, s1 = outcome(engine.apply(state, a1), seat)
-        cands = [(adjusted(value, [a1]), [a1])]
+        cands = [(adjusted(value, [a1], s1), [a1])]
         if two and not s1.is_over and s1.active_seat == seat and s1.pending is None:
             scored2 = score_actions(s1, seat)
             seconds = top(scored2, MEDIUM_SECOND)
             seconds += [a for a in must_look(scored2, stuck) if a not in seconds]
             seconds += [a for a in rescues if a not in seconds and any(a == b for _, b in scored2)]
+            seconds += [a for a in blockers(scored2, blocks) if a not in seconds]
             if seconds:  # a turn of two actions is planned whole (§2)
-                cands = [
-                    (adjusted(outcome(engine.apply(s1, a2), seat)[0], [a1, a2]), [a1, a2])
-                    for a2 in seconds
-                ]
+                cands = []
+                for a2 in seconds:
+                    value2, s2 = outcome(engine.apply(s1, a2), seat)
+                    cands.append((adjusted(value2, [a1, a2], s2), [a1, a2]))
         if hard_prior:
             lines.append(_least_threatened(state, seat, cands))
         else:
@@ -255,6 +281,24 @@ def _safest(
             break
     assert best is not None
     return best[1], best[2]
+
+
+def blockers(scored: list[tuple[float, Action]], squares: set[int]) -> list[Action]:
+    """Return, for each of ``squares``, the best-scoring tile of ``scored`` placed there.
+
+    ``squares`` are where the rival completes a monument that pays it
+    (``monument_threats.rival_monument_threats``, RULES.md §8): a tile of any
+    colour there fills the block's last square, so the plan always weighs one.
+    """
+    best: dict[int, tuple[float, Action]] = {}
+    for value, action in scored:
+        if (
+            isinstance(action, PlaceTile)
+            and action.square in squares
+            and (action.square not in best or value > best[action.square][0])
+        ):
+            best[action.square] = (value, action)
+    return [a for _, a in best.values()]
 
 
 def must_look(scored: list[tuple[float, Action]], stuck: bool) -> list[Action]:
