@@ -189,7 +189,9 @@ def plan_lines(
     """
     stuck = not scoring_tiles(state, seat)
     scorer = Scorer(state, seat)
-    rescues = [WithdrawLeader(c) for c in range(4) if scorer.threatened(c)]
+    rescues = [
+        WithdrawLeader(c) for c in range(4) if scorer.threatened(c, unions=not hard_prior)
+    ]
     two = state.actions_left >= 2
     scored = score_actions(state, seat)
     if two:
@@ -384,7 +386,8 @@ def leaders_at_risk(
 
     ``doomed`` as ``doomed_count`` (a rival's one leader wins the revolt,
     ``Scorer.doomed``); ``threatened`` the others a rival's tile then leader
-    take (``Scorer.threatened``, §2, §5.1, §6.4). ``branches=True``: a
+    take (``Scorer.threatened``, §2, §5.1, §6.4). ``branches=True`` (medium):
+    a tile that unites two kingdoms counts too (``Scorer.union_spots``), and a
     rival's support in a conflict of the line (§6.3, §7.3) is both what it
     may commit — nothing, or just enough to win (tiles of the colour put in
     its sampled hand if need be) — and each count is the most over those
@@ -394,7 +397,10 @@ def leaders_at_risk(
         ends = _line_ends(state, seat, line)
         return (
             max((sum(1 for c in range(4) if sc.doomed(c)) for sc in ends), default=0),
-            max((sum(1 for c in range(4) if sc.threatened(c)) for sc in ends), default=0),
+            max(
+                (sum(1 for c in range(4) if sc.threatened(c, unions=True)) for sc in ends),
+                default=0,
+            ),
         )
     scorer = _end_of_line(state, seat, line)
     if scorer is None:

@@ -557,3 +557,88 @@ def test_medium_leaves_no_leader_beside_a_tile_and_a_revolt() -> None:
         state = replace(state, hands=(_beside_a_tile("").hands[0], state.hands[1]))
         assert not any(Scorer(state, 1).threatened(c) for c in range(4)), seed
         assert not _tile_then_revolt(state, "tile black g10", "leader king h10", 1), seed
+
+
+# Medium against medium, bench/bot_sanity.py seed 23 before ply 48 (main's bots of 4 December):
+# seat 1's trader on e10 (1 temple, f10), no red in hand. Moving the farmer from d1 to a10
+# made its kingdom (a10, b10, b11) and the trader's (c9, d9, d10, e10) two kingdoms with no
+# colour of leader in both: a rival's tile on c10 unites them without a war (§7.1) and a
+# trader on b9 (b8, b10: 2 temples) then takes the trader (§6.4). Main's medium played it.
+_UNION_THEN_LEADER = """
+players: 2
+active: 1
+actions: 1
+hand 1: k k b
+hand 2: r r k k b g
+vp 1: red 7 black 5 blue 4 green 1 treasures 1
+vp 2: red 2 black 2 blue 2 green 6 treasures 0
+catastrophes 1: 2
+catastrophes 2: 2
+bag: r 31 k 16 b 21 g 22
+seed: 23
+
+    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p
+ 1  r 1P  k 1F  ~  ~  ~  ~  ~  . r*  .  ~  .  .  .
+ 2  k r* 1K  r  ~  .  .  .  .  .  .  .  ~  .  . r*
+ 3  k  g  r  b  ~ r*  .  .  .  .  .  .  ~  ~  .  .
+ 4  b  b  b  ~  .  .  .  .  .  .  .  .  .  ~  ~  ~
+ 5  k  k  .  .  .  .  .  .  .  .  .  .  . r*  ~  ~
+ 6  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ~  .
+ 7  b  b  ~  ~  .  .  .  . r*  .  .  .  ~  ~  ~  .
+ 8  .  r  g  ~  ~  ~  ~  .  .  .  .  .  ~  .  .  .
+ 9  g  .  g  g  .  .  ~  ~  ~  ~  ~  ~  ~  . r*  .
+10  .  r  .  g 1T r*  .  .  .  .  .  .  .  .  .  .
+11  g 2P  .  .  .  .  .  .  .  . r*  .  .  .  .  .
+
+"""
+
+
+def _tiles_then_revolts(state, defender: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """Return the active rival's ``tile ; leader`` pairs that win a revolt with no red.
+
+    Tiles other than red only (a red tile may add a temple beside the
+    attacker, which ``bench/bot_sanity.py``'s count leaves out); the
+    defender's reds are those in its hand now (§6.4).
+    """
+    found = []
+    for tile in legal_actions(state):
+        if not isinstance(tile, PlaceTile) or tile.color == 0:
+            continue
+        after_tile = _settled(apply(state, tile))
+        if after_tile.pending is not None or after_tile.conflict is not None:
+            continue
+        for leader in legal_actions(after_tile):
+            if not isinstance(leader, PlaceLeader):
+                continue
+            conf = apply(after_tile, leader).conflict
+            if (
+                conf is not None
+                and conf.kind == "revolt"
+                and conf.defender == defender
+                and conf.attacker_base > conf.defender_base + state.hands[defender - 1][0]
+            ):
+                found.append(f"{tile} ; {leader}")
+    return found
+
+
+def test_a_tile_uniting_two_kingdoms_then_a_leader_is_a_threat() -> None:
+    start = parse_diagram(_UNION_THEN_LEADER)
+    moved = apply(start, Action.parse("leader farmer a10"))
+    moved = replace(moved, hands=(start.hands[0], moved.hands[1]))  # the reds before the refill
+    assert "tile black c10 ; leader trader b9" in _tiles_then_revolts(moved, 1)
+    assert not Scorer(start, 1).threatened(TRADER, unions=True)
+    assert Scorer(moved, 1).threatened(TRADER, unions=True)
+    # The farmer on a10 too: a black tile on a8 unites, a farmer on b9 takes it.
+    assert "tile black a8 ; leader farmer b9" in _tiles_then_revolts(moved, 1)
+    assert leaders_at_risk(start, 1, [Action.parse("leader farmer a10")], branches=True) == (0, 2)
+    assert leaders_at_risk(start, 1, [Action.parse("leader farmer a10")]) == (0, 0)  # main's
+
+
+def test_medium_leaves_no_leader_to_a_union_then_a_leader() -> None:
+    start = parse_diagram(_UNION_THEN_LEADER)
+    for seed in range(3):
+        state = _one_turn(start, "medium", seed)
+        reds = min(state.hands[0][0], start.hands[0][0])  # before the refill (§12)
+        hand = (reds, *state.hands[0][1:])
+        state = replace(state, hands=(hand, state.hands[1]))
+        assert _tiles_then_revolts(state, 1) == [], seed
