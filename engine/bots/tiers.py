@@ -189,9 +189,7 @@ def plan_lines(
     """
     stuck = not scoring_tiles(state, seat)
     scorer = Scorer(state, seat)
-    rescues = [
-        WithdrawLeader(c) for c in range(4) if scorer.threatened(c, unions=not hard_prior)
-    ]
+    rescues = [WithdrawLeader(c) for c in range(4) if scorer.threatened(c, unions=not hard_prior)]
     two = state.actions_left >= 2
     scored = score_actions(state, seat)
     if two:
