@@ -38,6 +38,7 @@ MEDIUM_LAST = 10  # candidates when only one action is left
 PASS_PENALTY = 0.3  # a pass brings the end no nearer: only when nothing else helps
 STUCK_SWAP_BONUS = 1.0  # with no tile that scores, a line that swaps earns a new hand (§11)
 THREAT_COST = 3.0  # a leader left to a rival's tile then leader: as evaluate's certain loss (§6.4)
+THREAT_FILTER = False  # medium: a threatened leader filters a line out (True) or costs THREAT_COST
 
 
 def random_policy(state: GameState, seat: int, rng: random.Random) -> Action:
@@ -275,7 +276,7 @@ def _safest(
     for value, line in sorted(cands, key=lambda vl: -vl[0]):
         risk = leaders_at_risk(state, seat, line, branches=True)
         value -= THREAT_COST * risk[1]
-        if best is None or (risk, -value) < (best[0], -best[1]):
+        if best is None or (_risk_key(risk), -value) < (_risk_key(best[0]), -best[1]):
             best = (risk, value, line)
         if risk == (0, 0):
             break
@@ -299,6 +300,11 @@ def blockers(scored: list[tuple[float, Action]], squares: set[int]) -> list[Acti
         ):
             best[action.square] = (value, action)
     return [a for _, a in best.values()]
+
+
+def _risk_key(risk: tuple[int, int]) -> tuple[int, ...]:
+    """Return what medium's filter compares of ``(doomed, threatened)`` (``THREAT_FILTER``)."""
+    return risk if THREAT_FILTER else risk[:1]
 
 
 def must_look(scored: list[tuple[float, Action]], stuck: bool) -> list[Action]:
@@ -351,8 +357,8 @@ def keeping_leaders(
     if first.pending is not None:
         return keys
     if careful:
-        risks = {k: leaders_at_risk(first, seat, lines[k], branches=True) for k in keys}
-        least = min(risks.values(), default=(0, 0))
+        risks = {k: _risk_key(leaders_at_risk(first, seat, lines[k], branches=True)) for k in keys}
+        least = min(risks.values(), default=(0,))
         return [k for k in keys if risks[k] == least]
     left = {k: doomed_count(first, seat, lines[k]) for k in keys}
     fewest = min(left.values(), default=0)
