@@ -38,7 +38,10 @@ MEDIUM_LAST = 10  # candidates when only one action is left
 PASS_PENALTY = 0.3  # a pass brings the end no nearer: only when nothing else helps
 STUCK_SWAP_BONUS = 1.0  # with no tile that scores, a line that swaps earns a new hand (§11)
 THREAT_COST = 3.0  # a leader left to a rival's tile then leader: as evaluate's certain loss (§6.4)
-THREAT_FILTER = False  # medium: a threatened leader filters a line out (True) or costs THREAT_COST
+THREAT_FILTER = True  # medium: a threatened leader filters a line out (True) or costs THREAT_COST
+UNION_THREATS = (
+    False  # medium: a rival's tile uniting two kingdoms counts as a threat (union_spots)
+)
 
 
 def random_policy(state: GameState, seat: int, rng: random.Random) -> Action:
@@ -190,7 +193,11 @@ def plan_lines(
     """
     stuck = not scoring_tiles(state, seat)
     scorer = Scorer(state, seat)
-    rescues = [WithdrawLeader(c) for c in range(4) if scorer.threatened(c, unions=not hard_prior)]
+    rescues = [
+        WithdrawLeader(c)
+        for c in range(4)
+        if scorer.threatened(c, unions=UNION_THREATS and not hard_prior)
+    ]
     two = state.actions_left >= 2
     scored = score_actions(state, seat)
     if two:
@@ -402,7 +409,7 @@ def leaders_at_risk(
         return (
             max((sum(1 for c in range(4) if sc.doomed(c)) for sc in ends), default=0),
             max(
-                (sum(1 for c in range(4) if sc.threatened(c, unions=True)) for sc in ends),
+                (sum(1 for c in range(4) if sc.threatened(c, unions=UNION_THREATS)) for sc in ends),
                 default=0,
             ),
         )
