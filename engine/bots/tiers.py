@@ -38,10 +38,8 @@ MEDIUM_LAST = 10  # candidates when only one action is left
 PASS_PENALTY = 0.3  # a pass brings the end no nearer: only when nothing else helps
 STUCK_SWAP_BONUS = 1.0  # with no tile that scores, a line that swaps earns a new hand (§11)
 THREAT_COST = 3.0  # a leader left to a rival's tile then leader: as evaluate's certain loss (§6.4)
-THREAT_FILTER = False  # medium: a threatened leader filters a line out (True) or costs THREAT_COST
-UNION_THREATS = (
-    False  # medium: a rival's tile uniting two kingdoms counts as a threat (union_spots)
-)
+THREAT_FILTER = True  # medium: a threatened leader filters a line out (True) or costs THREAT_COST
+UNION_THREATS = False  # medium: count a rival's tile uniting two kingdoms (measured: weaker)
 
 
 def random_policy(state: GameState, seat: int, rng: random.Random) -> Action:
