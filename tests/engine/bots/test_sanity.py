@@ -14,6 +14,7 @@ import pytest
 
 from engine import (
     Action,
+    CommitSupport,
     Pass,
     PlaceLeader,
     PlaceTile,
@@ -621,7 +622,8 @@ def _tiles_then_revolts(state, defender: int) -> list[str]:  # type: ignore[no-u
     return found
 
 
-def test_a_tile_uniting_two_kingdoms_then_a_leader_is_a_threat() -> None:
+def test_a_tile_uniting_two_kingdoms_then_a_leader_is_a_threat(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(tiers, "UNION_THREATS", True)
     start = parse_diagram(_UNION_THEN_LEADER)
     moved = apply(start, Action.parse("leader farmer a10"))
     moved = replace(moved, hands=(start.hands[0], moved.hands[1]))  # the reds before the refill
@@ -634,7 +636,10 @@ def test_a_tile_uniting_two_kingdoms_then_a_leader_is_a_threat() -> None:
     assert leaders_at_risk(start, 1, [Action.parse("leader farmer a10")]) == (0, 0)  # main's
 
 
-def test_medium_leaves_no_leader_to_a_union_then_a_leader() -> None:
+def test_medium_leaves_no_leader_to_a_union_then_a_leader(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Only with UNION_THREATS, off as measured (bench/results/bot_medium-2026-12-04b.txt):
+    # main's medium and the medium of this tree leave both leaders here.
+    monkeypatch.setattr(tiers, "UNION_THREATS", True)
     start = parse_diagram(_UNION_THEN_LEADER)
     for seed in range(3):
         state = _one_turn(start, "medium", seed)
@@ -642,3 +647,59 @@ def test_medium_leaves_no_leader_to_a_union_then_a_leader() -> None:
         hand = (reds, *state.hands[0][1:])
         state = replace(state, hands=(hand, state.hands[1]))
         assert _tiles_then_revolts(state, 1) == [], seed
+
+
+# Medium against medium, bench/bot_sanity.py seed 8 before ply 156 (main's bots of 4 December),
+# seat 2's hand given two reds. Seat 1's farmer on f11 starts a revolt against the farmer on
+# c6 (1 temple and 2 reds against 2, §6.3): if seat 2 ties, seat 1's farmer goes, if it
+# commits nothing seat 1 wins — and then its priest on b9 (1 temple, no red left) and its
+# farmer lose to a rival leader on c6 (2 temples) whatever seat 1's second action saves.
+# Main's medium read the line on one answer only, its sample's (here: seat 2 ties) and
+# played f11 (sanity seed 8 ply 160: the priest lost).
+_REVOLT_BOTH_WAYS = """players: 2
+active: 1
+actions: 2
+hand 1: r r g g g g
+hand 2: r r k b b g
+vp 1: red 16 black 15 blue 10 green 20 treasures 2
+vp 2: red 8 black 9 blue 23 green 9 treasures 1
+catastrophes 1: 1
+catastrophes 2: 0
+monument red-black: b10
+bag: r 0 k 4 b 2 g 0
+seed: 8
+
+    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p
+ 1  g  g  g  k  b  b  b  ~  ~  . r*  .  ~  .  .  .
+ 2  g  x  k  g  b  g  .  g  g  g  .  .  ~  .  . r*
+ 3  g  k  k  b  b  r  .  .  .  .  .  .  ~  ~  .  .
+ 4  b  b  b  b  r 1T  .  .  .  .  .  .  .  ~  ~  ~
+ 5  r  k  r  x 1K  r  g  .  r  .  .  .  . r*  ~  ~
+ 6  k  r 2F  k  g  k  .  r 1F  .  .  .  .  .  ~  .
+ 7  b  b  b  b  .  .  k  . r*  .  .  .  ~  ~  ~  .
+ 8  k  x  g  b  b  b  ~  .  .  .  .  .  ~  .  .  .
+ 9  r 1P  g  k  .  k  b  ~  ~  ~  ~  ~  ~  . r*  .
+10  k  #  #  k  g r*  .  .  k  r 2K  .  .  .  .  .
+11  g  #  #  k  g  .  .  .  . 2T r* 2P  .  .  .  .
+
+"""
+
+
+def test_a_line_is_read_on_both_answers_of_the_rival() -> None:
+    state = parse_diagram(_REVOLT_BOTH_WAYS)
+    line = [Action.parse("leader farmer f11"), Action.parse("leader farmer i6")]
+    after = apply(state, line[0])
+    while after.pending is not None:  # seat 1 commits as medium does, seat 2 nothing
+        p = after.pending
+        after = apply(after, tiers.support(after) if p.seat == 1 else CommitSupport(0))
+    after = apply(after, line[1])
+    assert after.active_seat == 2
+    spent = replace(after, hands=((0, *after.hands[0][1:]), after.hands[1]))  # before the refill
+    revolts = []
+    for leader in legal_actions(spent):
+        conf = apply(spent, leader).conflict if isinstance(leader, PlaceLeader) else None
+        if conf is not None and conf.kind == "revolt" and conf.defender == 1:
+            revolts.append((str(leader), conf.attacker_base, conf.defender_base))
+    assert ("leader priest c6", 2, 1) in revolts
+    assert leaders_at_risk(state, 1, line) == (0, 0)  # the sample's answer: seat 2 ties
+    assert leaders_at_risk(state, 1, line, branches=True) == (1, 0)
