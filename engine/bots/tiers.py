@@ -39,7 +39,7 @@ PASS_PENALTY = 0.3  # a pass brings the end no nearer: only when nothing else he
 STUCK_SWAP_BONUS = 1.0  # with no tile that scores, a line that swaps earns a new hand (§11)
 THREAT_COST = 3.0  # a leader left to a rival's tile then leader: as evaluate's certain loss (§6.4)
 THREAT_FILTER = True  # medium: a threatened leader filters a line out (True) or costs THREAT_COST
-UNION_THREATS = False  # medium: count a rival's tile uniting two kingdoms (measured: weaker)
+UNION_THREATS = False  # medium: a rival's tile uniting kingdoms (off: bot_medium-2026-12-04b)
 
 
 def random_policy(state: GameState, seat: int, rng: random.Random) -> Action:
@@ -272,9 +272,10 @@ def _safest(
     """Return the best of ``cands`` among those that leave the fewest leaders at risk.
 
     ``cands`` are ``(value, line)`` from ``state``; risk is
-    ``leaders_at_risk(..., branches=True)`` compared as ``(doomed,
-    threatened)``, then the higher value (less ``THREAT_COST`` per
-    threatened leader) wins, the first of equals. Lines are read best value
+    ``leaders_at_risk(..., branches=True)`` compared as ``_risk_key``
+    (``(doomed, threatened)`` with ``THREAT_FILTER``, doomed alone without),
+    then the higher value (less ``THREAT_COST`` per threatened leader)
+    wins, the first of equals. Lines are read best value
     first and reading stops at the first that risks no leader.
     """
     best: tuple[tuple[int, int], float, list[Action]] | None = None
@@ -350,7 +351,8 @@ def keeping_leaders(
     the seat's own hand; a line's decisions are answered by ``settle``.
 
     ``careful=True`` (medium): the lines kept are those with the fewest
-    ``(doomed, threatened)`` leaders (``leaders_at_risk`` with ``branches``):
+    ``(doomed, threatened)`` leaders (``leaders_at_risk`` with ``branches``;
+    doomed alone when ``THREAT_FILTER`` is off):
     a leader a rival's tile then leader takes (``Scorer.threatened``) is
     kept from as one a rival's leader takes, and a rival's answer to a
     conflict of the line is both answers it may give (medium against
