@@ -170,7 +170,7 @@ def compare_lines(
     # Medium's lines (whole turns, or a decision's answers) and their values: the candidates
     # and the prior, worth PRIOR_VISITS rounds each (module doc).
     if p is None:
-        prior = plan_lines(first, seat)
+        prior = plan_lines(first, seat, hard_prior=True)  # as measured with hard
     else:
         prior = [(v, [a]) for v, a in decision_values(first, seat)]
     # Medium's values are centred on the position's own, dangers counted as in a rollout.

@@ -28,6 +28,7 @@ from .decisions import quick_decision, settle, support
 from .evaluate import evaluate
 from .heuristic import WITHDRAW_SCORE, Scorer, score_actions
 from .hopeless import COLOUR_INDEX, hopeless_war_order
+from .monument_threats import income_gain, rival_monument_threats, threat_cost
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
 EASY_GUARD = 30  # easy's best actions looked at for one that keeps its leaders (issue 26)
@@ -37,6 +38,8 @@ MEDIUM_LAST = 10  # candidates when only one action is left
 PASS_PENALTY = 0.3  # a pass brings the end no nearer: only when nothing else helps
 STUCK_SWAP_BONUS = 1.0  # with no tile that scores, a line that swaps earns a new hand (§11)
 THREAT_COST = 3.0  # a leader left to a rival's tile then leader: as evaluate's certain loss (§6.4)
+THREAT_FILTER = True  # medium: a threatened leader filters a line out (True) or costs THREAT_COST
+UNION_THREATS = False  # medium: a rival's tile uniting kingdoms (off: bot_medium-2026-12-04b)
 
 
 def random_policy(state: GameState, seat: int, rng: random.Random) -> Action:
@@ -146,10 +149,19 @@ def medium_decision(state: GameState, seat: int) -> Action:
     options = engine.legal_actions(state)
     if len(options) == 1:
         return options[0]
+    if p.kind == "monument":
+        # Which monument, or none: its income for the turns left (§8.3), as ``plan_lines``.
+        valued = []
+        for option in options:
+            value, end = outcome(engine.apply(state, option), seat)
+            valued.append((value + income_gain(state, end, seat), option))
+        return max(valued, key=lambda va: va[0])[1]
     return decision_values(state, seat)[0][1]
 
 
-def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
+def plan_lines(
+    state: GameState, seat: int, *, hard_prior: bool = False
+) -> list[tuple[float, list[Action]]]:
     """Return ``(evaluation, actions)`` of each candidate first action's best line, best first.
 
     Candidates come from ``heuristic.score_actions`` (the first actions, and
@@ -162,10 +174,28 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
     (``leaders_at_risk``'s threatened, §2, §6.4) loses ``THREAT_COST`` per
     leader, and the withdrawal of each such leader (§4) is always weighed:
     medium left leaders to two-action revolts (bench/bot_sanity.py, issue 26).
+    A line that ends the turn loses ``monument_threats.threat_cost``, the
+    costliest monument the rival could then build and be paid by (§8), and a
+    tile on each such square is always weighed (``blockers``): easy's own
+    monuments paid it 31 VP a game in medium's losses, 21 of them blockable
+    (bench/results/bot_medium-study-2026-12-04.txt). A line also gains the
+    monument income it brings for the turns left (``monument_threats.income_gain``),
+    unless it leaves a leader doomed or threatened (``leaders_at_risk``).
+    Of the lines after one first action, medium keeps one that leaves the
+    fewest leaders doomed, then threatened, whatever a rival answers to a
+    conflict of the line (``leaders_at_risk`` with ``branches``: the rival's
+    hand is not seen), and the best valued among those; ``hard_prior=True``
+    (hard's prior, as measured with it) takes the best value after
+    ``THREAT_COST`` on the settled branch only, and leaves both monument
+    terms and the blocking tiles out.
     """
     stuck = not scoring_tiles(state, seat)
     scorer = Scorer(state, seat)
-    rescues = [WithdrawLeader(c) for c in range(4) if scorer.threatened(c)]
+    rescues = [
+        WithdrawLeader(c)
+        for c in range(4)
+        if scorer.threatened(c, unions=UNION_THREATS and not hard_prior)
+    ]
     two = state.actions_left >= 2
     scored = score_actions(state, seat)
     if two:
@@ -175,29 +205,42 @@ def plan_lines(state: GameState, seat: int) -> list[tuple[float, list[Action]]]:
     firsts = top(scored, MEDIUM_FIRST if two else MEDIUM_LAST)
     firsts += [a for a in must_look(scored, stuck and not two) if a not in firsts]
     firsts += [a for a in rescues if a not in firsts and any(a == b for _, b in scored)]
+    monuments = not hard_prior
+    rival = state.active_seat % state.num_players + 1
+    blocks = set(rival_monument_threats(state, seat, rival)) if monuments else set()
+    firsts += [a for a in blockers(scored, blocks) if a not in firsts]
     lines: list[tuple[float, list[Action]]] = []
 
-    def adjusted(value: float, line: list[Action]) -> float:
+    def adjusted(value: float, line: list[Action], end: GameState) -> float:
         if any(isinstance(a, Pass) for a in line):
             value -= PASS_PENALTY
         if stuck and any(isinstance(a, SwapTiles) for a in line):
             value += STUCK_SWAP_BONUS
+        if monuments:
+            gain = income_gain(state, end, seat)
+            if gain > 0 and leaders_at_risk(state, seat, line) != (0, 0):
+                gain = 0.0  # a leader a rival takes next turn earns nothing (§6.4, §8.3)
+            value = value - threat_cost(end, seat) + gain
         return value
 
     for a1 in firsts:
         value, s1 = outcome(engine.apply(state, a1), seat)
-        cands = [(adjusted(value, [a1]), [a1])]
+        cands = [(adjusted(value, [a1], s1), [a1])]
         if two and not s1.is_over and s1.active_seat == seat and s1.pending is None:
             scored2 = score_actions(s1, seat)
             seconds = top(scored2, MEDIUM_SECOND)
             seconds += [a for a in must_look(scored2, stuck) if a not in seconds]
             seconds += [a for a in rescues if a not in seconds and any(a == b for _, b in scored2)]
+            seconds += [a for a in blockers(scored2, blocks) if a not in seconds]
             if seconds:  # a turn of two actions is planned whole (§2)
-                cands = [
-                    (adjusted(outcome(engine.apply(s1, a2), seat)[0], [a1, a2]), [a1, a2])
-                    for a2 in seconds
-                ]
-        lines.append(_least_threatened(state, seat, cands))
+                cands = []
+                for a2 in seconds:
+                    value2, s2 = outcome(engine.apply(s1, a2), seat)
+                    cands.append((adjusted(value2, [a1, a2], s2), [a1, a2]))
+        if hard_prior:
+            lines.append(_least_threatened(state, seat, cands))
+        else:
+            lines.append(_safest(state, seat, cands))
     lines.sort(key=lambda vl: -vl[0])  # stable: equal lines keep the heuristic's order
     return lines
 
@@ -223,6 +266,53 @@ def _least_threatened(
     return best
 
 
+def _safest(
+    state: GameState, seat: int, cands: list[tuple[float, list[Action]]]
+) -> tuple[float, list[Action]]:
+    """Return the best of ``cands`` among those that leave the fewest leaders at risk.
+
+    ``cands`` are ``(value, line)`` from ``state``; risk is
+    ``leaders_at_risk(..., branches=True)`` compared as ``_risk_key``
+    (``(doomed, threatened)`` with ``THREAT_FILTER``, doomed alone without),
+    then the higher value (less ``THREAT_COST`` per threatened leader)
+    wins, the first of equals. Lines are read best value
+    first and reading stops at the first that risks no leader.
+    """
+    best: tuple[tuple[int, int], float, list[Action]] | None = None
+    for value, line in sorted(cands, key=lambda vl: -vl[0]):
+        risk = leaders_at_risk(state, seat, line, branches=True)
+        value -= THREAT_COST * risk[1]
+        if best is None or (_risk_key(risk), -value) < (_risk_key(best[0]), -best[1]):
+            best = (risk, value, line)
+        if risk == (0, 0):
+            break
+    assert best is not None
+    return best[1], best[2]
+
+
+def blockers(scored: list[tuple[float, Action]], squares: set[int]) -> list[Action]:
+    """Return, for each of ``squares``, the best-scoring tile of ``scored`` placed there.
+
+    ``squares`` are where the rival completes a monument that pays it
+    (``monument_threats.rival_monument_threats``, RULES.md §8): a tile of any
+    colour there fills the block's last square, so the plan always weighs one.
+    """
+    best: dict[int, tuple[float, Action]] = {}
+    for value, action in scored:
+        if (
+            isinstance(action, PlaceTile)
+            and action.square in squares
+            and (action.square not in best or value > best[action.square][0])
+        ):
+            best[action.square] = (value, action)
+    return [a for _, a in best.values()]
+
+
+def _risk_key(risk: tuple[int, int]) -> tuple[int, ...]:
+    """Return what medium's filter compares of ``(doomed, threatened)`` (``THREAT_FILTER``)."""
+    return risk if THREAT_FILTER else risk[:1]
+
+
 def must_look(scored: list[tuple[float, Action]], stuck: bool) -> list[Action]:
     """Return the moves a turn's plan always weighs, whatever their quick score.
 
@@ -243,7 +333,9 @@ def must_look(scored: list[tuple[float, Action]], stuck: bool) -> list[Action]:
     ]
 
 
-def keeping_leaders(first: GameState, seat: int, lines: dict[str, list[Action]]) -> list[str]:
+def keeping_leaders(
+    first: GameState, seat: int, lines: dict[str, list[Action]], *, careful: bool = False
+) -> list[str]:
     """Return the keys of ``lines`` that leave the fewest of ``seat``'s leaders doomed.
 
     ``first`` is a deal of the seat's view with ``seat`` to act, ``lines``
@@ -257,10 +349,24 @@ def keeping_leaders(first: GameState, seat: int, lines: dict[str, list[Action]])
     play-outs weighed a certain loss against a tile's VP, and both left
     leaders to lose (``bench/bot_sanity.py``, issue 26). Reads the board and
     the seat's own hand; a line's decisions are answered by ``settle``.
+
+    ``careful=True`` (medium): the lines kept are those with the fewest
+    ``(doomed, threatened)`` leaders (``leaders_at_risk`` with ``branches``;
+    doomed alone when ``THREAT_FILTER`` is off):
+    a leader a rival's tile then leader takes (``Scorer.threatened``) is
+    kept from as one a rival's leader takes, and a rival's answer to a
+    conflict of the line is both answers it may give (medium against
+    medium, bench/bot_sanity.py seeds 8 and 9: a revolt the defender did not
+    tie left the seat's king or priest to lose, a branch its plan never
+    read; the THREAT_COST charge left 11 leaders in 200 seat-games).
     """
     keys = list(lines)
     if first.pending is not None:
         return keys
+    if careful:
+        risks = {k: _risk_key(leaders_at_risk(first, seat, lines[k], branches=True)) for k in keys}
+        least = min(risks.values(), default=(0,))
+        return [k for k in keys if risks[k] == least]
     left = {k: doomed_count(first, seat, lines[k]) for k in keys}
     fewest = min(left.values(), default=0)
     return [k for k in keys if left[k] == fewest]
@@ -284,13 +390,29 @@ def doomed_count(state: GameState, seat: int, line: list[Action]) -> int:
     return 0 if scorer is None else sum(1 for c in range(4) if scorer.doomed(c))
 
 
-def leaders_at_risk(state: GameState, seat: int, line: list[Action]) -> tuple[int, int]:
+def leaders_at_risk(
+    state: GameState, seat: int, line: list[Action], *, branches: bool = False
+) -> tuple[int, int]:
     """Return ``(doomed, threatened)``: ``seat``'s leaders ``line`` leaves to lose (0–4 each).
 
     ``doomed`` as ``doomed_count`` (a rival's one leader wins the revolt,
     ``Scorer.doomed``); ``threatened`` the others a rival's tile then leader
-    take (``Scorer.threatened``, §2, §5.1, §6.4).
+    take (``Scorer.threatened``, §2, §5.1, §6.4). ``branches=True`` (medium):
+    a tile that unites two kingdoms counts too (``Scorer.union_spots``), and a
+    rival's support in a conflict of the line (§6.3, §7.3) is both what it
+    may commit — nothing, or just enough to win (tiles of the colour put in
+    its sampled hand if need be) — and each count is the most over those
+    ends (``_line_ends``): the seat does not see the rival's hand (§14).
     """
+    if branches:
+        ends = _line_ends(state, seat, line)
+        return (
+            max((sum(1 for c in range(4) if sc.doomed(c)) for sc in ends), default=0),
+            max(
+                (sum(1 for c in range(4) if sc.threatened(c, unions=UNION_THREATS)) for sc in ends),
+                default=0,
+            ),
+        )
     scorer = _end_of_line(state, seat, line)
     if scorer is None:
         return 0, 0
@@ -347,6 +469,92 @@ def _play_line(state: GameState, seat: int, line: list[Action]) -> Scorer | None
     return Scorer(replace(state, hands=tuple(hands)), seat)
 
 
+def _line_ends(state: GameState, seat: int, line: list[Action]) -> list[Scorer]:
+    """Return a ``Scorer`` of ``seat`` at each end ``line`` may reach (none: game over).
+
+    As ``_end_of_line`` (the seat's reds before the refill, decisions by
+    ``quick_decision``), but a rival's support decision (§6.3, §7.3) branches
+    on ``_rival_supports``; an action illegal on one branch (the seat would
+    plan again there) leaves that branch where it stands. Remembered on
+    ``state``'s cache per seat and line.
+    """
+    key = f"bots:ends:{seat}:" + " ; ".join(str(a) for a in line)
+    if key not in state.cache:
+        frontier = [(state, state.hands[seat - 1][RED])]
+        for action in line:
+            nxt: list[tuple[GameState, int]] = []
+            for st, reds in frontier:
+                if st.is_over or st.active_seat != seat or st.pending is not None:
+                    nxt.append((st, reds))
+                    continue
+                reds = min(reds, st.hands[seat - 1][RED])
+                if isinstance(action, PlaceTile) and action.color == RED:
+                    reds -= 1
+                elif isinstance(action, SwapTiles):
+                    reds -= action.counts[RED]
+                try:
+                    played = engine.apply(st, action)
+                except engine.IllegalActionError:
+                    nxt.append((st, reds))
+                    continue
+                nxt.extend(_settled_branches(played, seat, reds))
+            frontier = nxt
+        ends: list[Scorer] = []
+        for st, reds in frontier:
+            if st.is_over:
+                continue
+            if st.active_seat == seat:
+                reds = st.hands[seat - 1][RED]  # the turn goes on: no refill yet (§12)
+            hands = list(st.hands)
+            hand = list(hands[seat - 1])
+            hand[RED] = max(0, min(hand[RED], reds))
+            hands[seat - 1] = (hand[0], hand[1], hand[2], hand[3])
+            ends.append(Scorer(replace(st, hands=tuple(hands)), seat))
+        state.cache[key] = ends
+    got = state.cache[key]
+    assert isinstance(got, list)
+    return got
+
+
+def _settled_branches(state: GameState, seat: int, reds: int) -> list[tuple[GameState, int]]:
+    """Answer ``state``'s decisions as ``settle``, a rival's support both ways: ``[(state, reds)]``.
+
+    ``reds`` are the seat's reds left, less those it commits (§6.3).
+    """
+    for _ in range(40):
+        p = state.pending
+        if p is None:
+            break
+        if p.kind == "support" and p.seat != seat and p.support_color is not None:
+            out: list[tuple[GameState, int]] = []
+            for answered in _rival_supports(state):
+                out.extend(_settled_branches(answered, seat, reds))
+            return out
+        answer = quick_decision(state)
+        if isinstance(answer, CommitSupport) and p.seat == seat and p.support_color == "red":
+            reds -= answer.count
+        state = engine.apply(state, answer)
+    return [(state, reds)]
+
+
+def _rival_supports(state: GameState) -> list[GameState]:
+    """Return the states after a rival's support: nothing, and just enough to win (§6.4, §7.3).
+
+    Enough is a tie for the defender, one more for the attacker; it is
+    weighed only when the rival's hand is big enough, its sampled hand
+    given the tiles if need be (``_with_tiles``).
+    """
+    p = state.pending
+    assert p is not None and p.support_color is not None
+    color = COLOUR_INDEX[p.support_color]
+    att, dfn = p.attacker_strength or 0, p.defender_strength or 0
+    need = att - dfn if p.seat == p.defender else dfn - att + 1
+    out = [engine.apply(state, CommitSupport(0))]
+    if 0 < need <= sum(state.hands[p.seat - 1]):
+        out.append(engine.apply(_with_tiles(state, p.seat, color, need), CommitSupport(need)))
+    return out
+
+
 def plan_turn(state: GameState, seat: int) -> tuple[float, list[Action]]:
     """Return the best ``(evaluation, actions)`` over candidate first × second actions (§2)."""
     return plan_lines(state, seat)[0]
@@ -371,15 +579,15 @@ def medium_policy(state: GameState, seat: int, rng: random.Random) -> Action:
     """Return the first action of the best planned turn, or a decision's answer.
 
     Among the planned turns, those that leave a leader of ``seat`` to a revolt
-    a rival wins outright are played only when no other is left
-    (``keeping_leaders``).
+    a rival wins outright, or after a tile, are played only when no other is
+    left (``keeping_leaders`` with ``careful``).
     """
     if state.pending is not None:
         return medium_decision(state, seat)
     lines: dict[str, list[Action]] = {}
     for _, line in plan_lines(state, seat):
         lines.setdefault(" ; ".join(str(a) for a in line), line)
-    return lines[keeping_leaders(state, seat, lines)[0]][0]
+    return lines[keeping_leaders(state, seat, lines, careful=True)[0]][0]
 
 
 __all__ = ["CommitSupport", "easy_policy", "medium_policy", "plan_turn", "random_policy"]

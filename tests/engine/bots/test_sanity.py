@@ -14,6 +14,7 @@ import pytest
 
 from engine import (
     Action,
+    CommitSupport,
     Pass,
     PlaceLeader,
     PlaceTile,
@@ -557,3 +558,148 @@ def test_medium_leaves_no_leader_beside_a_tile_and_a_revolt() -> None:
         state = replace(state, hands=(_beside_a_tile("").hands[0], state.hands[1]))
         assert not any(Scorer(state, 1).threatened(c) for c in range(4)), seed
         assert not _tile_then_revolt(state, "tile black g10", "leader king h10", 1), seed
+
+
+# Medium against medium, bench/bot_sanity.py seed 23 before ply 48 (main's bots of 4 December):
+# seat 1's trader on e10 (1 temple, f10), no red in hand. Moving the farmer from d1 to a10
+# made its kingdom (a10, b10, b11) and the trader's (c9, d9, d10, e10) two kingdoms with no
+# colour of leader in both: a rival's tile on c10 unites them without a war (§7.1) and a
+# trader on b9 (b8, b10: 2 temples) then takes the trader (§6.4). Main's medium played it.
+_UNION_THEN_LEADER = """
+players: 2
+active: 1
+actions: 1
+hand 1: k k b
+hand 2: r r k k b g
+vp 1: red 7 black 5 blue 4 green 1 treasures 1
+vp 2: red 2 black 2 blue 2 green 6 treasures 0
+catastrophes 1: 2
+catastrophes 2: 2
+bag: r 31 k 16 b 21 g 22
+seed: 23
+
+    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p
+ 1  r 1P  k 1F  ~  ~  ~  ~  ~  . r*  .  ~  .  .  .
+ 2  k r* 1K  r  ~  .  .  .  .  .  .  .  ~  .  . r*
+ 3  k  g  r  b  ~ r*  .  .  .  .  .  .  ~  ~  .  .
+ 4  b  b  b  ~  .  .  .  .  .  .  .  .  .  ~  ~  ~
+ 5  k  k  .  .  .  .  .  .  .  .  .  .  . r*  ~  ~
+ 6  .  .  .  .  .  .  .  .  .  .  .  .  .  .  ~  .
+ 7  b  b  ~  ~  .  .  .  . r*  .  .  .  ~  ~  ~  .
+ 8  .  r  g  ~  ~  ~  ~  .  .  .  .  .  ~  .  .  .
+ 9  g  .  g  g  .  .  ~  ~  ~  ~  ~  ~  ~  . r*  .
+10  .  r  .  g 1T r*  .  .  .  .  .  .  .  .  .  .
+11  g 2P  .  .  .  .  .  .  .  . r*  .  .  .  .  .
+
+"""
+
+
+def _tiles_then_revolts(state, defender: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """Return the active rival's ``tile ; leader`` pairs that win a revolt with no red.
+
+    Tiles other than red only (a red tile may add a temple beside the
+    attacker, which ``bench/bot_sanity.py``'s count leaves out); the
+    defender's reds are those in its hand now (§6.4).
+    """
+    found = []
+    for tile in legal_actions(state):
+        if not isinstance(tile, PlaceTile) or tile.color == 0:
+            continue
+        after_tile = _settled(apply(state, tile))
+        if after_tile.pending is not None or after_tile.conflict is not None:
+            continue
+        for leader in legal_actions(after_tile):
+            if not isinstance(leader, PlaceLeader):
+                continue
+            conf = apply(after_tile, leader).conflict
+            if (
+                conf is not None
+                and conf.kind == "revolt"
+                and conf.defender == defender
+                and conf.attacker_base > conf.defender_base + state.hands[defender - 1][0]
+            ):
+                found.append(f"{tile} ; {leader}")
+    return found
+
+
+def test_a_tile_uniting_two_kingdoms_then_a_leader_is_a_threat(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(tiers, "UNION_THREATS", True)
+    start = parse_diagram(_UNION_THEN_LEADER)
+    moved = apply(start, Action.parse("leader farmer a10"))
+    moved = replace(moved, hands=(start.hands[0], moved.hands[1]))  # the reds before the refill
+    assert "tile black c10 ; leader trader b9" in _tiles_then_revolts(moved, 1)
+    assert not Scorer(start, 1).threatened(TRADER, unions=True)
+    assert Scorer(moved, 1).threatened(TRADER, unions=True)
+    # The farmer on a10 too: a black tile on a8 unites, a farmer on b9 takes it.
+    assert "tile black a8 ; leader farmer b9" in _tiles_then_revolts(moved, 1)
+    assert leaders_at_risk(start, 1, [Action.parse("leader farmer a10")], branches=True) == (0, 2)
+    assert leaders_at_risk(start, 1, [Action.parse("leader farmer a10")]) == (0, 0)  # main's
+
+
+def test_medium_leaves_no_leader_to_a_union_then_a_leader(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Only with UNION_THREATS, off as measured (bench/results/bot_medium-2026-12-04b.txt):
+    # main's medium and the medium of this tree leave both leaders here.
+    monkeypatch.setattr(tiers, "UNION_THREATS", True)
+    start = parse_diagram(_UNION_THEN_LEADER)
+    for seed in range(3):
+        state = _one_turn(start, "medium", seed)
+        reds = min(state.hands[0][0], start.hands[0][0])  # before the refill (§12)
+        hand = (reds, *state.hands[0][1:])
+        state = replace(state, hands=(hand, state.hands[1]))
+        assert _tiles_then_revolts(state, 1) == [], seed
+
+
+# Medium against medium, bench/bot_sanity.py seed 8 before ply 156 (main's bots of 4 December),
+# seat 2's hand given two reds. Seat 1's farmer on f11 starts a revolt against the farmer on
+# c6 (1 temple and 2 reds against 2, §6.3): if seat 2 ties, seat 1's farmer goes, if it
+# commits nothing seat 1 wins — and then its priest on b9 (1 temple, no red left) and its
+# farmer lose to a rival leader on c6 (2 temples) whatever seat 1's second action saves.
+# Main's medium read the line on one answer only, its sample's (here: seat 2 ties) and
+# played f11 (sanity seed 8 ply 160: the priest lost).
+_REVOLT_BOTH_WAYS = """players: 2
+active: 1
+actions: 2
+hand 1: r r g g g g
+hand 2: r r k b b g
+vp 1: red 16 black 15 blue 10 green 20 treasures 2
+vp 2: red 8 black 9 blue 23 green 9 treasures 1
+catastrophes 1: 1
+catastrophes 2: 0
+monument red-black: b10
+bag: r 0 k 4 b 2 g 0
+seed: 8
+
+    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p
+ 1  g  g  g  k  b  b  b  ~  ~  . r*  .  ~  .  .  .
+ 2  g  x  k  g  b  g  .  g  g  g  .  .  ~  .  . r*
+ 3  g  k  k  b  b  r  .  .  .  .  .  .  ~  ~  .  .
+ 4  b  b  b  b  r 1T  .  .  .  .  .  .  .  ~  ~  ~
+ 5  r  k  r  x 1K  r  g  .  r  .  .  .  . r*  ~  ~
+ 6  k  r 2F  k  g  k  .  r 1F  .  .  .  .  .  ~  .
+ 7  b  b  b  b  .  .  k  . r*  .  .  .  ~  ~  ~  .
+ 8  k  x  g  b  b  b  ~  .  .  .  .  .  ~  .  .  .
+ 9  r 1P  g  k  .  k  b  ~  ~  ~  ~  ~  ~  . r*  .
+10  k  #  #  k  g r*  .  .  k  r 2K  .  .  .  .  .
+11  g  #  #  k  g  .  .  .  . 2T r* 2P  .  .  .  .
+
+"""
+
+
+def test_a_line_is_read_on_both_answers_of_the_rival() -> None:
+    state = parse_diagram(_REVOLT_BOTH_WAYS)
+    line = [Action.parse("leader farmer f11"), Action.parse("leader farmer i6")]
+    after = apply(state, line[0])
+    while after.pending is not None:  # seat 1 commits as medium does, seat 2 nothing
+        p = after.pending
+        after = apply(after, tiers.support(after) if p.seat == 1 else CommitSupport(0))
+    after = apply(after, line[1])
+    assert after.active_seat == 2
+    spent = replace(after, hands=((0, *after.hands[0][1:]), after.hands[1]))  # before the refill
+    revolts = []
+    for leader in legal_actions(spent):
+        conf = apply(spent, leader).conflict if isinstance(leader, PlaceLeader) else None
+        if conf is not None and conf.kind == "revolt" and conf.defender == 1:
+            revolts.append((str(leader), conf.attacker_base, conf.defender_base))
+    assert ("leader priest c6", 2, 1) in revolts
+    assert leaders_at_risk(state, 1, line) == (0, 0)  # the sample's answer: seat 2 ties
+    assert leaders_at_risk(state, 1, line, branches=True) == (1, 0)
