@@ -66,7 +66,6 @@ class Scorer:
         self._spots: dict[int, tuple[list[int], list[int], int, int, int, int]] = {}
         self._revolt_spots: dict[int, int] | None = None
         self._tile_spots: dict[int, int] | None = None
-        self._union_spots: dict[int, int] | None = None
         self.scores_now = False  # set by ``tile``: a placement scores the bot a VP (§5.2)
         self.monuments_free = [
             any(
@@ -406,59 +405,13 @@ class Scorer:
             self._tile_spots = spots
         return self._tile_spots
 
-    def union_spots(self) -> dict[int, int]:
-        """Return per kingdom the most temples beside a square a rival reaches after a union.
-
-        A rival's tile on an empty square touching two kingdoms unites them
-        (§7.1); with no colour of leader in both, no war follows and the
-        united kingdom's revolt spots are those of either kingdom, the
-        squares that touched both, and the empty squares beside the tile
-        (§4.2, §6.2). The turn's second action is then a leader there (§2):
-        medium against medium, bench/bot_sanity.py seed 23 ply 51, a green
-        tile on c10 joined a kingdom of the seat's farmer to its trader's and
-        a rival trader on b9 took the trader with 2 temples against 1.
-        Reads the board only, as ``tile_spots``.
-        """
-        if self._union_spots is None:
-            reg = self.summ.regions
-            kid = reg.kid
-            board = self.board
-            nk = self.nk
-            best: dict[frozenset[int], int] = {}  # kingdoms a leader square touches -> temples
-            for y in range(len(board)):
-                if board[y] or IS_RIVER[y] or not 1 <= nk[y] <= 2:
-                    continue
-                t = temples_next_to(board, y)
-                if t:
-                    ks = frozenset(kid[z] for z in NEIGHBOURS[y] if kid[z] >= 0)
-                    best[ks] = max(best.get(ks, 0), t)
-            spots: dict[int, int] = {}
-            for x in range(len(board)):
-                if board[x] or nk[x] != 2:
-                    continue
-                pair = frozenset(kid[z] for z in NEIGHBOURS[x] if kid[z] >= 0)
-                k1, k2 = sorted(pair)
-                if {c for _, c, _ in reg.leaders[k1]} & {c for _, c, _ in reg.leaders[k2]}:
-                    continue  # a war, not a revolt (§7.1)
-                t = max(best.get(frozenset({k}), 0) for k in (k1, k2))
-                t = max(t, best.get(pair, 0))
-                for y in NEIGHBOURS[x]:
-                    if not board[y] and not nk[y] and not IS_RIVER[y]:
-                        t = max(t, temples_next_to(board, y))
-                for k in (k1, k2):
-                    spots[k] = max(spots.get(k, 0), t)
-            self._union_spots = spots
-        return self._union_spots
-
-    def threatened(self, color: int, *, unions: bool = False) -> bool:
+    def threatened(self, color: int) -> bool:
         """Tell whether the bot's leader of ``color`` loses a revolt a rival starts after a tile.
 
         Like ``doomed``, with the squares a rival's leader may enter once its
         turn's first action placed a tile (``tile_spots``, §2, §5.1): more
         temples there than the leader's own plus every red in the bot's hand
         win the revolt with no red committed (§6.4). False when ``doomed``.
-        ``unions=True`` (medium) counts a tile that unites two kingdoms too
-        (``union_spots``).
         """
         q = self.summ.leaders[self.seat - 1][color]
         if q < 0 or self.doomed(color):
@@ -466,10 +419,7 @@ class Scorer:
         k = self.summ.regions.kid[q]
         if k < 0:
             return False
-        attack = self.tile_spots().get(k, 0)
-        if unions:
-            attack = max(attack, self.union_spots().get(k, 0))
-        return attack > temples_next_to(self.board, q) + self.hand[RED]
+        return self.tile_spots().get(k, 0) > temples_next_to(self.board, q) + self.hand[RED]
 
     def rescue(self, color: int) -> float:
         """Return what taking a doomed leader of ``color`` off the board denies (§6.4, §4).

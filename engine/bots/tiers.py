@@ -38,8 +38,6 @@ MEDIUM_LAST = 10  # candidates when only one action is left
 PASS_PENALTY = 0.3  # a pass brings the end no nearer: only when nothing else helps
 STUCK_SWAP_BONUS = 1.0  # with no tile that scores, a line that swaps earns a new hand (§11)
 THREAT_COST = 3.0  # a leader left to a rival's tile then leader: as evaluate's certain loss (§6.4)
-THREAT_FILTER = True  # medium: a threatened leader filters a line out (True) or costs THREAT_COST
-UNION_THREATS = False  # medium: a rival's tile uniting kingdoms (off: bot_medium-2026-12-04b)
 
 
 def random_policy(state: GameState, seat: int, rng: random.Random) -> Action:
@@ -191,11 +189,7 @@ def plan_lines(
     """
     stuck = not scoring_tiles(state, seat)
     scorer = Scorer(state, seat)
-    rescues = [
-        WithdrawLeader(c)
-        for c in range(4)
-        if scorer.threatened(c, unions=UNION_THREATS and not hard_prior)
-    ]
+    rescues = [WithdrawLeader(c) for c in range(4) if scorer.threatened(c)]
     two = state.actions_left >= 2
     scored = score_actions(state, seat)
     if two:
@@ -272,9 +266,8 @@ def _safest(
     """Return the best of ``cands`` among those that leave the fewest leaders at risk.
 
     ``cands`` are ``(value, line)`` from ``state``; risk is
-    ``leaders_at_risk(..., branches=True)`` compared as ``_risk_key``
-    (``(doomed, threatened)`` with ``THREAT_FILTER``, doomed alone without),
-    then the higher value (less ``THREAT_COST`` per threatened leader)
+    ``leaders_at_risk(..., branches=True)``, ``(doomed, threatened)`` compared
+    in that order, then the higher value (less ``THREAT_COST`` per threatened leader)
     wins, the first of equals. Lines are read best value
     first and reading stops at the first that risks no leader.
     """
@@ -282,7 +275,7 @@ def _safest(
     for value, line in sorted(cands, key=lambda vl: -vl[0]):
         risk = leaders_at_risk(state, seat, line, branches=True)
         value -= THREAT_COST * risk[1]
-        if best is None or (_risk_key(risk), -value) < (_risk_key(best[0]), -best[1]):
+        if best is None or (risk, -value) < (best[0], -best[1]):
             best = (risk, value, line)
         if risk == (0, 0):
             break
@@ -306,11 +299,6 @@ def blockers(scored: list[tuple[float, Action]], squares: set[int]) -> list[Acti
         ):
             best[action.square] = (value, action)
     return [a for _, a in best.values()]
-
-
-def _risk_key(risk: tuple[int, int]) -> tuple[int, ...]:
-    """Return what medium's filter compares of ``(doomed, threatened)`` (``THREAT_FILTER``)."""
-    return risk if THREAT_FILTER else risk[:1]
 
 
 def must_look(scored: list[tuple[float, Action]], stuck: bool) -> list[Action]:
@@ -351,12 +339,11 @@ def keeping_leaders(
     the seat's own hand; a line's decisions are answered by ``settle``.
 
     ``careful=True`` (medium): the lines kept are those with the fewest
-    ``(doomed, threatened)`` leaders (``leaders_at_risk`` with ``branches``;
-    doomed alone when ``THREAT_FILTER`` is off):
+    ``(doomed, threatened)`` leaders (``leaders_at_risk`` with ``branches``):
     a leader a rival's tile then leader takes (``Scorer.threatened``) is
     kept from as one a rival's leader takes, and a rival's answer to a
     conflict of the line is both answers it may give (medium against
-    medium, bench/bot_sanity.py seeds 8 and 9: a revolt the defender did not
+    medium, bench/bot_sanity.py seeds 8 and 10: a conflict the rival did not
     tie left the seat's king or priest to lose, a branch its plan never
     read; the THREAT_COST charge left 11 leaders in 200 seat-games).
     """
@@ -364,8 +351,8 @@ def keeping_leaders(
     if first.pending is not None:
         return keys
     if careful:
-        risks = {k: _risk_key(leaders_at_risk(first, seat, lines[k], branches=True)) for k in keys}
-        least = min(risks.values(), default=(0,))
+        risks = {k: leaders_at_risk(first, seat, lines[k], branches=True) for k in keys}
+        least = min(risks.values(), default=(0, 0))
         return [k for k in keys if risks[k] == least]
     left = {k: doomed_count(first, seat, lines[k]) for k in keys}
     fewest = min(left.values(), default=0)
@@ -397,8 +384,7 @@ def leaders_at_risk(
 
     ``doomed`` as ``doomed_count`` (a rival's one leader wins the revolt,
     ``Scorer.doomed``); ``threatened`` the others a rival's tile then leader
-    take (``Scorer.threatened``, §2, §5.1, §6.4). ``branches=True`` (medium):
-    a tile that unites two kingdoms counts too (``Scorer.union_spots``), and a
+    take (``Scorer.threatened``, §2, §5.1, §6.4). ``branches=True`` (medium): a
     rival's support in a conflict of the line (§6.3, §7.3) is both what it
     may commit — nothing, or just enough to win (tiles of the colour put in
     its sampled hand if need be) — and each count is the most over those
@@ -408,10 +394,7 @@ def leaders_at_risk(
         ends = _line_ends(state, seat, line)
         return (
             max((sum(1 for c in range(4) if sc.doomed(c)) for sc in ends), default=0),
-            max(
-                (sum(1 for c in range(4) if sc.threatened(c, unions=UNION_THREATS)) for sc in ends),
-                default=0,
-            ),
+            max((sum(1 for c in range(4) if sc.threatened(c)) for sc in ends), default=0),
         )
     scorer = _end_of_line(state, seat, line)
     if scorer is None:
