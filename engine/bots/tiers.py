@@ -418,17 +418,27 @@ def _end_of_line(state: GameState, seat: int, line: list[Action]) -> Scorer | No
     return got
 
 
+def _reds_after(reds: int, in_hand: int, action: Action) -> int:
+    """Return the seat's reds left after its ``action``: ``reds`` so far, at most ``in_hand``.
+
+    A red tile placed spends one, a swap the reds it gives back (§5, §11);
+    what the seat commits in a conflict is counted where it is answered.
+    """
+    reds = min(reds, in_hand)
+    if isinstance(action, PlaceTile) and action.color == RED:
+        reds -= 1
+    elif isinstance(action, SwapTiles):
+        reds -= action.counts[RED]
+    return reds
+
+
 def _play_line(state: GameState, seat: int, line: list[Action]) -> Scorer | None:
     """Play ``line`` and return the ``Scorer`` of its end (``_end_of_line``), uncached."""
     reds = state.hands[seat - 1][RED]
     for action in line:
         if state.is_over or state.active_seat != seat or state.pending is not None:
             break
-        reds = min(reds, state.hands[seat - 1][RED])
-        if isinstance(action, PlaceTile) and action.color == RED:
-            reds -= 1
-        elif isinstance(action, SwapTiles):
-            reds -= action.counts[RED]
+        reds = _reds_after(reds, state.hands[seat - 1][RED], action)
         try:
             state = engine.apply(state, action)
         except engine.IllegalActionError:
@@ -470,11 +480,7 @@ def _line_ends(state: GameState, seat: int, line: list[Action]) -> list[Scorer]:
                 if st.is_over or st.active_seat != seat or st.pending is not None:
                     nxt.append((st, reds))
                     continue
-                reds = min(reds, st.hands[seat - 1][RED])
-                if isinstance(action, PlaceTile) and action.color == RED:
-                    reds -= 1
-                elif isinstance(action, SwapTiles):
-                    reds -= action.counts[RED]
+                reds = _reds_after(reds, st.hands[seat - 1][RED], action)
                 try:
                     played = engine.apply(st, action)
                 except engine.IllegalActionError:
