@@ -453,6 +453,15 @@ def _play_line(state: GameState, seat: int, line: list[Action]) -> Scorer | None
             state = engine.apply(state, answer)
     if state.is_over:
         return None
+    return _scorer_at_end(state, seat, reds)
+
+
+def _scorer_at_end(state: GameState, seat: int, reds: int) -> Scorer:
+    """Return ``seat``'s ``Scorer`` at a line's end, its reds those left before the refill (§12).
+
+    ``reds`` is what the line left of the seat's reds; while the seat's turn
+    goes on its hand has not been refilled and is read as it stands.
+    """
     if state.active_seat == seat:
         reds = state.hands[seat - 1][RED]  # the turn goes on: no refill yet (§12)
     hands = list(state.hands)
@@ -488,18 +497,9 @@ def _line_ends(state: GameState, seat: int, line: list[Action]) -> list[Scorer]:
                     continue
                 nxt.extend(_settled_branches(played, seat, reds))
             frontier = nxt
-        ends: list[Scorer] = []
-        for st, reds in frontier:
-            if st.is_over:
-                continue
-            if st.active_seat == seat:
-                reds = st.hands[seat - 1][RED]  # the turn goes on: no refill yet (§12)
-            hands = list(st.hands)
-            hand = list(hands[seat - 1])
-            hand[RED] = max(0, min(hand[RED], reds))
-            hands[seat - 1] = (hand[0], hand[1], hand[2], hand[3])
-            ends.append(Scorer(replace(st, hands=tuple(hands)), seat))
-        state.cache[key] = ends
+        state.cache[key] = [
+            _scorer_at_end(st, seat, reds) for st, reds in frontier if not st.is_over
+        ]
     got = state.cache[key]
     assert isinstance(got, list)
     return got
