@@ -1,13 +1,14 @@
 """Time each bot tier's decisions on fixed positions: ``python bench/bot_timing.py --positions 40``.
 
 Positions come from 2-, 3- and 4-player games played by the easy tier
-(fixed seeds), every few plies, with the events each seat's log showed. Each
-tier in ``--tiers`` answers every position from its seat's view; the script
-prints per tier the decision CPU time (``time.process_time``) and wall time
-p50/p95/max in milliseconds. ``--iterations``
-sets the hard tier's budget (default: the site's, ``engine.bots.hard.
-DEFAULT_ITERATIONS``). The budgets of issue 14: easy p95 <= 50 ms, medium
-<= 500 ms, hard <= 3 s at the site's default budget.
+(fixed seeds; ``--players N``: N-player games only), every few plies,
+with the events each seat's log showed. Each tier in ``--tiers`` answers
+every position from its seat's view; the script prints per tier the
+decision CPU time (``time.process_time``) and wall time p50/p95/max in
+milliseconds. ``--iterations`` sets the hard tier's budget (default: the
+site's, ``engine.bots.hard.default_iterations`` for the game's players).
+The budgets of issue 14: easy p95 <= 50 ms, medium <= 500 ms, hard <= 3 s
+at the site's default budget; issue 26: hard p95 <= 1 s CPU.
 
 ``--old DIR`` (a directory holding another version's ``engine/bots``, as
 ``bench/bot_ladder.py --old``) times that version's tiers too, each position
@@ -34,12 +35,12 @@ from bot_ladder import old_choose_action  # noqa: E402
 Position = tuple[engine.PlayerView, list[list[engine.EventDict]]]
 
 
-def positions(count: int, seed: int) -> list[Position]:
-    """Return ``count`` (view, history) pairs from easy self-play, 2–4 players."""
+def positions(count: int, seed: int, players: int | None = None) -> list[Position]:
+    """Return ``count`` (view, history) pairs from easy self-play, 2–4 players (or ``players``)."""
     out: list[Position] = []
     game = 0
     while len(out) < count:
-        n = 2 + game % 3
+        n = players or 2 + game % 3
         state = engine.new_game(n, seed + game)
         history: list[list[list[engine.EventDict]]] = [[] for _ in range(n)]
         plies = 0
@@ -82,8 +83,11 @@ def main() -> None:
         help="the hard tier's wall-clock guard (s); 600 times the whole budget on a busy machine",
     )
     parser.add_argument("--old", default=None, help="a directory with another engine/bots")
+    parser.add_argument(
+        "--players", type=int, choices=(2, 3, 4), default=None, help="default: 2, 3, 4 in turn"
+    )
     args = parser.parse_args()
-    found = positions(args.positions, args.seed)
+    found = positions(args.positions, args.seed, args.players)
     versions = [("", choose_action)]
     if args.old:
         versions.append(("old:", old_choose_action(args.old)))

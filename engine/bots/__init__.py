@@ -32,7 +32,7 @@ from typing import Any
 import engine
 from engine import Action, PlayerView
 
-from .hard import DEFAULT_ITERATIONS, DEFAULT_TIME_LIMIT, hard_policy
+from .hard import DEFAULT_TIME_LIMIT, default_iterations, hard_policy
 from .tiers import easy_policy, medium_policy
 
 TIERS: tuple[str, ...] = ("random", "easy", "medium", "hard")
@@ -54,8 +54,8 @@ def choose_action(
     ``history`` is the seat's visible event history (see the module doc; None
     when unknown, e.g. a diagram: hidden totals are then estimated by
     ``engine.determinize``). ``iterations`` and ``time_limit`` (seconds) set
-    the hard tier's budget (defaults ``DEFAULT_ITERATIONS`` and
-    ``DEFAULT_TIME_LIMIT``; the other tiers ignore them). Raises
+    the hard tier's budget (defaults ``hard.default_iterations`` for the
+    game's players and ``DEFAULT_TIME_LIMIT``; the other tiers ignore them). Raises
     ``ValueError`` for an unknown tier or when ``view.seat`` is not the seat
     to act.
     """
@@ -74,7 +74,7 @@ def choose_action(
             engine.Determinizer(view, seen_events=events),
             seat,
             rng,
-            iterations=DEFAULT_ITERATIONS if iterations is None else iterations,
+            iterations=default_iterations(view.num_players) if iterations is None else iterations,
             time_limit=DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
         )
     else:

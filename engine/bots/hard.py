@@ -72,7 +72,7 @@ from .heuristic import score_actions, score_threats
 from .hopeless import starts_hopeless
 from .tiers import EASY_NOISE, decision_values, keeping_leaders, plan_lines
 
-DEFAULT_ITERATIONS = 100  # the site's default budget: p95 within 1 s CPU (bench/bot_timing.py)
+DEFAULT_ITERATIONS = 100  # the site's default budget in a 2-player game (default_iterations)
 DEFAULT_TIME_LIMIT = 2.5  # seconds: the wall-clock guard
 WIDTH = 8  # medium's best lines the search compares (successive halving from there)
 REPLY_THREATS = 2  # the next seat's best threats weighed against its best quiet move
@@ -82,6 +82,19 @@ ROLLOUT_LIMIT = 12  # plies at most after the tree, before the evaluation
 THREAT_FLOOR = 0.5  # an opponent's threat worth less than this is not played
 ROLLOUT_PLIES = 8  # plies of the other seats' turns played out after the reply (0: none)
 ROLLOUT_NOISE = 0.35  # score_actions units (about 3 per VP): easy's noise in the play-out
+
+
+def default_iterations(num_players: int) -> int:
+    """Return the site's budget (play-outs) for a game of ``num_players`` (2–4): 200 / players.
+
+    A play-out runs to the searching seat's next turn, so it plays about
+    twice as many plies in a 4-player game as in a 2-player one: at a
+    fixed budget, hard's decision CPU on ``bench/bot_timing.py``'s positions
+    was p95 493 ms with 2 players, 900 ms with 3 and 1,308 ms with 4 (issue
+    26: p95 within 1 s CPU). ``DEFAULT_ITERATIONS`` is the 2-player budget;
+    3 players get 66, 4 players 50.
+    """
+    return DEFAULT_ITERATIONS * 2 // max(2, num_players)
 
 
 class Candidates:

@@ -15,6 +15,7 @@ from engine import GameState, Pass
 from engine.bots.decisions import settle
 from engine.bots.evaluate import evaluate, squash
 from engine.bots.hard import (
+    DEFAULT_ITERATIONS,
     REWARD_SCALE,
     WIDTH,
     Candidates,
@@ -139,3 +140,29 @@ def test_a_passed_deadline_still_compares_the_lines_on_one_deal() -> None:
         compared = compare_lines(det, first, seat, random.Random(2), 100, float("-inf"))
         assert 1 <= len(compared) <= WIDTH
         assert all(c.rounds == compared[0].rounds <= 1 for c in compared)
+
+
+def test_the_default_budget_is_shared_out_by_the_number_of_players(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A play-out runs to the seat's next turn, twice as long with 4 players as with 2:
+    with no budget given, hard gets ``DEFAULT_ITERATIONS`` × 2 / players play-outs (issue 26:
+    p95 within 1 s CPU in 4-player games too); a budget given is kept."""
+    budgets: dict[int, list[int]] = {}
+    for n in (2, 3, 4):
+        seen = next(
+            s
+            for s in random_positions(20, 40 + n, players=(n,))
+            if len(engine.view_for(s.state, s.state.to_act or 1).actions) > 1
+        )
+        seat = seen.state.to_act
+        assert seat is not None
+        view = engine.view_for(seen.state, seat)
+        calls = budgets.setdefault(n, [])
+
+        def record(det, seat, rng, *, iterations, time_limit, _calls=calls, _view=view):  # type: ignore[no-untyped-def]
+            _calls.append(iterations)
+            return _view.actions[0]
+
+        monkeypatch.setattr(engine.bots, "hard_policy", record)
+        engine.bots.choose_action(view, seen.logs[seat], tier="hard", seed=1)
+        engine.bots.choose_action(view, seen.logs[seat], tier="hard", seed=1, iterations=7)
+    assert budgets == {2: [DEFAULT_ITERATIONS, 7], 3: [66, 7], 4: [50, 7]}
