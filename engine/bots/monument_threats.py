@@ -9,13 +9,15 @@ took 31 VP a game from its own monuments in the games medium lost, 21 of
 them from monuments whose square medium could have filled on its turn
 before (three tiles of the block already there).
 
-``rival_monument_threats(state, seat)`` lists, for the rival to act next,
+``rival_monument_threats(state, seat, rival)`` lists, for one rival,
 each empty square where a tile completes a 2×2 block of a colour with a free
 monument (§8.1), with what that monument would be worth against ``seat``;
-medium's plan (``tiers.plan_lines``) charges each line for the threats it
-leaves and always weighs a tile that fills such a square. Reads the board,
-the monuments, the seat's colour weights and the share of each colour among
-the tiles the seat cannot see (``common.unseen_fractions``): never a rival's
+``rivals_monument_threats`` the same for every rival, each of whom plays a
+turn before the seat's next one (§2), the costliest per square. Medium's
+plan (``tiers.plan_lines``) charges each line for the threats it leaves and
+always weighs a tile that fills such a square. Reads the board, the
+monuments, the seat's colour weights and the share of each colour among the
+tiles the seat cannot see (``common.unseen_fractions``): never a rival's
 hand (§14).
 """
 
@@ -117,13 +119,30 @@ def rival_monument_threats(
     return out
 
 
+def rivals_monument_threats(state: GameState, seat: int) -> dict[int, float]:
+    """Return ``{square: cost}`` of ``rival_monument_threats`` for every rival of ``seat``.
+
+    Every other seat plays a turn before ``seat``'s next one (§2), so in a
+    3- or 4-player game a block the next seat cannot use may pay the one
+    after it; a square's cost is its costliest rival's. With 2 players this
+    is the rival's own.
+    """
+    out: dict[int, float] = {}
+    for rival in range(1, state.num_players + 1):
+        for square, cost in rival_monument_threats(state, seat, rival).items():
+            out[square] = max(out.get(square, 0.0), cost)
+    return out
+
+
 def threat_cost(state: GameState, seat: int) -> float:
-    """Return the costliest of ``rival_monument_threats`` (0.0 with none): the rival builds one.
+    """Return the costliest of ``rivals_monument_threats`` (0.0 with none): a rival builds one.
 
     ``state`` is where a line of ``seat``'s ends: with the seat still to
     play (the turn goes on) there is no cost.
     """
-    return max(rival_monument_threats(state, seat).values(), default=0.0)
+    if state.is_over or state.active_seat == seat:
+        return 0.0
+    return max(rivals_monument_threats(state, seat).values(), default=0.0)
 
 
 def income_gain(start: GameState, end: GameState, seat: int) -> float:
@@ -142,4 +161,10 @@ def income_gain(start: GameState, end: GameState, seat: int) -> float:
     return OWN_INCOME_WEIGHT * (after - before) * turns
 
 
-__all__ = ["income_gain", "rival_monument_threats", "threat_cost", "turns_left"]
+__all__ = [
+    "income_gain",
+    "rival_monument_threats",
+    "rivals_monument_threats",
+    "threat_cost",
+    "turns_left",
+]

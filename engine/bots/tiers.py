@@ -28,7 +28,7 @@ from .decisions import quick_decision, settle, support
 from .evaluate import evaluate
 from .heuristic import WITHDRAW_SCORE, Scorer, score_actions
 from .hopeless import COLOUR_INDEX, hopeless_war_order
-from .monument_threats import income_gain, rival_monument_threats, threat_cost
+from .monument_threats import income_gain, rivals_monument_threats, threat_cost
 
 EASY_NOISE = 0.35  # easy adds up to this much to each score: a little randomness
 EASY_GUARD = 30  # easy's best actions looked at for one that keeps its leaders (issue 26)
@@ -173,7 +173,7 @@ def plan_lines(
     leader, and the withdrawal of each such leader (§4) is always weighed:
     medium left leaders to two-action revolts (bench/bot_sanity.py, issue 26).
     A line that ends the turn loses ``monument_threats.threat_cost``, the
-    costliest monument the rival could then build and be paid by (§8), and a
+    costliest monument a rival could then build and be paid by (§8), and a
     tile on each such square is always weighed (``blockers``): easy's own
     monuments paid it 31 VP a game in medium's losses, 21 of them blockable
     (bench/results/bot_medium-study-2026-12-04.txt). A line also gains the
@@ -200,8 +200,7 @@ def plan_lines(
     firsts += [a for a in must_look(scored, stuck and not two) if a not in firsts]
     firsts += [a for a in rescues if a not in firsts and any(a == b for _, b in scored)]
     monuments = not hard_prior
-    rival = state.active_seat % state.num_players + 1
-    blocks = set(rival_monument_threats(state, seat, rival)) if monuments else set()
+    blocks = set(rivals_monument_threats(state, seat)) if monuments else set()
     firsts += [a for a in blockers(scored, blocks) if a not in firsts]
     lines: list[tuple[float, list[Action]]] = []
 
@@ -287,7 +286,7 @@ def blockers(scored: list[tuple[float, Action]], squares: set[int]) -> list[Acti
     """Return, for each of ``squares``, the best-scoring tile of ``scored`` placed there.
 
     ``squares`` are where the rival completes a monument that pays it
-    (``monument_threats.rival_monument_threats``, RULES.md §8): a tile of any
+    (``monument_threats.rivals_monument_threats``, RULES.md §8): a tile of any
     colour there fills the block's last square, so the plan always weighs one.
     """
     best: dict[int, tuple[float, Action]] = {}

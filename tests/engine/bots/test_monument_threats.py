@@ -7,30 +7,38 @@ whose last square medium could have filled on the turn before.
 
 from __future__ import annotations
 
+import pytest
+
 from engine import Action, apply, parse_diagram, view_for
 from engine.board import parse_square
 from engine.botapi import BLACK, monument_income
 from engine.bots import choose_action
-from engine.bots.monument_threats import income_gain, rival_monument_threats, threat_cost
+from engine.bots.monument_threats import (
+    income_gain,
+    rival_monument_threats,
+    rivals_monument_threats,
+    threat_cost,
+)
 
 from ..engine_helpers import grid
 
 K6 = parse_square("k6")
 
 
-def _block(owner: str, hand: str = "r r b b g g") -> str:
+def _block(owner: str, hand: str = "r r b b g g", players: int = 2) -> str:
     """Seat 1 to act with ``hand``; j5, k5, j6 black beside seat ``owner``'s king on i6.
 
-    A black tile on k6 completes a 2x2 block (§8.1). With seat 2's king
-    there, seat 1's king stands on c2.
+    A black tile on k6 completes a 2x2 block (§8.1). With another seat's
+    king there, seat 1's king stands on c2.
     """
-    return f"players: 2\nhand 1: {hand}\nhand 2: r k k b g g\n\n" + grid(
+    others = "".join(f"hand {s}: r k k b g g\n" for s in range(2, players + 1))
+    return f"players: {players}\nhand 1: {hand}\n{others}\n" + grid(
         {
             "i6": f"{owner}K",
             "j5": "k",
             "k5": "k",
             "j6": "k",
-            "c2": "1K" if owner == "2" else ".",
+            "c2": "1K" if owner != "1" else ".",
             "c3": "r",
             "c1": "g",
         }
@@ -46,18 +54,30 @@ def test_a_block_the_rival_completes_beside_its_king_is_a_threat() -> None:
     assert threat_cost(state, 1) == 0.0
 
 
+def test_a_block_the_seat_after_next_completes_is_a_threat_too() -> None:
+    """With 3 players, seat 3 plays before seat 1's next turn too (§2): its block counts
+    when seat 1's turn ends, though seat 2, next to play, has no leader beside it."""
+    state = parse_diagram(_block("3", players=3))
+    assert rival_monument_threats(state, 1, rival=2) == {}
+    assert set(rivals_monument_threats(state, 1)) == {K6}
+    ended = apply(apply(state, Action.parse("tile green a1")), Action.parse("tile green b1"))
+    assert ended.active_seat == 2
+    assert threat_cost(ended, 1) == rivals_monument_threats(ended, 1)[K6] > 0
+
+
 def test_a_block_beside_the_seat_s_own_king_is_no_threat() -> None:
     state = parse_diagram(_block("1"))
     assert rival_monument_threats(state, 1, rival=2) == {}
 
 
-def test_medium_fills_the_last_square_of_the_rival_s_monument() -> None:
+@pytest.mark.parametrize(("players", "owner"), [(2, "2"), (3, "3"), (4, "3")])
+def test_medium_fills_the_last_square_of_the_rival_s_monument(players: int, owner: str) -> None:
     for seed in range(3):
-        state = parse_diagram(_block("2"))
+        state = parse_diagram(_block(owner, players=players))
         while state.to_act == 1:
             state = apply(state, choose_action(view_for(state, 1), None, tier="medium", seed=seed))
         assert state.board[K6] != 0, seed
-        assert rival_monument_threats(state, 1) == {}, seed
+        assert rivals_monument_threats(state, 1) == {}, seed
 
 
 def test_the_income_a_monument_brings_counts_for_the_turns_left() -> None:
