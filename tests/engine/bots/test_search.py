@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 import engine
 from engine import GameState, Pass
 from engine.bots.decisions import settle
@@ -142,7 +144,9 @@ def test_a_passed_deadline_still_compares_the_lines_on_one_deal() -> None:
         assert all(c.rounds == compared[0].rounds <= 1 for c in compared)
 
 
-def test_the_default_budget_is_shared_out_by_the_number_of_players(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_default_budget_is_shared_out_by_the_number_of_players(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A play-out runs to the seat's next turn, twice as long with 4 players as with 2:
     with no budget given, hard gets ``DEFAULT_ITERATIONS`` × 2 / players play-outs (issue 26:
     p95 within 1 s CPU in 4-player games too); a budget given is kept."""
@@ -158,7 +162,16 @@ def test_the_default_budget_is_shared_out_by_the_number_of_players(monkeypatch) 
         view = engine.view_for(seen.state, seat)
         calls = budgets.setdefault(n, [])
 
-        def record(det, seat, rng, *, iterations, time_limit, _calls=calls, _view=view):  # type: ignore[no-untyped-def]
+        def record(
+            det: engine.Determinizer,
+            seat: int,
+            rng: random.Random,
+            *,
+            iterations: int,
+            time_limit: float,
+            _calls: list[int] = calls,
+            _view: engine.PlayerView = view,
+        ) -> engine.Action:
             _calls.append(iterations)
             return _view.actions[0]
 
