@@ -72,7 +72,28 @@ def rival_monument_threats(
     """
     if rival is None:
         rival = state.active_seat
-    if state.is_over or rival == seat:
+    return _threats(state, seat, () if rival == seat else (rival,))
+
+
+def rivals_monument_threats(state: GameState, seat: int) -> dict[int, float]:
+    """Return ``{square: cost}`` of ``rival_monument_threats`` for every rival of ``seat``.
+
+    Every other seat plays a turn before ``seat``'s next one (§2), so in a
+    3- or 4-player game a block the next seat cannot use may pay the one
+    after it; a square's cost is its costliest rival's. With 2 players this
+    is the rival's own.
+    """
+    rivals = tuple(r for r in range(1, state.num_players + 1) if r != seat)
+    return _threats(state, seat, rivals)
+
+
+def _threats(state: GameState, seat: int, rivals: tuple[int, ...]) -> dict[int, float]:
+    """Return ``rival_monument_threats`` for ``rivals`` at once: each square at its costliest.
+
+    The board is read once for all of them; only what a monument pays
+    depends on the rival.
+    """
+    if state.is_over or not rivals:
         return {}
     free = [
         any(state.monuments[m] < 0 and c in pair for m, pair in enumerate(MONUMENTS))
@@ -88,7 +109,7 @@ def rival_monument_threats(
         return {}
     frac = unseen_fractions(state, seat)
     mine = colour_weights(state, seat)
-    theirs = colour_weights(state, rival)
+    theirs = {rival: colour_weights(state, rival) for rival in rivals}
     out: dict[int, float] = {}
     for s in range(len(board)):
         # Beside no kingdom a monument pays no one (§8.3); beside two the tile starts a war.
@@ -106,31 +127,18 @@ def rival_monument_threats(
             for m, pair in enumerate(MONUMENTS):
                 if state.monuments[m] >= 0 or c not in pair:
                     continue
-                net = sum(
-                    0.8 * theirs[lc] * ((rival, lc) in here) - mine[lc] * ((seat, lc) in here)
-                    for lc in pair
-                )
-                best = max(best, net)
+                for rival in rivals:
+                    net = sum(
+                        0.8 * theirs[rival][lc] * ((rival, lc) in here)
+                        - mine[lc] * ((seat, lc) in here)
+                        for lc in pair
+                    )
+                    best = max(best, net)
             if best <= 0:
                 continue
             held = 1.0 - (1.0 - frac[c]) ** HAND_SIZE
             cost = MONUMENT_THREAT_WEIGHT * held * best * turns
             out[s] = max(out.get(s, 0.0), cost)
-    return out
-
-
-def rivals_monument_threats(state: GameState, seat: int) -> dict[int, float]:
-    """Return ``{square: cost}`` of ``rival_monument_threats`` for every rival of ``seat``.
-
-    Every other seat plays a turn before ``seat``'s next one (§2), so in a
-    3- or 4-player game a block the next seat cannot use may pay the one
-    after it; a square's cost is its costliest rival's. With 2 players this
-    is the rival's own.
-    """
-    out: dict[int, float] = {}
-    for rival in range(1, state.num_players + 1):
-        for square, cost in rival_monument_threats(state, seat, rival).items():
-            out[square] = max(out.get(square, 0.0), cost)
     return out
 
 
