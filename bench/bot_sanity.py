@@ -8,7 +8,9 @@ from what that seat saw (the board, its own hand and VP, the events):
 
 - ``pass runs``: runs of 3 or more of its turns in a row in which it passed
   while a tile placement that scores it a VP at once was legal (RULES.md §5.2,
-  ``engine.bots.common.scoring_tiles``); a run counts once;
+  ``engine.bots.common.scoring_tiles``); a run counts once. A turn that left
+  the board as it found it (a leader moved out and back, §4) is a pass too:
+  it draws no tile and brings the end no nearer (§13.1);
 - ``hopeless``: revolts and wars it started as the attacker where its board
   strength plus every tile of the support colour in its hand is at most the
   defender's board strength (ties go to the defender, §6.4, §7.3) — the
@@ -53,6 +55,7 @@ class Turn:
     """One turn of a measured seat: what it could do and what it did."""
 
     scoring_at_start: bool
+    board_before: tuple[int, ...] = ()
     passed_while_scoring: bool = False
     swapped: bool = False
     vp_before: int = 0
@@ -107,7 +110,11 @@ def play(
         ordinary = state.pending is None
         new_turn = current is None or current[0] != seat or state.actions_left == 2
         if ordinary and seat in measured and new_turn:
-            turn = Turn(bool(scoring_tiles(state, seat)), vp_before=sum(state.vp[seat - 1]))
+            turn = Turn(
+                bool(scoring_tiles(state, seat)),
+                board_before=tuple(state.board),
+                vp_before=sum(state.vp[seat - 1]),
+            )
             turns[seat].append(turn)
             current = (seat, turn)
         view = engine.view_for(state, seat)
@@ -135,7 +142,15 @@ def play(
             if isinstance(action, engine.WithdrawLeader):
                 tally.withdrawals += 1
         if current is not None and before.active_seat == current[0]:
-            current[1].vp_after = sum(state.vp[current[0] - 1])
+            turn = current[1]
+            turn.vp_after = sum(state.vp[current[0] - 1])
+            if (
+                state.active_seat != current[0]
+                and turn.scoring_at_start
+                and not turn.swapped
+                and tuple(state.board) == turn.board_before
+            ):
+                turn.passed_while_scoring = True  # a pass in disguise (module doc)
         _conflicts(before, state, measured, end_of_turn, tally, f"seed {seed} ply {plies - 1}")
         if before.active_seat != state.active_seat:
             end_of_turn[before.active_seat] = state  # its hand refilled (§12)

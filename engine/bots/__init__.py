@@ -32,6 +32,7 @@ from typing import Any
 import engine
 from engine import Action, PlayerView
 
+from .common import undoing
 from .hard import DEFAULT_TIME_LIMIT, default_iterations, hard_policy
 from .tiers import easy_policy, medium_policy
 
@@ -76,11 +77,14 @@ def choose_action(
             rng,
             iterations=default_iterations(view.num_players) if iterations is None else iterations,
             time_limit=DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
+            undo=undoing(view),
         )
     else:
         state = engine.determinize(view, rng, seen_events=events)
-        policy = easy_policy if tier == "easy" else medium_policy
-        chosen = policy(state, seat, rng)
+        if tier == "easy":
+            chosen = easy_policy(state, seat, rng)
+        else:
+            chosen = medium_policy(state, seat, rng, undo=undoing(view))
     if chosen not in legal:  # pragma: no cover - determinized states keep the seat's legal actions
         raise AssertionError(f"bot chose {str(chosen)!r}, not legal in its view")
     return chosen

@@ -178,6 +178,25 @@ def legal(state: GameState) -> tuple[engine.Action, ...]:
     return engine.legal_actions(state)
 
 
+def undoing(view: engine.PlayerView) -> engine.Action | None:
+    """Return the move that takes back ``view.seat``'s first action of this turn, or None.
+
+    With one action left and no decision pending, when the turn's first
+    action moved a leader (``view.events``: ``leader_moved``), moving it back
+    to where it came from leaves the board as the turn found it: a pass that
+    draws no tile (RULES.md §4, §13.1). Hard against hard, bench/bot_sanity.py
+    seed 2: a trader moved to m5 and back to h7 in five turns, each action
+    chosen on its own deal.
+    """
+    if view.actions_left != 1 or view.pending is not None or view.seat is None:
+        return None
+    for event in view.events:
+        p = event["params"]
+        if event["code"] == "leader_moved" and p.get("seat") == view.seat:
+            return engine.Action.parse(f"leader {p['leader']} {p['from_square']}")
+    return None
+
+
 def scoring_tiles(state: GameState, seat: int) -> list[engine.PlaceTile]:
     """Return the legal tile placements that score ``seat`` a VP at once (RULES.md §5.2).
 

@@ -70,7 +70,7 @@ from .decisions import quick_decision, settle, support
 from .evaluate import evaluate, squash
 from .heuristic import score_actions, score_threats
 from .hopeless import starts_hopeless
-from .tiers import EASY_NOISE, decision_values, keeping_leaders, plan_lines
+from .tiers import EASY_NOISE, decision_values, keeping_leaders, not_undoing, plan_lines
 
 DEFAULT_ITERATIONS = 100  # the site's default budget in a 2-player game (default_iterations)
 DEFAULT_TIME_LIMIT = 2.5  # seconds: the wall-clock guard
@@ -137,19 +137,22 @@ def hard_policy(
     *,
     iterations: int = DEFAULT_ITERATIONS,
     time_limit: float = DEFAULT_TIME_LIMIT,
+    undo: Action | None = None,
 ) -> Action:
     """Return the action the search finds best for ``seat`` (see the module doc).
 
     ``det`` deals states consistent with the seat's view; ``iterations`` is
     the budget (play-outs of one line in one deal), ``time_limit`` the
-    wall-clock guard in seconds.
+    wall-clock guard in seconds; ``undo`` takes back the turn's first action
+    (``common.undoing``) and is not played while a tile scores
+    (``tiers.not_undoing``).
     """
     started = time.perf_counter()
     first = det.sample(rng)
     p = first.pending
     if p is not None and p.kind == "support" and p.seat == p.defender:
         return support(first)  # the defender sees everything that matters: tie or give up
-    compared = compare_lines(det, first, seat, rng, iterations, started + time_limit)
+    compared = compare_lines(det, first, seat, rng, iterations, started + time_limit, undo)
     return compared[0].line[0]
 
 
@@ -170,13 +173,15 @@ def compare_lines(
     rng: random.Random,
     budget: int,
     deadline: float,
+    undo: Action | None = None,
 ) -> list[Compared]:
     """Return the root lines still in at the end of the search, best first (module doc).
 
     ``first`` is the first deal (``det.sample(rng)``) with ``seat`` to act,
     ``budget`` the play-outs allowed, ``deadline`` a ``time.perf_counter()``
-    value after which no round starts or is counted. The lines dropped by a
-    halving are not returned. Reads only deals of the seat's view.
+    value after which no round starts or is counted, ``undo`` as
+    ``hard_policy``'s. The lines dropped by a halving are not returned. Reads
+    only deals of the seat's view.
     """
     p = first.pending
     cands = Candidates()
@@ -195,7 +200,8 @@ def compare_lines(
         if key not in lines:
             lines[key] = line
             prior_reward[key] = squash([value - base], REWARD_SCALE)[0]
-    keys = keeping_leaders(first, seat, lines)  # medium's order, best first
+    lines = not_undoing(first, seat, lines, undo)
+    keys = keeping_leaders(first, seat, lines, careful=True, unions=True)  # best first
     rank = {k: i for i, k in enumerate(keys)}
     alive = keys[:WIDTH]
     totals = dict.fromkeys(alive, 0.0)

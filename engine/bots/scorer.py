@@ -66,6 +66,7 @@ class Scorer:
         self._spots: dict[int, tuple[list[int], list[int], int, int, int, int]] = {}
         self._revolt_spots: dict[int, int] | None = None
         self._tile_spots: dict[int, int] | None = None
+        self._union_spots: dict[tuple[int, int], int] | None = None
         self.scores_now = False  # set by ``tile``: a placement scores the bot a VP (§5.2)
         self.monuments_free = [
             any(
@@ -405,13 +406,64 @@ class Scorer:
             self._tile_spots = spots
         return self._tile_spots
 
-    def threatened(self, color: int) -> bool:
+    def union_spots(self) -> dict[tuple[int, int], int]:
+        """Return per (kingdom, colour) the most temples beside a square a rival's tile opens.
+
+        A tile on an empty square touching two kingdoms unites them (§5.1).
+        Where the other kingdom has no leader of a colour, no war is fought
+        for it (§7.1), and a rival's leader of that colour may then enter an
+        empty land square beside temples touching the joined kingdom only
+        (§4.2): one touching the other kingdom only, or both. Where the other
+        kingdom has one, the tile starts a war for the colour instead (§7),
+        not counted here (hard against hard, bench/bot_sanity.py seed 15 ply
+        89: a black tile on d5 joined the kingdom of a king on e5 to one
+        beside e6's temples, and a king on e6 took it with 2 temples against
+        1; seeds 19 and 77 the same).
+        """
+        if self._union_spots is None:
+            reg = self.summ.regions
+            kid = reg.kid
+            board = self.board
+            nk = self.nk
+            unions: set[tuple[int, int]] = set()  # kingdom pairs one tile unites
+            single: dict[int, int] = {}  # kingdom -> most temples beside a square touching it only
+            double: dict[tuple[int, int], int] = {}  # the same for squares touching a pair only
+            for s in range(len(board)):
+                if board[s] or not 1 <= nk[s] <= 2:
+                    continue
+                ks = sorted({kid[y] for y in NEIGHBOURS[s] if kid[y] >= 0})
+                pair = (ks[0], ks[-1])
+                if len(ks) == 2:
+                    unions.add(pair)
+                t = 0 if IS_RIVER[s] else temples_next_to(board, s)
+                if t and len(ks) == 1:
+                    single[ks[0]] = max(single.get(ks[0], 0), t)
+                elif t:
+                    double[pair] = max(double.get(pair, 0), t)
+            spots: dict[tuple[int, int], int] = {}
+            for a, b in unions:
+                for k, other in ((a, b), (b, a)):
+                    t = max(single.get(other, 0), double.get((a, b), 0))
+                    if not t:
+                        continue
+                    fought = {c for _, c, _ in reg.leaders[other]}
+                    for c in range(4):
+                        if c not in fought and t > spots.get((k, c), 0):
+                            spots[k, c] = t
+            self._union_spots = spots
+        return self._union_spots
+
+    def threatened(self, color: int, *, unions: bool = False) -> bool:
         """Tell whether the bot's leader of ``color`` loses a revolt a rival starts after a tile.
 
         Like ``doomed``, with the squares a rival's leader may enter once its
-        turn's first action placed a tile (``tile_spots``, §2, §5.1): more
+        turn's first action placed a tile (``tile_spots``, §2, §5.1), and with
+        ``unions`` (hard) a tile uniting two kingdoms too (``union_spots``): more
         temples there than the leader's own plus every red in the bot's hand
         win the revolt with no red committed (§6.4). False when ``doomed``.
+        Medium leaves unions out: with them it won 92 of 200 games against
+        itself without, and 129 of 200 against easy where it had won 134
+        (bench/results/bot_sanity-2026-12-05b.txt).
         """
         q = self.summ.leaders[self.seat - 1][color]
         if q < 0 or self.doomed(color):
@@ -419,7 +471,10 @@ class Scorer:
         k = self.summ.regions.kid[q]
         if k < 0:
             return False
-        return self.tile_spots().get(k, 0) > temples_next_to(self.board, q) + self.hand[RED]
+        attack = self.tile_spots().get(k, 0)
+        if unions:
+            attack = max(attack, self.union_spots().get((k, color), 0))
+        return attack > temples_next_to(self.board, q) + self.hand[RED]
 
     def rescue(self, color: int) -> float:
         """Return what taking a doomed leader of ``color`` off the board denies (§6.4, §4).

@@ -164,7 +164,12 @@ def plan_lines(
 
     Candidates come from ``heuristic.score_actions`` (the first actions, and
     for each the second ones when two actions are left, RULES.md §2); each
-    line is valued by ``outcome``. A line with a pass loses ``PASS_PENALTY``;
+    line is valued by ``outcome``. A line with a pass loses ``PASS_PENALTY``,
+    and so does one that leaves the board as it found it (a leader moved out
+    and back, §4): it draws no tile either, and while a tile would score the
+    seat a VP it is not played (hard against hard, bench/bot_sanity.py seed 2:
+    a trader moved m5 and back to h7 in five turns, a pass run the count did
+    not see);
     when no tile would score the seat a VP (``common.scoring_tiles``), a line
     with a swap gains ``STUCK_SWAP_BONUS``: the evaluation does not read the
     hand, but a hand with nothing to do is what keeps a seat stuck. A line
@@ -189,7 +194,7 @@ def plan_lines(
     """
     stuck = not scoring_tiles(state, seat)
     scorer = Scorer(state, seat)
-    rescues = [WithdrawLeader(c) for c in range(4) if scorer.threatened(c)]
+    rescues = [WithdrawLeader(c) for c in range(4) if scorer.threatened(c, unions=hard_prior)]
     two = state.actions_left >= 2
     scored = score_actions(state, seat)
     if two:
@@ -225,11 +230,16 @@ def plan_lines(
             seconds += [a for a in must_look(scored2, stuck) if a not in seconds]
             seconds += [a for a in rescues if a not in seconds and any(a == b for _, b in scored2)]
             seconds += [a for a in blockers(scored2, blocks) if a not in seconds]
-            if seconds:  # a turn of two actions is planned whole (§2)
-                cands = []
-                for a2 in seconds:
-                    value2, s2 = outcome(engine.apply(s1, a2), seat)
-                    cands.append((adjusted(value2, [a1, a2], s2), [a1, a2]))
+            whole = []  # a turn of two actions is planned whole (§2)
+            for a2 in seconds:
+                moved = engine.apply(s1, a2)
+                idle = moved.board == state.board  # a leader out and back: a pass (§4)
+                if idle and not stuck:
+                    continue  # no pass while a tile scores (``score_actions``, §5.2)
+                value2, s2 = outcome(moved, seat)
+                value2 -= PASS_PENALTY if idle else 0.0
+                whole.append((adjusted(value2, [a1, a2], s2), [a1, a2]))
+            cands = whole or cands
         if hard_prior:
             lines.append(_least_threatened(state, seat, cands))
         else:
@@ -243,6 +253,9 @@ def _least_threatened(
 ) -> tuple[float, list[Action]]:
     """Return the best of ``cands`` once each line's threatened leaders cost ``THREAT_COST``.
 
+    Hard's prior (``plan_lines``): a tile uniting two kingdoms is a threat too
+    (``Scorer.union_spots``).
+
     ``cands`` are ``(value, line)`` from ``state``; the first of equal values
     wins. The cost only lowers a value, so lines are read best first and the
     threat (``leaders_at_risk``, a replay) is counted only while a line can
@@ -252,7 +265,7 @@ def _least_threatened(
     for value, line in sorted(cands, key=lambda vl: -vl[0]):
         if best is not None and value <= best[0]:
             break
-        value -= THREAT_COST * leaders_at_risk(state, seat, line)[1]
+        value -= THREAT_COST * leaders_at_risk(state, seat, line, unions=True)[1]
         if best is None or value > best[0]:
             best = (value, line)
     assert best is not None
@@ -321,7 +334,12 @@ def must_look(scored: list[tuple[float, Action]], stuck: bool) -> list[Action]:
 
 
 def keeping_leaders(
-    first: GameState, seat: int, lines: dict[str, list[Action]], *, careful: bool = False
+    first: GameState,
+    seat: int,
+    lines: dict[str, list[Action]],
+    *,
+    careful: bool = False,
+    unions: bool = False,
 ) -> list[str]:
     """Return the keys of ``lines`` that leave the fewest of ``seat``'s leaders doomed.
 
@@ -345,12 +363,18 @@ def keeping_leaders(
     medium, bench/bot_sanity.py seeds 8 and 10: a conflict the rival did not
     tie left the seat's king or priest to lose, a branch its plan never
     read; the THREAT_COST charge left 11 leaders in 200 seat-games).
+    Hard too, with ``unions``: a tile uniting two kingdoms is read as a
+    threat (``Scorer.union_spots``; hard against hard, bench/bot_sanity.py
+    seeds 15, 19 and 77: its settled-answer filter left 5 leaders in 200
+    seat-games, three of them to a union then a revolt).
     """
     keys = list(lines)
     if first.pending is not None:
         return keys
     if careful:
-        risks = {k: leaders_at_risk(first, seat, lines[k], branches=True) for k in keys}
+        risks = {
+            k: leaders_at_risk(first, seat, lines[k], branches=True, unions=unions) for k in keys
+        }
         least = min(risks.values(), default=(0, 0))
         return [k for k in keys if risks[k] == least]
     left = {k: doomed_count(first, seat, lines[k]) for k in keys}
@@ -377,7 +401,7 @@ def doomed_count(state: GameState, seat: int, line: list[Action]) -> int:
 
 
 def leaders_at_risk(
-    state: GameState, seat: int, line: list[Action], *, branches: bool = False
+    state: GameState, seat: int, line: list[Action], *, branches: bool = False, unions: bool = False
 ) -> tuple[int, int]:
     """Return ``(doomed, threatened)``: ``seat``'s leaders ``line`` leaves to lose (0–4 each).
 
@@ -388,18 +412,23 @@ def leaders_at_risk(
     may commit — nothing, or just enough to win (tiles of the colour put in
     its sampled hand if need be) — and each count is the most over those
     ends (``_line_ends``): the seat does not see the rival's hand (§14).
+    ``unions`` (hard): a tile uniting two kingdoms threatens too
+    (``Scorer.threatened``).
     """
     if branches:
         ends = _line_ends(state, seat, line)
         return (
             max((sum(1 for c in range(4) if sc.doomed(c)) for sc in ends), default=0),
-            max((sum(1 for c in range(4) if sc.threatened(c)) for sc in ends), default=0),
+            max(
+                (sum(1 for c in range(4) if sc.threatened(c, unions=unions)) for sc in ends),
+                default=0,
+            ),
         )
     scorer = _end_of_line(state, seat, line)
     if scorer is None:
         return 0, 0
     doomed = sum(1 for c in range(4) if scorer.doomed(c))
-    return doomed, sum(1 for c in range(4) if scorer.threatened(c))
+    return doomed, sum(1 for c in range(4) if scorer.threatened(c, unions=unions))
 
 
 def _end_of_line(state: GameState, seat: int, line: list[Action]) -> Scorer | None:
@@ -563,19 +592,41 @@ def decision_values(state: GameState, seat: int) -> list[tuple[float, Action]]:
     return scored
 
 
-def medium_policy(state: GameState, seat: int, rng: random.Random) -> Action:
+def medium_policy(
+    state: GameState, seat: int, rng: random.Random, *, undo: Action | None = None
+) -> Action:
     """Return the first action of the best planned turn, or a decision's answer.
 
     Among the planned turns, those that leave a leader of ``seat`` to a revolt
     a rival wins outright, or after a tile, are played only when no other is
-    left (``keeping_leaders`` with ``careful``).
+    left (``keeping_leaders`` with ``careful``). ``undo`` (``common.undoing``)
+    takes back the turn's first action: it is not played while a tile scores
+    (``not_undoing``).
     """
     if state.pending is not None:
         return medium_decision(state, seat)
     lines: dict[str, list[Action]] = {}
     for _, line in plan_lines(state, seat):
         lines.setdefault(" ; ".join(str(a) for a in line), line)
+    lines = not_undoing(state, seat, lines, undo)
     return lines[keeping_leaders(state, seat, lines, careful=True)[0]][0]
+
+
+def not_undoing(
+    state: GameState, seat: int, lines: dict[str, list[Action]], undo: Action | None
+) -> dict[str, list[Action]]:
+    """Return ``lines`` without those starting with ``undo`` while a tile scores ``seat`` a VP.
+
+    ``undo`` moves a leader back where the turn's first action took it from
+    (``common.undoing``): the turn would be a pass, and no tier passes while
+    a tile scores (``heuristic.score_actions``, §5.2). ``lines`` maps a key to
+    a line, best first; they come back in that order, all of them when every
+    line starts with ``undo`` or no tile scores.
+    """
+    if undo is None or not scoring_tiles(state, seat):
+        return lines
+    kept = {k: line for k, line in lines.items() if line[0] != undo}
+    return kept or lines
 
 
 __all__ = ["CommitSupport", "easy_policy", "medium_policy", "plan_turn", "random_policy"]

@@ -26,7 +26,7 @@ from engine import (
 )
 from engine.botapi import KING, TRADER
 from engine.bots import choose_action, tiers
-from engine.bots.common import scoring_tiles
+from engine.bots.common import scoring_tiles, undoing
 from engine.bots.heuristic import HOPELESS, PASS_SCORE, WITHDRAW_SCORE, score_actions, score_threats
 from engine.bots.hopeless import can_win, hopeless_war_order, starts_hopeless
 from engine.bots.scorer import Scorer
@@ -560,6 +560,93 @@ def test_medium_leaves_no_leader_beside_a_tile_and_a_revolt() -> None:
         assert not _tile_then_revolt(state, "tile black g10", "leader king h10", 1), seed
 
 
+def _beside_a_union(reds: str, other: str = "2T"):  # type: ignore[no-untyped-def]
+    """Seat 1's king on e10 (1 temple, f10); a tile on g10 unites its kingdom with the one of
+    seat 2's leader ``other`` on h10, and j10 (2 temples, i10 and j11) then touches the joined
+    kingdom only."""
+    return position(
+        f"players: 2\nhand 1: {reds} k k b b\nhand 2: r r k b g g",
+        {"e10": "1K", "f10": "r", "h10": other, "i10": "r", "i11": "r", "j11": "r"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("reds", "other", "threatened"),
+    [("", "2T", True), ("r", "2T", False), ("", "2K", False)],  # 2K: the tile starts a war
+)
+def test_a_tile_that_unites_two_kingdoms_then_a_leader_is_a_threat(
+    reds: str, other: str, threatened: bool
+) -> None:
+    # Hard against hard, bench/bot_sanity.py seeds 15, 19 and 77 (main of 5 December): a
+    # rival's tile joined the seat's kingdom to another, then its leader revolted beside the
+    # other's temples. tile_spots followed only a tile joining a leaderless region.
+    state = _beside_a_union(reds, other)
+    rival = replace(state, active_seat=2)
+    assert _tile_then_revolt(rival, "tile black g10", "leader king j10", 1) is threatened
+    scorer = Scorer(state, 1)
+    assert not scorer.doomed(KING)
+    assert scorer.threatened(KING, unions=True) is threatened
+    assert not scorer.threatened(KING)  # as medium reads it
+
+
+def test_hard_leaves_no_leader_to_a_union_and_a_revolt() -> None:
+    for seed in range(3):
+        state = _one_turn(_beside_a_union(""), "hard", seed)
+        state = replace(state, hands=(_beside_a_union("").hands[0], state.hands[1]))
+        assert not any(Scorer(state, 1).threatened(c, unions=True) for c in range(4)), seed
+        assert not _tile_then_revolt(state, "tile black g10", "leader king j10", 1), seed
+
+
+# Medium against main's medium, bench/bot_ladder.py seed 71 from ply 116 (main 66faf85): seat 2
+# moved its priest to j11 and back to l3, turn after turn, and seat 1 its trader to j11 and
+# back to a8: 3,000 plies, no tile drawn. Seat 2 holds 10 tiles that score it a VP (§5.2).
+_OUT_AND_BACK = """players: 2
+active: 2
+actions: 2
+hand 1: r r k b b b
+hand 2: k b b b b b
+vp 1: red 7 black 9 blue 9 green 16 treasures 4
+vp 2: red 8 black 7 blue 8 green 7 treasures 0
+catastrophes 1: 2
+catastrophes 2: 2
+bag: r 19 k 11 b 11 g 9
+seed: 71
+
+    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p
+ 1  g  g  k  .  ~  ~  b  b  b 2T r* 2K  ~  .  .  .
+ 2  g  r  .  .  ~  .  .  k  k  g 2F  r  ~  .  . r*
+ 3  r 1F  r  b  b  r  .  .  .  .  . 2P  ~  ~  .  .
+ 4  b  b  b  b  .  .  .  .  .  .  .  .  .  ~  ~  ~
+ 5  r  k  .  .  .  .  .  .  .  .  .  .  . r*  ~  ~
+ 6  r  r  .  .  .  .  .  r  .  .  .  .  .  .  ~  .
+ 7  b  b  b  b  .  g  r  g  r  .  .  .  ~  ~  ~  .
+ 8 1T  r  .  ~  ~  b  b  .  .  .  .  .  ~  .  .  .
+ 9  r 1P  r  .  r  k  ~  ~  ~  ~  ~  ~  ~  . r*  .
+10  g  r 1K  g  r r*  .  .  .  .  .  .  .  .  .  .
+11  g  .  r  .  k  .  .  .  r  . r*  .  .  .  .  .
+"""
+
+
+@pytest.mark.parametrize("tier", ["medium", "hard"])
+def test_no_turn_moves_a_leader_out_and_back_while_a_tile_scores(tier: str) -> None:
+    state = parse_diagram(_OUT_AND_BACK)
+    assert scoring_tiles(state, 2)
+    for seed in range(3):
+        assert _one_turn(state, tier, seed).board != state.board, seed
+
+
+def test_the_move_back_is_the_one_undoing_names() -> None:
+    state = apply(parse_diagram(_OUT_AND_BACK), Action.parse("leader priest j11"))
+    view = view_for(state, 2)
+    assert undoing(view) == Action.parse("leader priest l3")
+    assert undoing(view_for(parse_diagram(_OUT_AND_BACK), 2)) is None  # two actions left
+    after_tile = apply(parse_diagram(_OUT_AND_BACK), Action.parse("tile black h11"))
+    assert undoing(view_for(after_tile, 2)) is None
+    for tier in ("medium", "hard"):
+        for seed in range(3):
+            assert _choose_seeded(state, 2, tier, seed) != Action.parse("leader priest l3")
+
+
 # Medium against medium, bench/bot_sanity.py seed 8 before ply 156 (main's bots of 4 December),
 # seat 2's hand given two reds. Seat 1's farmer on f11 starts a revolt against the farmer on
 # c6 (1 temple and 2 reds against 2, §6.3): if seat 2 ties, seat 1's farmer goes, if it
@@ -614,3 +701,6 @@ def test_a_line_is_read_on_both_answers_of_the_rival() -> None:
     assert ("leader priest c6", 2, 1) in revolts
     assert leaders_at_risk(state, 1, line) == (0, 0)  # the sample's answer: seat 2 ties
     assert leaders_at_risk(state, 1, line, branches=True) == (1, 0)
+    # Read as hard reads it, the priest on b9 (1 temple, no red) is threatened too: a tile on
+    # g6 unites its kingdom with the farmer's on i6, then a rival king on h7 has 2 temples.
+    assert leaders_at_risk(state, 1, line, unions=True) == (0, 1)

@@ -169,6 +169,7 @@ def test_the_default_budget_is_shared_out_by_the_number_of_players(
             *,
             iterations: int,
             time_limit: float,
+            undo: engine.Action | None,
             _calls: list[int] = calls,
             _view: engine.PlayerView = view,
         ) -> engine.Action:
