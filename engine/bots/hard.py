@@ -41,10 +41,14 @@ the same reward at ply 20 and at ply 200, where an uncentred squash saturates
 (issue 26).
 
 Before the search, root lines that would leave one of the seat's leaders to a
-revolt a rival wins outright (``keeping_leaders``: the board and the seat's
-own hand decide it, §6.4) are dropped when another line keeps them all: a
+revolt a rival wins outright, at once or after a tile (a tile uniting two
+kingdoms included), on either answer a rival gives to the line's conflicts
+(``keeping_leaders`` with ``careful`` and ``unions``: the board and the seat's
+own hand decide it, §6.4), are dropped when another line keeps them all: a
 play-out that does not happen to play the rival's revolt would value the
-leader as if safe (issue 26: "leaders left to lose"). No seat of the search
+leader as if safe (issue 26: "leaders left to lose"). A line that moves a
+leader back where the turn's first action took it from is not played while
+a tile scores (``tiers.not_undoing``): the turn would be a pass. No seat of the search
 starts a conflict it cannot win (``hopeless.starts_hopeless``).
 
 The budget is ``iterations``; ``time_limit`` (seconds of wall clock) stops

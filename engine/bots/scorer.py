@@ -463,7 +463,7 @@ class Scorer:
         win the revolt with no red committed (§6.4). False when ``doomed``.
         Medium leaves unions out: with them it won 92 of 200 games against
         itself without, and 129 of 200 against easy where it had won 134
-        (bench/results/bot_sanity-2026-12-05b.txt).
+        (bench/results/bot_idle_unions-2026-12-05.txt).
         """
         q = self.summ.leaders[self.seat - 1][color]
         if q < 0 or self.doomed(color):
