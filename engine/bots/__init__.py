@@ -70,6 +70,7 @@ def choose_action(
         return legal[rng.randrange(len(legal))]
     events = None if history is None else list(history)
     seat = view.seat
+    undo = undoing(view)  # the move back of a leader the turn's first action moved (common)
     if tier == "hard":
         chosen = hard_policy(
             engine.Determinizer(view, seen_events=events),
@@ -77,14 +78,14 @@ def choose_action(
             rng,
             iterations=default_iterations(view.num_players) if iterations is None else iterations,
             time_limit=DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
-            undo=undoing(view),
+            undo=undo,
         )
     else:
         state = engine.determinize(view, rng, seen_events=events)
         if tier == "easy":
             chosen = easy_policy(state, seat, rng)
         else:
-            chosen = medium_policy(state, seat, rng, undo=undoing(view))
+            chosen = medium_policy(state, seat, rng, undo=undo)
     if chosen not in legal:  # pragma: no cover - determinized states keep the seat's legal actions
         raise AssertionError(f"bot chose {str(chosen)!r}, not legal in its view")
     return chosen

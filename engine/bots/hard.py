@@ -48,7 +48,7 @@ own hand decide it, §6.4), are dropped when another line keeps them all: a
 play-out that does not happen to play the rival's revolt would value the
 leader as if safe (issue 26: "leaders left to lose"). A line that moves a
 leader back where the turn's first action took it from is not played while
-a tile scores (``tiers.not_undoing``): the turn would be a pass. No seat of the search
+a tile scores (``tiers.plan_lines``' ``undo``): the turn would be a pass. No seat of the search
 starts a conflict it cannot win (``hopeless.starts_hopeless``).
 
 The budget is ``iterations``; ``time_limit`` (seconds of wall clock) stops
@@ -74,7 +74,7 @@ from .decisions import quick_decision, settle, support
 from .evaluate import evaluate, squash
 from .heuristic import score_actions, score_threats
 from .hopeless import starts_hopeless
-from .tiers import EASY_NOISE, decision_values, keeping_leaders, not_undoing, plan_lines
+from .tiers import EASY_NOISE, decision_values, keeping_leaders, plan_lines
 
 DEFAULT_ITERATIONS = 100  # the site's default budget in a 2-player game (default_iterations)
 DEFAULT_TIME_LIMIT = 2.5  # seconds: the wall-clock guard
@@ -149,7 +149,7 @@ def hard_policy(
     the budget (play-outs of one line in one deal), ``time_limit`` the
     wall-clock guard in seconds; ``undo`` takes back the turn's first action
     (``common.undoing``) and is not played while a tile scores
-    (``tiers.not_undoing``).
+    (``tiers.plan_lines``).
     """
     started = time.perf_counter()
     first = det.sample(rng)
@@ -192,7 +192,7 @@ def compare_lines(
     # Medium's lines (whole turns, or a decision's answers) and their values: the candidates
     # and the prior, worth PRIOR_VISITS rounds each (module doc).
     if p is None:
-        prior = plan_lines(first, seat, hard_prior=True)  # as measured with hard
+        prior = plan_lines(first, seat, hard_prior=True, undo=undo)  # as measured with hard
     else:
         prior = [(v, [a]) for v, a in decision_values(first, seat)]
     # Medium's values are centred on the position's own, dangers counted as in a rollout.
@@ -204,7 +204,6 @@ def compare_lines(
         if key not in lines:
             lines[key] = line
             prior_reward[key] = squash([value - base], REWARD_SCALE)[0]
-    lines = not_undoing(first, seat, lines, undo)
     keys = keeping_leaders(first, seat, lines, careful=True, unions=True)  # best first
     rank = {k: i for i, k in enumerate(keys)}
     alive = keys[:WIDTH]

@@ -158,7 +158,7 @@ def medium_decision(state: GameState, seat: int) -> Action:
 
 
 def plan_lines(
-    state: GameState, seat: int, *, hard_prior: bool = False
+    state: GameState, seat: int, *, hard_prior: bool = False, undo: Action | None = None
 ) -> list[tuple[float, list[Action]]]:
     """Return ``(evaluation, actions)`` of each candidate first action's best line, best first.
 
@@ -169,7 +169,9 @@ def plan_lines(
     and back, §4): it draws no tile either, and while a tile would score the
     seat a VP it is not played (hard against hard, bench/bot_sanity.py seed 2:
     a trader moved m5 and back to h7 in five turns, a pass run the count did
-    not see);
+    not see). For the same reason ``undo`` (``common.undoing``: the move that
+    takes back the turn's first action, each action being chosen on its own
+    deal) is not a first action while a tile scores, unless it is the only one;
     when no tile would score the seat a VP (``common.scoring_tiles``), a line
     with a swap gains ``STUCK_SWAP_BONUS``: the evaluation does not read the
     hand, but a hand with nothing to do is what keeps a seat stuck. A line
@@ -207,6 +209,8 @@ def plan_lines(
     monuments = not hard_prior
     blocks = set(rivals_monument_threats(state, seat)) if monuments else set()
     firsts += [a for a in blockers(scored, blocks) if a not in firsts]
+    if undo is not None and not stuck:
+        firsts = [a for a in firsts if a != undo] or firsts
     lines: list[tuple[float, list[Action]]] = []
 
     def adjusted(value: float, line: list[Action], end: GameState) -> float:
@@ -599,34 +603,14 @@ def medium_policy(
 
     Among the planned turns, those that leave a leader of ``seat`` to a revolt
     a rival wins outright, or after a tile, are played only when no other is
-    left (``keeping_leaders`` with ``careful``). ``undo`` (``common.undoing``)
-    takes back the turn's first action: it is not played while a tile scores
-    (``not_undoing``).
+    left (``keeping_leaders`` with ``careful``). ``undo`` as ``plan_lines``'.
     """
     if state.pending is not None:
         return medium_decision(state, seat)
     lines: dict[str, list[Action]] = {}
-    for _, line in plan_lines(state, seat):
+    for _, line in plan_lines(state, seat, undo=undo):
         lines.setdefault(" ; ".join(str(a) for a in line), line)
-    lines = not_undoing(state, seat, lines, undo)
     return lines[keeping_leaders(state, seat, lines, careful=True)[0]][0]
-
-
-def not_undoing(
-    state: GameState, seat: int, lines: dict[str, list[Action]], undo: Action | None
-) -> dict[str, list[Action]]:
-    """Return ``lines`` without those starting with ``undo`` while a tile scores ``seat`` a VP.
-
-    ``undo`` moves a leader back where the turn's first action took it from
-    (``common.undoing``): the turn would be a pass, and no tier passes while
-    a tile scores (``heuristic.score_actions``, §5.2). ``lines`` maps a key to
-    a line, best first; they come back in that order, all of them when every
-    line starts with ``undo`` or no tile scores.
-    """
-    if undo is None or not scoring_tiles(state, seat):
-        return lines
-    kept = {k: line for k, line in lines.items() if line[0] != undo}
-    return kept or lines
 
 
 __all__ = ["CommitSupport", "easy_policy", "medium_policy", "plan_turn", "random_policy"]
