@@ -5,8 +5,9 @@ minus a share of its best opponent's, so the numbers form the reward vector
 the hard tier backs up for 3–4 players. A seat's own worth, in units of about
 one VP in a middling colour:
 
-- its score sheet: the lowest colour after treasures counts most, each
-  colour with diminishing returns (``common.score_value``; RULES.md §13.2);
+- its score sheet: the lowest colour after treasures counts most, read as a
+  soft minimum so that a colour level with it counts too, each colour with
+  diminishing returns (``common.score_value`` at ``SHEET_SOFTNESS``; RULES.md §13.2);
 - each leader on the board: tiles of its colour in its kingdom (future VP,
   §5.2), the king's reach, and its safety — temples beside it against a
   revolt (§6.2), supporters of its colour against a war (§7.3);
@@ -33,6 +34,7 @@ from engine.botapi import (
 )
 
 from .common import (
+    SHEET_SOFTNESS,
     Summary,
     binomial_cdf,
     colour_weights,
@@ -78,8 +80,8 @@ def own_worth(state: GameState, seat: int, summ: Summary) -> float:
     i = seat - 1
     vp = state.vp[i]
     held = state.treasures_held[i]
-    value = score_value(vp, held)
-    weights = colour_weights(state, seat)
+    value = score_value(vp, held, SHEET_SOFTNESS)
+    weights = colour_weights(state, seat, SHEET_SOFTNESS)
     squares = summ.leaders[i]
     for c in range(4):
         q = squares[c]
@@ -152,7 +154,8 @@ def dangers(state: GameState, summ: Summary, exempt: int | None) -> list[float]:
                 loss += CERTAIN_LOSS
             # Never more than the leader adds to its seat's worth (after DANGER_WEIGHT): else
             # losing the leader would rate above keeping it (issue 26).
-            cap = leader_worth(state, summ, c, q, colour_weights(state, seat)) / DANGER_WEIGHT
+            cap = leader_worth(state, summ, c, q, colour_weights(state, seat, SHEET_SOFTNESS))
+            cap /= DANGER_WEIGHT
             out[seat - 1] += min(worst * loss, cap)
     for a, b in pairs:
         for k, other in ((a, b), (b, a)):

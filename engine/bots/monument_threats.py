@@ -35,7 +35,7 @@ from engine.botapi import (
     monument_income,
 )
 
-from .common import colour_weights, monument_block, summary, unseen_fractions
+from .common import SHEET_SOFTNESS, colour_weights, monument_block, summary, unseen_fractions
 
 MONUMENT_TURNS_CAP = 8.0  # the rival's turns of income counted at most (leaders move, wars)
 MONUMENT_THREAT_WEIGHT = 0.5  # the rival may not hold or not play the tile (easy: ~55%)
@@ -108,8 +108,8 @@ def _threats(state: GameState, seat: int, rivals: tuple[int, ...]) -> dict[int, 
     if turns <= 0:
         return {}
     frac = unseen_fractions(state, seat)
-    mine = colour_weights(state, seat)
-    theirs = {rival: colour_weights(state, rival) for rival in rivals}
+    mine = colour_weights(state, seat, SHEET_SOFTNESS)
+    theirs = {rival: colour_weights(state, rival, SHEET_SOFTNESS) for rival in rivals}
     out: dict[int, float] = {}
     for s in range(len(board)):
         # Beside no kingdom a monument pays no one (§8.3); beside two the tile starts a war.
@@ -162,7 +162,7 @@ def income_gain(start: GameState, end: GameState, seat: int) -> float:
     times ``OWN_INCOME_WEIGHT``; negative when income is lost. ``evaluate``
     counts one turn's income only.
     """
-    w = colour_weights(start, seat)
+    w = colour_weights(start, seat, SHEET_SOFTNESS)
     before = sum(w[c] for c in monument_income(start, seat))
     after = 0.0 if end.is_over else sum(w[c] for c in monument_income(end, seat))
     turns = min(MONUMENT_TURNS_CAP, turns_left(end))

@@ -43,3 +43,31 @@ def test_a_revolt_lost_whatever_the_seat_holds_still_costs_something() -> None:
         {**CELLS, "d6": "."},  # c6 now beside one temple: a tie, the defender keeps the leader
     )
     assert evaluate(safe)[0] > evaluate(_revolt("k k b b g g"))[0]
+
+
+def _sheet(red: int, black: int, blue: int, green: int):  # type: ignore[no-untyped-def]
+    """Seat 1 with this score sheet (no treasures), the board and hands otherwise fixed."""
+    return position(
+        "players: 2\nactive: 2\nhand 1: r r k b g g\nhand 2: r r k b g g\n"
+        f"vp 1: red {red} black {black} blue {blue} green {green} treasures 0",
+        CELLS,
+    )
+
+
+def test_a_colour_level_with_the_lowest_still_counts_towards_it() -> None:
+    """Two colours level at the lowest: a VP in either brings the final score nearer (§13.2).
+
+    With the hard minimum each was worth a tenth of a VP in a sole lowest colour and
+    no more than one in a colour far above (``common.SHEET_SOFTNESS``): medium piled VP where
+    they did not count and won 136 of 200 games against easy, 162 with the soft minimum.
+    """
+    base = evaluate(_sheet(10, 10, 20, 25))[0]
+    level = evaluate(_sheet(11, 10, 20, 25))[0] - base
+    high = evaluate(_sheet(10, 10, 21, 25))[0] - base
+    sole = evaluate(_sheet(9, 10, 20, 25))[0]
+    below = evaluate(_sheet(10, 10, 20, 25))[0] - sole  # 9 -> 10 in the one lowest colour
+    assert level > 4 * high > 0
+    assert level > 0.4 * below
+    # Still a minimum: a VP in the sole lowest colour beats one in the colour a VP above it.
+    above = evaluate(_sheet(9, 11, 20, 25))[0] - sole
+    assert below > above > high
