@@ -34,6 +34,7 @@ TEMPLE = TILE_BASE  # a face-up red tile (RULES.md §1.2)
 MIN_WEIGHT = 2.5
 # VP: medium's and hard's evaluation read the lowest colour as a soft minimum (``score_value``).
 # Medium against easy, 200 paired games: 136 wins with the hard minimum, 154 at 2.0, 162 at 3.5
+# and at 5.0, 165 with monument threats in the same units; 168 on seeds 101-200
 # (bench/results/bot_softmin-2026-12-05.txt).
 SHEET_SOFTNESS = 3.5
 
