@@ -14,8 +14,9 @@ each empty square where a tile completes a 2×2 block of a colour with a free
 monument (§8.1), with what that monument would be worth against ``seat``;
 ``rivals_monument_threats`` the same for every rival, each of whom plays a
 turn before the seat's next one (§2), the costliest per square. Medium's
-plan (``tiers.plan_lines``) charges each line for the threats it leaves and
-always weighs a tile that fills such a square. Reads the board, the
+plan (``tiers.plan_lines``, hard's candidates and prior too) charges each
+line for the threats it leaves and always weighs a tile that fills such a
+square. Reads the board, the
 monuments, the seat's colour weights and the share of each colour among the
 tiles the seat cannot see (``common.unseen_fractions``): never a rival's
 hand (§14).

@@ -13,6 +13,7 @@ from engine import Action, apply, parse_diagram, view_for
 from engine.board import parse_square
 from engine.botapi import BLACK, monument_income
 from engine.bots import choose_action
+from engine.bots.tiers import plan_lines
 from engine.bots.monument_threats import (
     income_gain,
     rival_monument_threats,
@@ -78,6 +79,17 @@ def test_medium_fills_the_last_square_of_the_rival_s_monument(players: int, owne
             state = apply(state, choose_action(view_for(state, 1), None, tier="medium", seed=seed))
         assert state.board[K6] != 0, seed
         assert rivals_monument_threats(state, 1) == {}, seed
+
+
+def test_hard_s_prior_charges_the_rival_s_monument() -> None:
+    """Hard's candidates and prior are medium's lines with the monument terms (§8)."""
+    state = parse_diagram(_block("2"))
+    lines = plan_lines(state, 1, hard_prior=True)
+    for _, line in lines[:3]:  # the best lines fill k6, as medium's do
+        end = state
+        for action in line:
+            end = apply(end, action)
+        assert end.board[K6] != 0, line
 
 
 def test_the_income_a_monument_brings_counts_for_the_turns_left() -> None:
