@@ -13,13 +13,13 @@ from engine import Action, apply, parse_diagram, view_for
 from engine.board import parse_square
 from engine.botapi import BLACK, monument_income
 from engine.bots import choose_action
-from engine.bots.tiers import plan_lines
 from engine.bots.monument_threats import (
     income_gain,
     rival_monument_threats,
     rivals_monument_threats,
     threat_cost,
 )
+from engine.bots.tiers import plan_lines
 
 from ..engine_helpers import grid
 
