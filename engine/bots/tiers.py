@@ -193,8 +193,8 @@ def plan_lines(
     (hard's prior, as measured with it) takes the best value after
     ``THREAT_COST`` on the settled branch only. Both tiers weigh the monument
     terms and the blocking tiles: with them in hard's candidates and prior,
-    hard won 69 of 100 games against medium where it had won 60 (seeds
-    1-50; bench/results/hard_monuments-2026-12-05.txt).
+    hard won 133 of 200 games against medium where it had won 123 (seeds
+    1-100; bench/results/hard_monuments-2026-12-05.txt).
     """
     stuck = not scoring_tiles(state, seat)
     scorer = Scorer(state, seat)
