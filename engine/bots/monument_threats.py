@@ -16,10 +16,9 @@ monument (§8.1), with what that monument would be worth against ``seat``;
 turn before the seat's next one (§2), the costliest per square. Medium's
 plan (``tiers.plan_lines``, hard's candidates and prior too) charges each
 line for the threats it leaves and always weighs a tile that fills such a
-square. Reads the board, the
-monuments, the seat's colour weights and the share of each colour among the
-tiles the seat cannot see (``common.unseen_fractions``): never a rival's
-hand (§14).
+square. Reads the board, the monuments, the seat's colour weights and the
+share of each colour among the tiles the seat cannot see
+(``common.unseen_fractions``): never a rival's hand (§14).
 """
 
 from __future__ import annotations
