@@ -8,7 +8,9 @@ per game (seat, result, final scores, VP by source), then, for the games
 the first tier won and those it lost, per tier and game: VP by source
 (tile §5.2, revolt §6, war §7, monument §8.3), treasures (§9), monuments
 built (§8), catastrophes (§10), swaps (§11), and the conflicts by who
-attacked and who won. ``--old DIR`` and ``old:TIER`` as in bot_ladder.
+attacked and who won. ``--old DIR``, ``old:TIER``, ``hard@N`` (a budget) and
+``--time-limit`` (hard's wall-clock guard, seconds; a large one turns it off so
+that the games are bot_ladder's with the same option on any load) as in bot_ladder.
 
 Issue 26 (medium against easy, 2026-12-03): wars easy started against
 medium were won by easy in 56 of 60 (23 games), a leak of about 10 VP a
@@ -28,24 +30,26 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bot_ladder import old_choose_action, tier_spec  # noqa: E402
+from bot_ladder import old_choose_action, split_spec, tier_spec  # noqa: E402
 
 import engine  # noqa: E402
 from engine.bots import choose_action  # noqa: E402
 
 MAX_PLIES = 3000
 SOURCES = ("tile", "revolt", "war", "monument")
-Task = tuple[int, tuple[str, str], str | None]
+Task = tuple[int, tuple[str, str], str | None, float | None]
 
 
 def game_plies(
-    seed: int, tiers: tuple[str, ...], old: str | None
+    seed: int, tiers: tuple[str, ...], old: str | None, time_limit: float | None = None
 ) -> Iterator[tuple[engine.GameState, int, engine.Action, engine.GameState]]:
     """Play the 2-player game of ``seed`` as bot_ladder does; yield each ply.
 
     Yields ``(before, seat, action, after)``; ``tiers`` by seat (``old:TIER`` plays
-    ``old``'s bots, as bot_ladder's ``--old``), each bot seeded by the ply number and
-    shown its seat's events. Stops when the game ends or after ``MAX_PLIES``.
+    ``old``'s bots, as bot_ladder's ``--old``; ``hard@N`` a budget of N play-outs), each
+    bot seeded by the ply number and shown its seat's events; ``time_limit`` is hard's
+    wall-clock guard in seconds (None: the bots' default). Stops when the game ends or
+    after ``MAX_PLIES``.
     """
     state = engine.new_game(2, seed)
     history: list[list[list[engine.EventDict]]] = [[], []]
@@ -57,7 +61,15 @@ def game_plies(
         spec = tiers[seat - 1]
         chooser = old_choose_action(old or "") if spec.startswith("old:") else choose_action
         view = engine.view_for(state, seat)
-        action = chooser(view, history[seat - 1], tier=spec.removeprefix("old:"), seed=ply)
+        tier, iterations = split_spec(spec, None)
+        action = chooser(
+            view,
+            history[seat - 1],
+            tier=tier,
+            seed=ply,
+            iterations=iterations,
+            time_limit=time_limit,
+        )
         before, state = state, engine.apply(state, action)
         for s in (1, 2):
             history[s - 1].append(
@@ -68,11 +80,11 @@ def game_plies(
 
 def play(task: Task) -> dict[str, Any]:
     """Play one game; return its seed, tiers by seat, ranks, scores and per-seat tallies."""
-    seed, tiers, old = task
+    seed, tiers, old, time_limit = task
     state = engine.new_game(2, seed)
     tally: list[Counter[str]] = [Counter(), Counter()]
     attacker: dict[str, int] = {}
-    for _, _, _, state in game_plies(seed, tiers, old):
+    for _, _, _, state in game_plies(seed, tiers, old, time_limit):
         for e in state.events:
             p = e.params
             if e.code in ("revolt_started", "war_started"):
@@ -142,12 +154,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="first game seed")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--old", default=None, help="a directory with another engine/bots")
+    parser.add_argument("--time-limit", type=float, default=None, help="hard tier's guard (s)")
     args = parser.parse_args()
     a, b = args.tiers
     todo: list[Task] = []
     for g in range(args.games):
         pair = (a, b) if g % 2 == 0 else (b, a)
-        todo.append((args.seed + g // 2, pair, args.old))
+        todo.append((args.seed + g // 2, pair, args.old, args.time_limit))
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     games = pool.imap(play, todo) if pool is not None else map(play, todo)
     groups: Groups = {"won": [], "lost": []}
