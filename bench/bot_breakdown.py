@@ -30,10 +30,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bot_ladder import old_choose_action, split_spec, tier_spec  # noqa: E402
+from bot_ladder import bot_move, tier_spec  # noqa: E402
 
 import engine  # noqa: E402
-from engine.bots import choose_action  # noqa: E402
 
 MAX_PLIES = 3000
 SOURCES = ("tile", "revolt", "war", "monument")
@@ -58,17 +57,15 @@ def game_plies(
             return
         seat = state.to_act
         assert seat is not None
-        spec = tiers[seat - 1]
-        chooser = old_choose_action(old or "") if spec.startswith("old:") else choose_action
         view = engine.view_for(state, seat)
-        tier, iterations = split_spec(spec, None)
-        action = chooser(
+        action = bot_move(
+            tiers[seat - 1],
             view,
             history[seat - 1],
-            tier=tier,
             seed=ply,
-            iterations=iterations,
+            iterations=None,
             time_limit=time_limit,
+            old=old,
         )
         before, state = state, engine.apply(state, action)
         for s in (1, 2):

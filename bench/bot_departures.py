@@ -56,7 +56,7 @@ import engine  # noqa: E402
 from engine.bots import choose_action, hard  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bot_ladder import old_choose_action, split_spec, tier_spec  # noqa: E402
+from bot_ladder import bot_move, tier_spec  # noqa: E402
 
 Histories = list[list[list[engine.EventDict]]]
 
@@ -186,12 +186,14 @@ def main() -> None:
             return got
 
         for spec in args.tiers:
-            tier, iterations = split_spec(spec, args.iterations)
-            chooser = (
-                old_choose_action(args.old or "") if spec.startswith("old:") else choose_action
-            )
-            action = chooser(
-                view, history, tier=tier, seed=pos.ply, iterations=iterations, time_limit=600
+            action = bot_move(
+                spec,
+                view,
+                history,
+                seed=pos.ply,
+                iterations=args.iterations,
+                time_limit=600,
+                old=args.old,
             )
             if action == base:
                 gains[spec].append(0.0)

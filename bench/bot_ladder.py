@@ -84,6 +84,28 @@ def split_spec(text: str, iterations: int | None) -> tuple[str, int | None]:
     return name, int(budget) if budget else iterations
 
 
+def bot_move(
+    spec: str,
+    view: engine.PlayerView,
+    history: list[list[engine.EventDict]],
+    *,
+    seed: int,
+    iterations: int | None,
+    time_limit: float | None,
+    old: str | None,
+) -> engine.Action:
+    """Return the action the bot of ``spec`` (``tier``, ``tier@N``, ``old:tier``) plays in ``view``.
+
+    ``history`` is the seat's visible events, ``seed`` the bot's seed (the ply),
+    ``iterations`` hard's budget where ``spec`` has none, ``time_limit`` hard's
+    wall-clock guard in seconds (None: the bots' default), ``old`` the directory
+    ``old:`` tiers' bots come from (``old_choose_action``).
+    """
+    tier, budget = split_spec(spec, iterations)
+    chooser = old_choose_action(old or "") if spec.startswith("old:") else choose_action
+    return chooser(view, history, tier=tier, seed=seed, iterations=budget, time_limit=time_limit)
+
+
 def play_game(task: Task) -> Result:
     """Play one game; return (seed, tiers by seat, ranks, scores, times by tier, plies)."""
     seed, tiers, default_iterations, time_limit, old = task
@@ -97,16 +119,14 @@ def play_game(task: Task) -> Result:
         assert seat is not None
         view = engine.view_for(state, seat)
         started = time.process_time()
-        tier, iterations = split_spec(tiers[seat - 1], default_iterations)
-        old_tier = tiers[seat - 1].startswith("old:")
-        chooser = old_choose_action(old or "") if old_tier else choose_action
-        action = chooser(
+        action = bot_move(
+            tiers[seat - 1],
             view,
             history[seat - 1],
-            tier=tier,
             seed=plies,
-            iterations=iterations,
+            iterations=default_iterations,
             time_limit=time_limit,
+            old=old,
         )
         if len(view.actions) > 1:
             times[tiers[seat - 1]].append(time.process_time() - started)
