@@ -8,8 +8,9 @@ per seat VP by source (tile §5.2, revolt §6, war §7, monument §8.3),
 treasures (§9), monuments built (§8), catastrophes (§10), swaps (§11),
 passes, and one snapshot per turn end (ply, seat, bag size, treasures left,
 each seat's colours after treasures). Prints one line per game and, for the
-games the first tier won and lost, the means per game. ``--old DIR`` and
-``old:TIER`` as in bot_ladder.
+games the first tier won and lost, the means per game. ``--old DIR``,
+``old:TIER``, ``hard@N`` and ``--time-limit`` (hard's wall-clock guard,
+seconds) as in bot_ladder.
 
 Issue 26 (2026-12-04): a study of medium's losses against easy;
 bench/results/bot_medium-study-2026-12-04.txt.
@@ -40,8 +41,10 @@ def colours(state: engine.GameState, seat: int) -> list[int]:
     return list(with_treasures(state.vp[seat - 1], state.treasures_held[seat - 1]))
 
 
-def play(seed: int, tiers: tuple[str, str], old: str | None) -> dict[str, Any]:
-    """Play one game and return its record (see the module doc)."""
+def play(
+    seed: int, tiers: tuple[str, str], old: str | None, time_limit: float | None = None
+) -> dict[str, Any]:
+    """Play one game and return its record (see the module doc); ``time_limit`` as game_plies'."""
     state = engine.new_game(2, seed)
     tally: list[Counter[str]] = [Counter(), Counter()]
     attacker = 0
@@ -50,7 +53,7 @@ def play(seed: int, tiers: tuple[str, str], old: str | None) -> dict[str, Any]:
     built: list[tuple[int, int, str, int]] = []
     plies = 0
     last_active = 0
-    for before, seat, action, state in game_plies(seed, tiers, old):
+    for before, seat, action, state in game_plies(seed, tiers, old, time_limit):
         last_active = before.active_seat
         actions.append((plies, seat, str(action)))
         plies += 1
@@ -118,6 +121,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1, help="first game seed")
     parser.add_argument("--old", default=None, help="a directory with another engine/bots")
+    parser.add_argument("--time-limit", type=float, default=None, help="hard tier's guard (s)")
     parser.add_argument("--out", default="var/bot_endgame.jsonl", help="JSON lines written here")
     args = parser.parse_args()
     a, b = args.tiers
@@ -126,7 +130,7 @@ def main() -> None:
     with open(args.out, "w", encoding="utf-8") as out:
         for g in range(args.games):
             pair = (a, b) if g % 2 == 0 else (b, a)
-            res = play(args.seed + g // 2, pair, args.old)
+            res = play(args.seed + g // 2, pair, args.old, args.time_limit)
             out.write(json.dumps(res) + "\n")
             out.flush()
             i, j, _, _, won = grouped(res, a, groups)
