@@ -102,24 +102,41 @@ def _confirm(page: Any) -> None:
     page.wait_for_selector(f"#game[data-version='{before + 1}']")
 
 
-def _layout_checks(page: Any, viewport: dict[str, int], *, phone: bool) -> None:
-    # A swap may still be replacing the tray when the decision shows: measure it once it is back.
+LAYOUT = """(() => {
+  const box = (sel) => { const el = document.querySelector(sel);
+    const r = el && el.getBoundingClientRect();
+    return r && r.width && r.height ? {x: r.x, y: r.y, w: r.width, h: r.height} : null; };
+  const root = document.documentElement;
+  return {sq: box('#board td.sq'), board: box('#board'), tray: box('#tray'),
+          page: root.scrollWidth, tall: root.scrollHeight};
+})()"""
+
+
+def _layout(page: Any) -> dict[str, Any]:
+    """The square's, board's and tray's boxes and the page's size, read in one go.
+
+    A swap may still be replacing the tray or the board when a decision shows: the boxes are
+    read in one script (a swap cannot fall between them) and again until all three are laid out.
+    """
     page.locator("#tray").wait_for(state="visible")
-    sizes = page.evaluate(
-        "(() => { const b = document.querySelector('#board td.sq').getBoundingClientRect();"
-        " return {w: b.width, h: b.height, page: document.documentElement.scrollWidth,"
-        " tall: document.documentElement.scrollHeight}; })()"
-    )
+    for _attempt in range(50):
+        sizes = page.evaluate(LAYOUT)
+        if sizes["sq"] and sizes["board"] and sizes["tray"]:
+            return sizes
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the board and tray are not laid out: {sizes}")
+
+
+def _layout_checks(page: Any, viewport: dict[str, int], *, phone: bool) -> None:
+    sizes = _layout(page)
+    square, board, tray = sizes["sq"], sizes["board"], sizes["tray"]
     assert sizes["page"] <= viewport["width"] + 1, f"the page scrolls sideways: {sizes}"
     if phone:
-        assert sizes["w"] >= 36 and sizes["h"] >= 36, f"squares under 36 px: {sizes}"
+        assert square["w"] >= 36 and square["h"] >= 36, f"squares under 36 px: {sizes}"
         assert sizes["tall"] <= 2 * viewport["height"], f"page over two screens: {sizes}"
-        tray = page.locator("#tray").bounding_box()
-        assert tray is not None and tray["y"] + tray["height"] >= viewport["height"] - 1
+        assert tray["y"] + tray["h"] >= viewport["height"] - 1, f"tray not at the foot: {sizes}"
     else:
-        board = page.locator("#board").bounding_box()
-        tray = page.locator("#tray").bounding_box()
-        assert board and tray and tray["x"] >= board["x"] + board["width"] - 1, "not side by side"
+        assert tray["x"] >= board["x"] + board["w"] - 1, f"not side by side: {sizes}"
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
