@@ -120,7 +120,7 @@ def _layout(page: Any) -> dict[str, Any]:
     """
     page.locator("#tray").wait_for(state="visible")
     for _attempt in range(50):
-        sizes = page.evaluate(LAYOUT)
+        sizes: dict[str, Any] = page.evaluate(LAYOUT)
         if sizes["sq"] and sizes["board"] and sizes["tray"]:
             return sizes
         page.wait_for_timeout(100)
