@@ -23,56 +23,18 @@ import argparse
 import multiprocessing
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bot_ladder import bot_move, tier_spec  # noqa: E402
+from bot_ladder import game_plies, tier_spec  # noqa: E402
 
 import engine  # noqa: E402
 
-MAX_PLIES = 3000
 SOURCES = ("tile", "revolt", "war", "monument")
 Task = tuple[int, tuple[str, str], str | None, float | None]
-
-
-def game_plies(
-    seed: int, tiers: tuple[str, ...], old: str | None, time_limit: float | None = None
-) -> Iterator[tuple[engine.GameState, int, engine.Action, engine.GameState]]:
-    """Play the 2-player game of ``seed`` as bot_ladder does; yield each ply.
-
-    Yields ``(before, seat, action, after)``; ``tiers`` by seat (``old:TIER`` plays
-    ``old``'s bots, as bot_ladder's ``--old``; ``hard@N`` a budget of N play-outs), each
-    bot seeded by the ply number and shown its seat's events; ``time_limit`` is hard's
-    wall-clock guard in seconds (None: the bots' default). Stops when the game ends or
-    after ``MAX_PLIES``.
-    """
-    state = engine.new_game(2, seed)
-    history: list[list[list[engine.EventDict]]] = [[], []]
-    for ply in range(MAX_PLIES):
-        if state.is_over:
-            return
-        seat = state.to_act
-        assert seat is not None
-        view = engine.view_for(state, seat)
-        action = bot_move(
-            tiers[seat - 1],
-            view,
-            history[seat - 1],
-            seed=ply,
-            iterations=None,
-            time_limit=time_limit,
-            old=old,
-        )
-        before, state = state, engine.apply(state, action)
-        for s in (1, 2):
-            history[s - 1].append(
-                [e.to_dict() for e in state.events if e.private_to is None or e.private_to == s]
-            )
-        yield before, seat, action, state
 
 
 def play(task: Task) -> dict[str, Any]:
@@ -81,7 +43,8 @@ def play(task: Task) -> dict[str, Any]:
     state = engine.new_game(2, seed)
     tally: list[Counter[str]] = [Counter(), Counter()]
     attacker: dict[str, int] = {}
-    for _, _, _, state in game_plies(seed, tiers, old, time_limit):
+    for ply in game_plies(seed, tiers, time_limit=time_limit, old=old):
+        state = ply.after
         for e in state.events:
             p = e.params
             if e.code in ("revolt_started", "war_started"):

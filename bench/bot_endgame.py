@@ -28,8 +28,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bot_breakdown import Groups, game_plies, grouped, print_means  # noqa: E402
-from bot_ladder import tier_spec  # noqa: E402
+from bot_breakdown import Groups, grouped, print_means  # noqa: E402
+from bot_ladder import game_plies, tier_spec  # noqa: E402
 
 import engine  # noqa: E402
 from engine.botapi import monument_income  # noqa: E402
@@ -53,7 +53,9 @@ def play(
     built: list[tuple[int, int, str, int]] = []
     plies = 0
     last_active = 0
-    for before, seat, action, state in game_plies(seed, tiers, old, time_limit):
+    for before, seat, action, state, _cpu in game_plies(
+        seed, tiers, time_limit=time_limit, old=old
+    ):
         last_active = before.active_seat
         actions.append((plies, seat, str(action)))
         plies += 1

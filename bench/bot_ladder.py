@@ -32,8 +32,9 @@ import math
 import multiprocessing
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -106,15 +107,36 @@ def bot_move(
     return chooser(view, history, tier=tier, seed=seed, iterations=budget, time_limit=time_limit)
 
 
-def play_game(task: Task) -> Result:
-    """Play one game; return (seed, tiers by seat, ranks, scores, times by tier, plies)."""
-    seed, tiers, default_iterations, time_limit, old = task
+class Ply(NamedTuple):
+    """One ply of a bot game: the state before, the seat that acted, its action, the state after."""
+
+    before: engine.GameState
+    seat: int
+    action: engine.Action
+    after: engine.GameState
+    cpu: float | None  # seconds of CPU the choice took; None when the seat had one legal action
+
+
+def game_plies(
+    seed: int,
+    tiers: tuple[str, ...],
+    *,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    old: str | None = None,
+) -> Iterator[Ply]:
+    """Play the game of ``seed`` for ``tiers`` by seat (2-4); yield each ``Ply``.
+
+    Each bot is seeded by the ply number and shown its seat's events (``view.events``
+    of each ply); ``iterations``, ``time_limit`` and ``old`` as ``bot_move``'s. Stops
+    when the game ends or after ``MAX_PLIES``.
+    """
     n = len(tiers)
     state = engine.new_game(n, seed)
     history: list[list[list[engine.EventDict]]] = [[] for _ in range(n)]
-    times: dict[str, list[float]] = {t: [] for t in tiers}
-    plies = 0
-    while not state.is_over and plies < MAX_PLIES:
+    for ply in range(MAX_PLIES):
+        if state.is_over:
+            return
         seat = state.to_act
         assert seat is not None
         view = engine.view_for(state, seat)
@@ -123,19 +145,34 @@ def play_game(task: Task) -> Result:
             tiers[seat - 1],
             view,
             history[seat - 1],
-            seed=plies,
-            iterations=default_iterations,
+            seed=ply,
+            iterations=iterations,
             time_limit=time_limit,
             old=old,
         )
-        if len(view.actions) > 1:
-            times[tiers[seat - 1]].append(time.process_time() - started)
-        state = engine.apply(state, action)
-        plies += 1
+        cpu = time.process_time() - started if len(view.actions) > 1 else None
+        before, state = state, engine.apply(state, action)
         for s in range(1, n + 1):  # what each seat's log shows of this action (view.events)
             history[s - 1].append(
                 [e.to_dict() for e in state.events if e.private_to is None or e.private_to == s]
             )
+        yield Ply(before, seat, action, state, cpu)
+
+
+def play_game(task: Task) -> Result:
+    """Play one game; return (seed, tiers by seat, ranks, scores, times by tier, plies)."""
+    seed, tiers, default_iterations, time_limit, old = task
+    n = len(tiers)
+    state = engine.new_game(n, seed)
+    times: dict[str, list[float]] = {t: [] for t in tiers}
+    plies = 0
+    for ply in game_plies(
+        seed, tiers, iterations=default_iterations, time_limit=time_limit, old=old
+    ):
+        if ply.cpu is not None:
+            times[tiers[ply.seat - 1]].append(ply.cpu)
+        state = ply.after
+        plies += 1
     ranking = {p.seat: p for p in engine.final_ranking(state)}
     ranks = [ranking[s].rank for s in range(1, n + 1)]
     scores = [ranking[s].score for s in range(1, n + 1)]
