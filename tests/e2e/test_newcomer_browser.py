@@ -55,6 +55,16 @@ TARGET_IN_VIEW = """() => {
   return sq ? sq.dataset.square : null; }"""
 
 
+def _in_frame_soon(page: Any, squares: list[str]) -> bool:
+    """Whether one of ``squares`` is in the frame within 3 s: the frame scrolls to the changes
+    once the swap settles (``showChanges`` on htmx:afterSettle), after the version shows."""
+    for _attempt in range(30):
+        if any(page.evaluate(IN_FRAME, square) for square in squares):
+            return True
+        page.wait_for_timeout(100)
+    return False
+
+
 def _frame_scroll(page: Any) -> float:
     return float(page.evaluate("document.querySelector('.board-frame').scrollLeft"))
 
@@ -133,7 +143,7 @@ def test_on_a_phone_the_board_stays_where_the_player_scrolled_it(
         page.wait_for_selector(
             f"#game[data-version='{game.version}']", timeout=(POLL_SECONDS + 5) * 1000
         )
-        assert any(page.evaluate(IN_FRAME, square) for square in placed), placed
+        assert _in_frame_soon(page, placed), placed
     finally:
         context.close()
 
