@@ -39,13 +39,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bot_ladder import game_plies  # noqa: E402
 
 import engine  # noqa: E402
-from engine.bots import TIERS, choose_action  # noqa: E402
+from engine.bots import TIERS  # noqa: E402
 from engine.bots.common import scoring_tiles, temples_next_to  # noqa: E402
 from engine.bots.hopeless import can_win  # noqa: E402
 
-MAX_PLIES = 3000
 COLOURS = {"red": 0, "black": 1, "blue": 2, "green": 3}
 RUN = 3  # turns in a row that make a run
 
@@ -95,43 +97,34 @@ def runs(flags: list[bool]) -> int:
 
 
 def play(
-    seed: int, tiers: tuple[str, str], measured: set[int], tally: Tally, budget: dict[str, object]
+    seed: int,
+    tiers: tuple[str, str],
+    measured: set[int],
+    tally: Tally,
+    *,
+    iterations: int | None,
+    time_limit: float | None,
 ) -> None:
-    """Play one game and add what the ``measured`` seats did to ``tally``."""
-    state = engine.new_game(2, seed)
-    history: list[list[list[engine.EventDict]]] = [[], []]
+    """Play one game and add what the ``measured`` seats did to ``tally``.
+
+    ``iterations`` and ``time_limit`` are hard's budget and wall-clock guard (None: the
+    bots' defaults), as ``bot_ladder.game_plies``' which plays the game.
+    """
     turns: dict[int, list[Turn]] = {s: [] for s in measured}
     end_of_turn: dict[int, engine.GameState] = {}
-    plies = 0
     current: tuple[int, Turn] | None = None
-    while not state.is_over and plies < MAX_PLIES:
-        seat = state.to_act
-        assert seat is not None
-        ordinary = state.pending is None
-        new_turn = current is None or current[0] != seat or state.actions_left == 2
+    plies = game_plies(seed, tiers, iterations=iterations, time_limit=time_limit)
+    for ply, (before, seat, action, state, _cpu) in enumerate(plies):
+        ordinary = before.pending is None
+        new_turn = current is None or current[0] != seat or before.actions_left == 2
         if ordinary and seat in measured and new_turn:
             turn = Turn(
-                bool(scoring_tiles(state, seat)),
-                board_before=tuple(state.board),
-                vp_before=sum(state.vp[seat - 1]),
+                bool(scoring_tiles(before, seat)),
+                board_before=tuple(before.board),
+                vp_before=sum(before.vp[seat - 1]),
             )
             turns[seat].append(turn)
             current = (seat, turn)
-        view = engine.view_for(state, seat)
-        action = choose_action(
-            view,
-            history[seat - 1],
-            tier=tiers[seat - 1],
-            seed=plies,
-            **budget,  # type: ignore[arg-type]
-        )
-        before = state
-        state = engine.apply(state, action)
-        plies += 1
-        for s in (1, 2):
-            history[s - 1].append(
-                [e.to_dict() for e in state.events if e.private_to is None or e.private_to == s]
-            )
         if ordinary and seat in measured and current is not None:
             turn = current[1]
             if isinstance(action, engine.Pass) and scoring_tiles(before, seat):
@@ -151,7 +144,7 @@ def play(
                 and tuple(state.board) == turn.board_before
             ):
                 turn.passed_while_scoring = True  # a pass in disguise (module doc)
-        _conflicts(before, state, measured, end_of_turn, tally, f"seed {seed} ply {plies - 1}")
+        _conflicts(before, state, measured, end_of_turn, tally, f"seed {seed} ply {ply}")
         if before.active_seat != state.active_seat:
             end_of_turn[before.active_seat] = state  # its hand refilled (§12)
     for s in measured:
@@ -225,7 +218,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=None, help="hard tier's budget")
     parser.add_argument("--time-limit", type=float, default=None, help="hard tier's guard (s)")
     args = parser.parse_args()
-    budget = {"iterations": args.iterations, "time_limit": args.time_limit}
+    iters, limit = args.iterations, args.time_limit  # hard's budget and guard
     print(
         f"{'tier':>6} {'seats':>5} {'pass runs':>9} {'hopeless':>8} {'of confl.':>9} "
         f"{'stuck':>6} {'left':>5} {'swaps/g':>7} {'withdr/g':>8} {'s':>5}   (per 100 seat-games)"
@@ -239,10 +232,11 @@ def main() -> None:
             if opp == tier:
                 if g % 2:
                     continue  # self-play: one game per seed, both seats measured
-                play(seed, (tier, tier), {1, 2}, tally, budget)
+                play(seed, (tier, tier), {1, 2}, tally, iterations=iters, time_limit=limit)
             else:
                 seats = (tier, opp) if g % 2 == 0 else (opp, tier)
-                play(seed, seats, {1 if g % 2 == 0 else 2}, tally, budget)
+                measured = {1 if g % 2 == 0 else 2}
+                play(seed, seats, measured, tally, iterations=iters, time_limit=limit)
         per = 100.0 / max(tally.seats, 1)
         n_seats = max(tally.seats, 1)
         cells = [
