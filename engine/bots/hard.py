@@ -3,7 +3,8 @@
 The candidates are medium's lines — whole turns of one or two actions
 (``tiers.plan_lines``), or a decision's answers — at most ``WIDTH`` of them,
 best first, with medium's value of each as a prior worth ``PRIOR_VISITS``
-rounds. The search plays in rounds. A round deals one full state from the
+rounds at the site's budget and the same share of a larger budget's rounds
+(``prior_rounds``). The search plays in rounds. A round deals one full state from the
 seat's view (``engine.Determinizer.sample``) and draws one play-out seed, and
 plays every line still in on that same deal with that same seed: each line
 is played while it is legal in the deal (decisions answered by
@@ -81,7 +82,7 @@ DEFAULT_TIME_LIMIT = 2.5  # seconds: the wall-clock guard
 WIDTH = 8  # medium's best lines the search compares (successive halving from there)
 REPLY_THREATS = 2  # the next seat's best threats weighed against its best quiet move
 REWARD_SCALE = 6.0  # evaluation units (about 3 per VP) squashed into a reward (evaluate.squash)
-PRIOR_VISITS = 3  # how many rounds medium's valuation of a root line is worth
+PRIOR_VISITS = 3  # rounds medium's valuation of a root line is worth at the site's budget
 ROLLOUT_LIMIT = 12  # plies at most after the tree, before the evaluation
 THREAT_FLOOR = 0.5  # an opponent's threat worth less than this is not played
 ROLLOUT_PLIES = 8  # plies of the other seats' turns played out after the reply (0: none)
@@ -99,6 +100,20 @@ def default_iterations(num_players: int) -> int:
     3 players get 66, 4 players 50.
     """
     return DEFAULT_ITERATIONS * 2 // max(2, num_players)
+
+
+def prior_rounds(budget: int, num_players: int) -> float:
+    """Return how many rounds medium's value of a root line is worth at ``budget`` play-outs.
+
+    ``PRIOR_VISITS`` at the site's budget (``default_iterations``) or less, and
+    in proportion above it, so that the prior keeps its share of the mean at
+    every halving as the budget grows: a larger budget then buys a less noisy
+    estimate of the same mean. A fixed ``PRIOR_VISITS`` let a 4× budget drown the
+    prior (9% of the final pair's mean at the default, 2.6% at 4×), and hard
+    with 4× its budget won 23 of 62 games against hard (issue 26): the
+    play-outs' mean has a bias that medium's value corrects.
+    """
+    return PRIOR_VISITS * max(1.0, budget / default_iterations(num_players))
 
 
 class Candidates:
@@ -166,7 +181,8 @@ class Compared:
 
     key: str  # the line's notation, actions joined by " ; "
     line: list[Action]
-    mean: float  # medium's prior (PRIOR_VISITS rounds) and the rounds played, in (0, 1)
+    mean: float  # medium's prior (prior_rounds) and the rounds played, in (0, 1)
+    prior: float  # medium's value of the line as a reward, in (0, 1)
     rounds: int  # deals the line was played in (0: the only line, or out of time at once)
 
 
@@ -190,7 +206,7 @@ def compare_lines(
     p = first.pending
     cands = Candidates()
     # Medium's lines (whole turns, or a decision's answers) and their values: the candidates
-    # and the prior, worth PRIOR_VISITS rounds each (module doc).
+    # and the prior, worth prior_rounds rounds each (module doc).
     if p is None:
         prior = plan_lines(first, seat, hard_prior=True, undo=undo)  # as measured with hard
     else:
@@ -211,10 +227,11 @@ def compare_lines(
     rounds = spent = 0
     budget = max(1, budget)
     phases = max(1, math.ceil(math.log2(len(alive))))
+    weight = prior_rounds(budget, first.num_players)
 
     def order(k: str) -> tuple[float, int]:
         # Every line still in has been played in every round: its mean is a paired one.
-        return (-(PRIOR_VISITS * prior_reward[k] + totals[k]) / (PRIOR_VISITS + rounds), rank[k])
+        return (-(weight * prior_reward[k] + totals[k]) / (weight + rounds), rank[k])
 
     out_of_time = False
     while len(alive) > 1:  # one line alone needs no comparing
@@ -239,7 +256,7 @@ def compare_lines(
             break
         alive = alive[: (len(alive) + 1) // 2]  # successive halving (module doc)
     alive.sort(key=order)
-    return [Compared(k, lines[k], -order(k)[0], rounds) for k in alive]
+    return [Compared(k, lines[k], -order(k)[0], prior_reward[k], rounds) for k in alive]
 
 
 def centred_rewards(end: GameState, start: GameState, replier: int) -> list[float]:

@@ -180,3 +180,29 @@ def test_the_default_budget_is_shared_out_by_the_number_of_players(
         engine.bots.choose_action(view, seen.logs[seat], tier="hard", seed=1)
         engine.bots.choose_action(view, seen.logs[seat], tier="hard", seed=1, iterations=7)
     assert budgets == {2: [DEFAULT_ITERATIONS, 7], 3: [66, 7], 4: [50, 7]}
+
+
+def test_the_prior_keeps_its_share_of_the_mean_as_the_budget_grows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Medium's value of a line is worth ``PRIOR_VISITS`` rounds at the site's budget and as
+    large a share of a 4x budget's rounds (``prior_rounds``): more budget makes the play-outs'
+    mean less noisy without drowning the prior (issue 26: hard@400 with a fixed prior won
+    23 of 62 games against hard@100)."""
+    monkeypatch.setattr(engine.bots.hard, "_rollout", lambda *args: 0.5)
+    searched = 0
+    for det, first, seat in _search_positions():
+        shares = []
+        for budget in (DEFAULT_ITERATIONS, 4 * DEFAULT_ITERATIONS):
+            compared = compare_lines(det, first, seat, random.Random(2), budget, float("inf"))
+            top = compared[0]
+            if top.rounds == 0 or abs(top.prior - 0.5) < 1e-3:
+                break  # one line, or a prior no different from the play-outs' 0.5
+            shares.append((top.mean - 0.5) / (top.prior - 0.5))  # weight / (weight + rounds)
+            assert top.rounds >= budget // (2 * WIDTH)
+        else:
+            searched += 1
+            default, large = shares
+            assert 0.05 < default < 0.5
+            assert large == pytest.approx(default, abs=0.02)
+    assert searched >= 3
