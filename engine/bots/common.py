@@ -93,10 +93,19 @@ def score_value(vp: tuple[int, ...], held: int, soft: float = 0.0) -> float:
     each worth a tenth of one below them; ``SHEET_SOFTNESS``).
     """
     a = with_treasures(vp, held)
+    return MIN_WEIGHT * soft_lowest(a, soft) + 2.0 * sum(math.sqrt(x + 1.0) for x in a)
+
+
+def soft_lowest(a: tuple[int, ...], soft: float) -> float:
+    """Return the lowest of ``a`` (VP by colour, treasures added), read softly (``score_value``).
+
+    ``soft`` (VP): ``-soft * log(sum(exp(-v / soft)))``, at most the lowest colour; 0 gives the
+    hard minimum of RULES.md §13.2's score.
+    """
     low: float = min(a)
     if soft > 0.0:
         low -= soft * math.log(sum(math.exp((low - x) / soft) for x in a))
-    return MIN_WEIGHT * low + 2.0 * sum(math.sqrt(x + 1.0) for x in a)
+    return low
 
 
 def colour_weights(state: GameState, seat: int, soft: float = 0.0) -> list[float]:

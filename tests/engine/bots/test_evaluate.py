@@ -7,9 +7,12 @@ it, other things equal.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from engine.board import SQUARE_NAMES
+from engine.bots.common import SHEET_SOFTNESS, soft_lowest
 from engine.bots.evaluate import evaluate
 
 from ..engine_helpers import play, position
@@ -71,3 +74,13 @@ def test_a_colour_level_with_the_lowest_still_counts_towards_it() -> None:
     # Still a minimum: a VP in the sole lowest colour beats one in the colour a VP above it.
     above = evaluate(_sheet(9, 11, 20, 25))[0] - sole
     assert below > above > high
+
+
+def test_the_soft_lowest_colour_is_the_minimum_read_softly() -> None:
+    """``soft_lowest``: the hard minimum at 0 (§13.2); below it and nearer it as the rest rise."""
+    assert soft_lowest((10, 12, 9, 30), 0.0) == 9
+    level = soft_lowest((10, 10, 20, 25), SHEET_SOFTNESS)
+    apart = soft_lowest((10, 14, 20, 25), SHEET_SOFTNESS)
+    assert level < apart < 10
+    # Two colours level at the lowest read about SHEET_SOFTNESS * ln 2 VP below it.
+    assert abs(level - (10 - SHEET_SOFTNESS * math.log(2))) < 0.2
