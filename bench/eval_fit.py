@@ -15,7 +15,9 @@ game: how well ``evaluate``'s difference predicts the winner, against what
 a fit of its terms, by game phase, reaches. Tied games are left out.
 
 ``--rows FILE`` writes the positions (JSON lines, one game a line);
-``--load FILE`` fits those again without playing.
+``--load FILE`` fits those again without playing; ``--old DIR`` and ``old:``
+tiers as ``bot_ladder.py``'s (positions from another version's games).
+The time guard is off (600 s): a rerun plays the same games.
 """
 
 from __future__ import annotations
@@ -101,13 +103,16 @@ def terms(state: engine.GameState, seat: int, summ: Summary, danger: list[float]
     return [soft, sheet, leaders, income, cat, danger[i], reds]
 
 
-def play(task: tuple[int, tuple[str, ...]]) -> Game:
-    """Play the game of ``task`` = (seed, tiers); return its positions and ranks (module doc)."""
-    seed, tiers = task
+def play(task: tuple[int, tuple[str, ...], str | None]) -> Game:
+    """Play the game of ``task`` = (seed, tiers, old); return its positions and ranks (module doc).
+
+    ``old`` as ``bot_ladder``'s ``--old`` (for ``old:`` tiers), or None.
+    """
+    seed, tiers, old = task
     positions: list[Position] = []
     end = engine.new_game(2, seed)
     bag = len(end.bag)
-    for ply in game_plies(seed, tiers, time_limit=600.0):
+    for ply in game_plies(seed, tiers, time_limit=600.0, old=old):
         state, end = ply.before, ply.after
         if state.pending is None and state.actions_left == 2:
             seat = ply.seat
@@ -209,6 +214,8 @@ def report(games: list[Game]) -> None:
     decided = [g for g in games if g["ranks"][0] != g["ranks"][1]]
     train = [g for g in decided if g["seed"] % 2 == 0]
     test = [g for g in decided if g["seed"] % 2 == 1]
+    if not train or not test:
+        raise SystemExit("eval_fit: need decided games of even and odd seeds (--games 2 or more)")
     n = sum(len(g["positions"]) for g in decided)
     print(f"{len(games)} games, {len(decided)} decided, {n} positions (turn starts)")
     print("held out: the odd seeds' games; weights below fitted on every game")
@@ -241,6 +248,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1001, help="first game seed")
     parser.add_argument("--tiers", nargs=2, type=tier_spec, default=["medium", "medium"])
     parser.add_argument("--jobs", type=int, default=1, help="processes")
+    parser.add_argument("--old", default=None, help="a directory with another engine/bots (old:)")
     parser.add_argument("--rows", default=None, help="write the positions here (JSON lines)")
     parser.add_argument("--load", default=None, help="fit the positions of this file")
     args = parser.parse_args()
@@ -248,7 +256,9 @@ def main() -> None:
         with open(args.load) as f:
             games: list[Game] = [json.loads(line) for line in f]
     else:
-        todo = [(args.seed + g, tuple(args.tiers)) for g in range(args.games)]
+        if any(t.startswith("old:") for t in args.tiers) and not args.old:
+            parser.error("old: tiers need --old DIR")
+        todo = [(args.seed + g, tuple(args.tiers), args.old) for g in range(args.games)]
         pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
         played = pool.imap(play, todo) if pool is not None else map(play, todo)
         games = list(played)
